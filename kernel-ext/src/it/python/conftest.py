@@ -1,0 +1,17 @@
+"""Fixtures for the end-to-end tests of the installed "dml" kernel."""
+import pytest
+
+from kernel_session import running_kernel
+
+
+@pytest.fixture
+def kernel():
+    with running_kernel() as (km, kc):
+        yield km, kc
+
+
+@pytest.fixture(scope="module")
+def shared_kernel():
+    """One kernel for a module whose tests do not restart or stop it."""
+    with running_kernel() as (km, kc):
+        yield km, kc

@@ -1,0 +1,102 @@
+"""Helpers for the end-to-end tests of the installed "dml" kernel.
+
+The tests talk to the kernel the way a notebook front end does: through the kernelspec that
+bin/install put in the user's Jupyter data dir, over ZeroMQ, with jupyter_client.
+"""
+import contextlib
+import queue
+import time
+from pathlib import Path
+
+import pytest
+from jupyter_client import KernelManager
+from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+REPO_ROOT = Path(__file__).resolve().parents[4]
+KERNEL_NAME = "dml"
+# Generous: the test machines have 2 busy cores and JShell takes a while to warm up.
+STARTUP_TIMEOUT = 180
+CELL_TIMEOUT = 120
+
+
+def require_kernelspec():
+    """Fails (never skips) when bin/install has not installed the kernelspec."""
+    try:
+        return KernelSpecManager().get_kernel_spec(KERNEL_NAME)
+    except NoSuchKernel:
+        pytest.fail(f"no '{KERNEL_NAME}' kernelspec: run 'bash bin/install' first")
+
+
+@contextlib.contextmanager
+def running_kernel():
+    """Starts the dml kernel; yields (manager, blocking client); always shuts it down."""
+    require_kernelspec()
+    km = KernelManager(kernel_name=KERNEL_NAME)
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=STARTUP_TIMEOUT)
+        yield km, kc
+    finally:
+        kc.stop_channels()
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
+
+
+def wait_shell_reply(kc, msg_id, timeout=CELL_TIMEOUT):
+    """The shell reply whose parent is msg_id; other replies are dropped."""
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"no shell reply to {msg_id} within {timeout} s")
+        try:
+            msg = kc.get_shell_msg(timeout=remaining)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id:
+            return msg
+
+
+def collect_outputs(kc, msg_id, timeout=CELL_TIMEOUT):
+    """IOPub messages of one request, up to its 'idle' status (status and input left out)."""
+    deadline = time.monotonic() + timeout
+    outputs = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"no idle status for {msg_id} within {timeout} s; got {outputs}")
+        try:
+            msg = kc.get_iopub_msg(timeout=remaining)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind = msg["msg_type"]
+        if kind == "status" and msg["content"]["execution_state"] == "idle":
+            return outputs
+        if kind not in ("status", "execute_input"):
+            outputs.append(msg)
+
+
+def execute(kc, code, timeout=CELL_TIMEOUT):
+    """Runs code; returns (execute_reply content, IOPub output messages)."""
+    msg_id = kc.execute(code)
+    reply = wait_shell_reply(kc, msg_id, timeout)
+    return reply["content"], collect_outputs(kc, msg_id, timeout)
+
+
+def plain_result(outputs):
+    """text/plain of the execute_result among outputs, or None."""
+    for msg in outputs:
+        if msg["msg_type"] == "execute_result":
+            return msg["content"]["data"].get("text/plain")
+    return None
+
+
+def error_text(error_content):
+    """One string from an error's ename, evalue and traceback, for assertions."""
+    parts = [error_content.get("ename", ""), error_content.get("evalue", "")]
+    parts += error_content.get("traceback", [])
+    return "\n".join(parts)

@@ -1,0 +1,183 @@
+"""JupyterLab 4 in headless Debian Chromium: a person opens a notebook on the dml kernel, runs
+a Java cell and reads its output. Leaves a screenshot in test-output/browser/.
+
+Never downloads a browser: Playwright drives the chromium that bin/install takes from apt.
+"""
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from kernel_session import KERNEL_NAME, REPO_ROOT, STARTUP_TIMEOUT, require_kernelspec
+
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+SCREENSHOT = REPO_ROOT / "test-output" / "browser" / "jupyterlab-java-cell.png"
+NOTEBOOK = "browser-check.ipynb"
+JAVA_CELL = 'System.out.println("hello from dml " + (6*7));'
+EXPECTED = "hello from dml 42"
+# Without the background-networking flags Chromium keeps dialling hosts this machine cannot
+# reach; --no-sandbox because the tests run as root.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+UI_TIMEOUT_MS = 180_000
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api(base, token, path, method="GET"):
+    request = urllib.request.Request(f"{base}{path}", method=method,
+                                     headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        body = response.read()
+        return json.loads(body) if body else None
+
+
+def processes_mentioning(text):
+    """Pids whose command line mentions text (the kernels' connection files live in a
+    runtime dir of this test's own, so this finds exactly the kernels it started)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and text in (proc / "cmdline").read_text(errors="replace"):
+                pids.append(int(proc.name))
+        except OSError:
+            pass
+    return pids
+
+
+def write_lab_settings(config_dir):
+    # No "would you like news?" toast and no update check: nothing to dismiss, no network.
+    path = config_dir / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+    path.mkdir(parents=True)
+    (path / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """A JupyterLab server on a free loopback port, serving a folder with one dml notebook.
+    Yields (base url, token). Stops the server and every kernel it started, even on failure."""
+    require_kernelspec()
+    root, config, runtime = (tmp_path / name for name in ("root", "config", "runtime"))
+    for folder in (root, config, runtime):
+        folder.mkdir()
+    write_lab_settings(config)
+    nb = new_notebook(cells=[new_code_cell(JAVA_CELL)])
+    nb.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "Java (dml)",
+                                 "language": "java"}
+    nbformat.write(nb, root / NOTEBOOK)
+
+    port, token = free_port(), secrets.token_hex(16)
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(runtime))
+    log_path = tmp_path / "jupyter-lab.log"
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+               "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}", "--LabApp.news_url="]
+    if os.geteuid() == 0:
+        command.append("--allow-root")  # CI and the dev machines run as root
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
+            start_new_session=True)
+    try:
+        wait_for_server(server, base, token, log_path)
+        yield base, token
+    finally:
+        stop_server(server, base, token)
+        leaked = processes_mentioning(str(runtime))
+        for pid in leaked:
+            os.kill(pid, signal.SIGKILL)
+        print(f"JupyterLab log: {log_path}")
+        assert not leaked, f"kernel processes left running after the server stopped: {leaked}"
+
+
+def wait_for_server(server, base, token, log_path):
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"jupyter lab exited with {server.returncode}:\n{log_path.read_text()}")
+        try:
+            api(base, token, "/api/status")
+            return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.5)
+    pytest.fail(f"jupyter lab did not answer within {STARTUP_TIMEOUT} s:\n{log_path.read_text()}")
+
+
+def stop_server(server, base, token):
+    """Shuts kernels down through the REST API, then the server; kills only as a last resort."""
+    if server.poll() is None:
+        try:
+            for kernel in api(base, token, "/api/kernels"):
+                api(base, token, f"/api/kernels/{kernel['id']}", method="DELETE")
+            api(base, token, "/api/shutdown", method="POST")
+        except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
+            pass
+    for stop in (None, signal.SIGTERM, signal.SIGKILL):
+        if stop is not None and server.poll() is None:
+            os.killpg(server.pid, stop)
+        try:
+            server.wait(timeout=30)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def test_java_cell_runs_in_jupyterlab(lab):
+    base, token = lab
+    chromium = shutil.which("chromium")
+    assert chromium, "no chromium on PATH: run 'bash bin/install'"
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS,
+                                    headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(f"{base}/lab/tree/{NOTEBOOK}?token={token}")
+            try:
+                run_java_cell(page)
+            finally:
+                page.screenshot(path=str(SCREENSHOT))
+        finally:
+            browser.close()
+
+
+def run_java_cell(page):
+    # The toolbar names the notebook's kernel, and the kernel reports idle once it started.
+    expect(page.locator(".jp-NotebookPanel-toolbar .jp-KernelName")).to_have_text(
+        "Java (dml)", timeout=UI_TIMEOUT_MS)
+    expect(page.locator(".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator")
+           ).to_have_attribute("data-status", "idle", timeout=UI_TIMEOUT_MS)
+
+    editor = page.locator(".jp-Notebook .jp-CodeCell .cm-content").first
+    expect(editor).to_have_text(JAVA_CELL, timeout=UI_TIMEOUT_MS)
+    editor.click()
+    page.keyboard.press("Shift+Enter")
+
+    output = page.locator(".jp-Notebook .jp-CodeCell .jp-OutputArea-output").first
+    expect(output).to_contain_text(EXPECTED, timeout=UI_TIMEOUT_MS)
+    expect(page.locator(".jp-Notebook .jp-CodeCell .jp-InputPrompt").first).to_have_text(
+        "[1]:", timeout=UI_TIMEOUT_MS)

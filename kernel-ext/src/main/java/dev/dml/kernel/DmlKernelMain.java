@@ -1,0 +1,46 @@
+package dev.dml.kernel;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.dflib.jjava.jupyter.channels.JupyterConnection;
+import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
+
+/** Starts the kernel for Jupyter: {@code java -cp 'lib/*' dev.dml.kernel.DmlKernelMain CONN}. */
+public final class DmlKernelMain {
+
+    private DmlKernelMain() {
+    }
+
+    /**
+     * Serves Jupyter on the connection file's ports until the client shuts the kernel down.
+     *
+     * @param args one argument: the connection file Jupyter wrote
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: DmlKernelMain CONNECTION_FILE"
+                    + " (Jupyter passes it; install the kernel with bin/install)");
+            System.exit(2);
+        }
+        configureLogging(DmlEnv.fromSystem());
+        String json = Files.readString(Path.of(args[0]));
+        JupyterConnection connection = new JupyterConnection(KernelConnectionProperties.parse(json));
+        DmlKernel kernel = DmlKernel.builder().build();
+        kernel.onStartup();
+        kernel.becomeHandlerForConnection(connection);
+        connection.connect();
+        connection.waitUntilClose();
+        System.exit(0); // threads a cell left running must not keep a shut-down kernel alive
+    }
+
+    /** Logs go to a file, never into a cell; must run before the first logger is created. */
+    static void configureLogging(DmlEnv env) throws IOException {
+        Files.createDirectories(env.logDir());
+        System.setProperty("org.slf4j.simpleLogger.logFile",
+                env.logDir().resolve("kernel.log").toString());
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", env.logLevel());
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSS");
+    }
+}

@@ -1,0 +1,76 @@
+package dev.dml.magics;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.dflib.jjava.jupyter.kernel.BaseKernel;
+import org.dflib.jjava.jupyter.kernel.magic.CellMagic;
+import org.dflib.jjava.jupyter.kernel.magic.LineMagic;
+
+/**
+ * The {@code %dml} line magic and {@code %%dml} cell magic: the first word picks a
+ * {@link DmlCommand}, the rest is that command's arguments.
+ */
+public final class DmlMagics implements LineMagic<Object, BaseKernel>, CellMagic<Object, BaseKernel> {
+
+    /** The name both magics are registered under. */
+    public static final String MAGIC_NAME = "dml";
+
+    private final Map<String, DmlCommand> commands = new LinkedHashMap<>();
+
+    private DmlMagics() {
+    }
+
+    /** The sub-commands dml ships: {@code help} and {@code version}. */
+    public static DmlMagics standard() {
+        DmlMagics magics = new DmlMagics();
+        magics.add(new HelpCommand(magics::commands));
+        magics.add(new VersionCommand());
+        return magics;
+    }
+
+    /** Adds a sub-command; names are unique. */
+    public DmlMagics add(DmlCommand command) {
+        if (commands.putIfAbsent(command.name(), command) != null) {
+            throw new IllegalArgumentException("a %dml " + command.name() + " command exists");
+        }
+        return this;
+    }
+
+    /** The sub-commands in the order {@code %dml help} lists them. */
+    public List<DmlCommand> commands() {
+        return Collections.unmodifiableList(new ArrayList<>(commands.values()));
+    }
+
+    @Override
+    public Object eval(BaseKernel kernel, List<String> args) {
+        return dispatch(kernel, args, null);
+    }
+
+    @Override
+    public Object eval(BaseKernel kernel, List<String> args, String body) {
+        return dispatch(kernel, args, body);
+    }
+
+    private Object dispatch(BaseKernel kernel, List<String> args, String body) {
+        List<String> words = args.isEmpty() ? List.of(HelpCommand.NAME) : args;
+        DmlCommand command = find(words.get(0));
+        return command.run(new CommandContext(kernel), words.subList(1, words.size()), body);
+    }
+
+    /** The named sub-command, or an error that names the closest one. */
+    DmlCommand find(String name) {
+        DmlCommand command = commands.get(name);
+        if (command != null) {
+            return command;
+        }
+        Optional<String> guess = Suggestions.closest(name, commands.keySet());
+        String fix = guess.map(g -> "Did you mean '%dml " + g + "'? ").orElse("")
+                + "Sub-commands: " + String.join(", ", commands.keySet())
+                + " (%dml help shows usage).";
+        throw new DmlException("unknown sub-command '" + name + "'.", fix);
+    }
+}
