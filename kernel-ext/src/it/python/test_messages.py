@@ -2,8 +2,9 @@
 place, SVG and PNG, and the execute_reply of a failed cell."""
 import base64
 import re
+import time
 
-from kernel_session import execute
+from kernel_session import CELL_TIMEOUT, collect_outputs, execute, wait_shell_reply
 
 SVG_RED = ("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'>"
            "<rect width='10' height='10' fill='red'/></svg>")
@@ -68,3 +69,28 @@ def test_error_reply_carries_the_short_error_not_the_kernel_stack(shared_kernel)
                  if re.search(r"(jdk\.internal|jdk\.jshell|org\.dflib\.jjava|dev\.dml\.kernel)\.",
                               line)]
     assert not internals, f"kernel internals in the execute_reply:\n{content['traceback']}"
+
+
+def test_stdout_streams_while_the_cell_is_still_running(shared_kernel, tmp_path):
+    """The cell prints, then waits for a file that the test creates only after it has
+    received the first line: without live streaming the cell would never finish."""
+    _, kc = shared_kernel
+    go = tmp_path / "go"
+    code = ('System.out.println("first");\n'
+            f'while (!java.nio.file.Files.exists(java.nio.file.Path.of("{go}"))) Thread.sleep(20);\n'
+            'System.out.println("second");')
+    msg_id = kc.execute(code)
+    deadline = time.monotonic() + CELL_TIMEOUT
+    seen_first = False
+    while not seen_first:
+        assert time.monotonic() < deadline, "the first line never arrived while the cell ran"
+        msg = kc.get_iopub_msg(timeout=CELL_TIMEOUT)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        assert msg["msg_type"] != "status" or msg["content"]["execution_state"] != "idle"
+        seen_first = msg["msg_type"] == "stream" and "first" in msg["content"]["text"]
+    go.write_text("go")
+    reply = wait_shell_reply(kc, msg_id)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    rest = collect_outputs(kc, msg_id)
+    assert any("second" in m["content"].get("text", "") for m in messages(rest, "stream")), rest
