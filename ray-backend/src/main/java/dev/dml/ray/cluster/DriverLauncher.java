@@ -1,0 +1,145 @@
+package dev.dml.ray.cluster;
+
+import dev.dml.ray.DmlException;
+import dev.dml.ray.cluster.DriverChannel.Kind;
+import dev.dml.ray.cluster.DriverChannel.Message;
+import dev.dml.ray.cluster.DriverChannel.RemoteError;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts a driver child JVM: {@code java ... DriverMain <port>} in a new session, its output in
+ * a log file, then a loopback handshake (token check, then READY or FAILED from {@code
+ * Ray.init()}).
+ */
+final class DriverLauncher {
+
+    private DriverLauncher() {}
+
+    /**
+     * Starts the child JVM and waits until Ray is initialised in it.
+     *
+     * @param java the java executable
+     * @param classpath the child's class path, in order
+     * @param properties system properties for the child ({@code ray.address}, ...)
+     * @param spec JVM options and timeouts
+     * @param log where the child's stdout and stderr go
+     * @param onClose runs once when this driver is closed
+     */
+    static DriverProcess launch(Path java, List<Path> classpath, Map<String, String> properties,
+            DriverSpec spec, Path log, Runnable onClose) {
+        byte[] secret = new byte[16];
+        new SecureRandom().nextBytes(secret);
+        String token = HexFormat.of().formatHex(secret);
+        try (ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
+            List<String> cmd = new ArrayList<>(Processes.newSessionPrefix());
+            cmd.add(java.toString());
+            cmd.addAll(DriverProcess.ADD_OPENS);
+            cmd.addAll(spec.jvmOptions());
+            properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+            cmd.add("-cp");
+            cmd.add(Classpaths.join(classpath));
+            cmd.add(DriverMain.class.getName());
+            cmd.add(Integer.toString(server.getLocalPort()));
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            pb.environment().put(DriverProcess.TOKEN_ENV, token);
+            pb.environment().remove(ClusterAddress.ENV);
+            Process p = pb.start();
+            p.getOutputStream().close();
+            try {
+                Handshake h = handshake(server, p, token, spec.startTimeout(), log);
+                return new DriverProcess(p, h.channel(), log, h.address(), spec.callTimeout(),
+                        onClose);
+            } catch (RuntimeException | IOException e) {
+                Processes.killTree(p.toHandle(), Duration.ofSeconds(2));
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new DmlException(
+                    "Cannot start the Ray driver process: " + e.getMessage() + ".",
+                    "See its log " + log + ".", e);
+        }
+    }
+
+    private record Handshake(DriverChannel channel, String address) {}
+
+    /** Accepts the child's connection, checks its token, and waits for READY or FAILED. */
+    private static Handshake handshake(ServerSocket server, Process p, String token,
+            Duration timeout, Path log) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        server.setSoTimeout(200);
+        while (true) {
+            if (!p.isAlive()) {
+                throw startFailed(p, "exited with code " + p.exitValue(), log);
+            }
+            if (System.nanoTime() > deadline) {
+                throw startFailed(p, "did not start within " + timeout.toSeconds() + " s", log);
+            }
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (SocketTimeoutException e) {
+                continue;
+            }
+            long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+            s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+            DriverChannel channel = new DriverChannel(s);
+            try {
+                Message hello = channel.receive();
+                if (hello == null || hello.kind != Kind.HELLO || !token.equals(hello.text)) {
+                    channel.close();
+                    continue;
+                }
+                Message ready = awaitReady(channel, p, log);
+                s.setSoTimeout(0);
+                return new Handshake(channel, ready.text);
+            } catch (SocketTimeoutException e) {
+                channel.close();
+                throw startFailed(p, "did not initialise Ray within " + timeout.toSeconds()
+                        + " s", log);
+            }
+        }
+    }
+
+    private static Message awaitReady(DriverChannel channel, Process p, Path log)
+            throws IOException {
+        Message m = channel.receive();
+        if (m == null) {
+            Processes.awaitExit(List.of(p.toHandle()), Duration.ofSeconds(5));
+            String code = p.isAlive() ? "closed the connection" : "exited with code "
+                    + p.exitValue();
+            throw startFailed(p, code + " during Ray.init()", log);
+        }
+        if (m.kind == Kind.FAILED) {
+            RemoteError e = DriverProcess.readError(m);
+            throw new DmlException(
+                    "Ray.init() failed in the driver process: " + firstLine(e.message) + ".",
+                    "Check that this machine is a node of the cluster; see " + log + ".");
+        }
+        return m;
+    }
+
+    private static DmlException startFailed(Process p, String why, Path log) {
+        String last = Processes.tail(log, 1).trim();
+        return new DmlException(
+                "The Ray driver process (pid " + p.pid() + ") " + why
+                        + (last.isEmpty() ? "." : ": " + last),
+                "See its log " + log + ".");
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,301 @@
+package dev.dml.ray.cluster;
+
+import dev.dml.ray.DmlException;
+import dev.dml.ray.cluster.DriverChannel.Kind;
+import dev.dml.ray.cluster.DriverChannel.Message;
+import dev.dml.ray.cluster.DriverChannel.RemoteError;
+import io.ray.api.Ray;
+import java.io.IOException;
+import java.io.NotSerializableException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The entry point of a driver process: the child JVM, started by {@link DriverProcess}, in
+ * which {@code Ray.init()} runs. Not for direct use.
+ *
+ * <p>It connects back to the kernel over loopback (port in {@code args[0]}, token in the
+ * environment variable {@code DML_DRIVER_TOKEN}), initialises Ray from the system properties it was
+ * started with, then runs the {@link DriverCommand}s it receives, each on its own thread. When
+ * the kernel closes the channel or goes away, it closes what commands registered, shuts Ray
+ * down (Ray then ends this job's actors) and exits.
+ */
+public final class DriverMain {
+
+    private static final String NATIVE_LIB = "libcore_worker_library_java.so";
+
+    private final DriverChannel channel;
+    private final Resources resources;
+    private final Map<Long, Future<?>> running = new ConcurrentHashMap<>();
+    private final ExecutorService pool;
+
+    private DriverMain(DriverChannel channel, String address) {
+        this.channel = channel;
+        this.resources = new Resources(address);
+        AtomicInteger n = new AtomicInteger();
+        this.pool = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "dml-driver-command-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Runs the driver.
+     *
+     * @param args {@code args[0]}: the kernel's loopback port
+     */
+    public static void main(String[] args) {
+        int code = 1;
+        try {
+            code = run(Integer.parseInt(args[0]), System.getenv(DriverProcess.TOKEN_ENV));
+        } catch (Throwable t) {
+            t.printStackTrace();
+        } finally {
+            System.out.flush();
+            System.err.flush();
+            Runtime.getRuntime().halt(code);
+        }
+    }
+
+    private static int run(int port, String token) throws IOException {
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
+        DriverChannel channel = new DriverChannel(socket);
+        channel.send(Kind.HELLO, ProcessHandle.current().pid(), token);
+        boolean local = "LOCAL".equalsIgnoreCase(System.getProperty("ray.run-mode"));
+        String address = local ? "local" : System.getProperty("ray.address", "");
+        try {
+            Ray.init();
+        } catch (Throwable t) {
+            t.printStackTrace();
+            channel.send(new Message(Kind.FAILED, 0, null,
+                    DriverChannel.serialize(new RemoteError(t))));
+            channel.close();
+            return 3;
+        }
+        deleteNativeLibCopy(nativeLibDir());
+        DriverMain driver = new DriverMain(channel, address);
+        channel.send(Kind.READY, 0, address);
+        try {
+            driver.serve();
+        } finally {
+            driver.resources.closeAll();
+            Ray.shutdown();
+            channel.close();
+        }
+        return 0;
+    }
+
+    private void serve() {
+        while (true) {
+            Message m;
+            try {
+                m = channel.receive();
+            } catch (IOException e) {
+                System.err.println("dml driver: channel broken: " + e);
+                return;
+            }
+            if (m == null || m.kind == Kind.SHUTDOWN) {
+                return;
+            }
+            if (m.kind == Kind.REQUEST) {
+                running.put(m.id, pool.submit(() -> execute(m)));
+            } else if (m.kind == Kind.CANCEL) {
+                Future<?> f = running.get(m.id);
+                if (f != null) {
+                    f.cancel(true);
+                }
+            }
+        }
+    }
+
+    private void execute(Message request) {
+        Message reply;
+        try {
+            DriverCommand<?> command = (DriverCommand<?>) DriverChannel.deserialize(request.payload);
+            System.err.println("dml driver: #" + request.id + " " + command.getClass().getName());
+            Object result = command.run(new CallContext(resources, request.id));
+            byte[] bytes;
+            try {
+                bytes = DriverChannel.serialize(result);
+            } catch (NotSerializableException e) {
+                throw new DmlException(
+                        command.getClass().getSimpleName() + " returned a "
+                                + result.getClass().getName() + ", which is not Serializable.",
+                        "Return a Serializable value (a plain class, an array, a List).", e);
+            }
+            reply = new Message(Kind.RESULT, request.id, null, bytes);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            reply = error(request.id, t);
+        } finally {
+            running.remove(request.id);
+        }
+        try {
+            channel.send(reply);
+        } catch (IOException e) {
+            System.err.println("dml driver: cannot reply to #" + request.id + ": " + e);
+        }
+    }
+
+    private static Message error(long id, Throwable t) {
+        try {
+            return new Message(Kind.ERROR, id, null, DriverChannel.serialize(new RemoteError(t)));
+        } catch (IOException e) {
+            return new Message(Kind.ERROR, id, String.valueOf(t), null);
+        }
+    }
+
+    /** Where Ray copied its native library for this JVM, from {@code /proc/self/maps}. */
+    private static Path nativeLibDir() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/maps"),
+                    StandardCharsets.ISO_8859_1)) {
+                int at = line.indexOf('/');
+                if (at >= 0 && line.endsWith(NATIVE_LIB)) {
+                    return Path.of(line.substring(at)).getParent();
+                }
+            }
+        } catch (IOException e) {
+            // not Linux: nothing to clean
+        }
+        return null;
+    }
+
+    /**
+     * Deletes the 30-40 MB copy of Ray's native library that each driver makes under {@code
+     * /tmp/ray/<millis>} (LOCAL mode: {@code /tmp/ray/session_local_mode_*}, which holds nothing
+     * else) and never removes. The library is mapped already, so deleting the file is safe, and
+     * doing it right after {@code Ray.init()} leaves nothing behind even if the driver is killed.
+     */
+    private static void deleteNativeLibCopy(Path dir) {
+        if (dir == null || dir.getParent() == null || !dir.getParent().endsWith("ray")) {
+            return;
+        }
+        String name = dir.getFileName().toString();
+        if (name.matches("\\d+") || name.startsWith("session_local_mode_")) {
+            Processes.deleteTree(dir);
+        }
+    }
+
+    /** One call's view of the driver: the shared resources, plus events tagged with the call. */
+    private final class CallContext implements DriverContext {
+        private final Resources resources;
+        private final long callId;
+
+        CallContext(Resources resources, long callId) {
+            this.resources = resources;
+            this.callId = callId;
+        }
+
+        @Override
+        public String address() {
+            return resources.address();
+        }
+
+        @Override
+        public <T extends AutoCloseable> T register(String name, T resource) {
+            return resources.register(name, resource);
+        }
+
+        @Override
+        public <T> T lookup(String name, Class<T> type) {
+            return resources.lookup(name, type);
+        }
+
+        @Override
+        public void release(String name) {
+            resources.release(name);
+        }
+
+        @Override
+        public void emit(java.io.Serializable event) {
+            try {
+                channel.send(new Message(Kind.EVENT, callId, null,
+                        DriverChannel.serialize(event)));
+            } catch (IOException e) {
+                System.err.println("dml driver: event of #" + callId + " dropped: " + e);
+            }
+        }
+    }
+
+    /** The driver's named resources, closed in reverse order at the end. */
+    private static final class Resources {
+        private final String address;
+        private final Map<String, AutoCloseable> byName = new LinkedHashMap<>();
+
+        Resources(String address) {
+            this.address = address;
+        }
+
+        public String address() {
+            return address;
+        }
+
+        public synchronized <T extends AutoCloseable> T register(String name, T resource) {
+            if (byName.containsKey(name)) {
+                throw new DmlException(
+                        "A resource named '" + name + "' is already registered in this driver.",
+                        "Release it first, or pick another name.");
+            }
+            byName.put(name, resource);
+            return resource;
+        }
+
+        public synchronized <T> T lookup(String name, Class<T> type) {
+            AutoCloseable r = byName.get(name);
+            if (!type.isInstance(r)) {
+                throw new DmlException(
+                        "No " + type.getSimpleName() + " named '" + name + "' in this driver.",
+                        "Register it first; registered: " + byName.keySet() + ".");
+            }
+            return type.cast(r);
+        }
+
+        public void release(String name) {
+            AutoCloseable r;
+            synchronized (this) {
+                r = byName.remove(name);
+            }
+            closeQuietly(name, r);
+        }
+
+        void closeAll() {
+            List<Map.Entry<String, AutoCloseable>> all;
+            synchronized (this) {
+                all = new ArrayList<>(byName.entrySet());
+                byName.clear();
+            }
+            Collections.reverse(all);
+            for (Map.Entry<String, AutoCloseable> e : all) {
+                closeQuietly(e.getKey(), e.getValue());
+            }
+        }
+
+        private static void closeQuietly(String name, AutoCloseable r) {
+            if (r == null) {
+                return;
+            }
+            try {
+                r.close();
+            } catch (Exception e) {
+                System.err.println("dml driver: closing '" + name + "' failed: " + e);
+            }
+        }
+    }
+}

@@ -1,0 +1,370 @@
+package dev.dml.ray.cluster;
+
+import dev.dml.ray.DmlException;
+import dev.dml.ray.cluster.DriverChannel.Kind;
+import dev.dml.ray.cluster.DriverChannel.Message;
+import dev.dml.ray.cluster.DriverChannel.RemoteError;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Ray driver in a child JVM, owned by the kernel: {@code Ray.init()} and every Ray call run
+ * there, never in the kernel, so no Ray failure (a native abort, a lost cluster) can end the
+ * kernel. If the child dies, pending and later calls fail with a {@link DmlException}.
+ *
+ * <p>Open one with {@link RayCluster#openDriver()}; send it {@link DriverCommand}s. Closing it
+ * ends the child; Ray then ends the actors of its job.
+ *
+ * <pre>{@code
+ * try (RayCluster cluster = RayCluster.open(ClusterSpec.defaults());
+ *      DriverProcess driver = cluster.openDriver()) {
+ *     float[] mean = driver.call(new MeanOfRanks());   // see DriverCommand
+ * }
+ * }</pre>
+ */
+public final class DriverProcess implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DriverProcess.class);
+
+    /** The environment variable that carries the connection token to the child. */
+    static final String TOKEN_ENV = "DML_DRIVER_TOKEN";
+
+    /** Lets Java 17 reflect into JDK types, as Ray's serializer (FST) needs. */
+    static final List<String> ADD_OPENS = List.of(
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.math=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.text=ALL-UNNAMED",
+            "--add-opens=java.base/java.time=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED");
+
+    private final Process process;
+    private final DriverChannel channel;
+    private final Path log;
+    private final String address;
+    private final Duration callTimeout;
+    private final Runnable onClose;
+    private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile String deathReason;
+
+    private record Pending(CompletableFuture<Object> future, String command,
+            Consumer<Object> events) {}
+
+    DriverProcess(Process process, DriverChannel channel, Path log, String address,
+            Duration callTimeout, Runnable onClose) {
+        this.process = process;
+        this.channel = channel;
+        this.log = log;
+        this.address = address;
+        this.callTimeout = callTimeout;
+        this.onClose = onClose;
+        Thread reader = new Thread(this::readReplies, "dml-driver-" + process.pid());
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * Sends a command to the driver and returns at once.
+     *
+     * @param command the command; serialized now
+     * @param <R> the result type
+     * @return the result, or a {@link DmlException} when the command threw or the driver died
+     */
+    public <R> CompletableFuture<R> submit(DriverCommand<R> command) {
+        return submit(command, event -> { });
+    }
+
+    /**
+     * Sends a command to the driver and returns at once; the events it emits while it runs
+     * ({@link DriverContext#emit}) go to {@code events}, in order, on the driver's reader thread,
+     * all before the future completes. A listener that throws loses that event, not the call.
+     *
+     * @param command the command; serialized now
+     * @param events receives each event the command emits
+     * @param <R> the result type
+     * @return the result, or a {@link DmlException} when the command threw or the driver died
+     */
+    @SuppressWarnings("unchecked")
+    public <R> CompletableFuture<R> submit(DriverCommand<R> command, Consumer<Object> events) {
+        String name = command.getClass().getSimpleName();
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(new DmlException(
+                    "This driver process is closed; " + name + " was not sent.",
+                    "Open a new driver with RayCluster.openDriver()."));
+        }
+        if (deathReason != null) {
+            return CompletableFuture.failedFuture(dead(name));
+        }
+        byte[] bytes;
+        try {
+            bytes = DriverChannel.serialize(command);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(new DmlException(
+                    name + " cannot be sent to the driver: " + e + ".",
+                    "A command and all its fields must be Serializable.", e));
+        }
+        long id = ids.incrementAndGet();
+        CompletableFuture<Object> f = new CompletableFuture<>();
+        pending.put(id, new Pending(f, name, events));
+        try {
+            channel.send(new Message(Kind.REQUEST, id, null, bytes));
+        } catch (IOException e) {
+            pending.remove(id);
+            f.completeExceptionally(deathReason != null ? dead(name) : new DmlException(
+                    "Lost the connection to the driver process (pid " + process.pid()
+                            + ") while sending " + name + ": " + e.getMessage() + ".",
+                    "Open a new driver with RayCluster.openDriver(); its log is " + log + ".",
+                    e));
+        }
+        if (deathReason != null && pending.remove(id) != null) {
+            f.completeExceptionally(dead(name));
+        }
+        return (CompletableFuture<R>) (CompletableFuture<?>) f;
+    }
+
+    /**
+     * Runs a command in the driver and waits for its result, at most {@link
+     * DriverSpec#callTimeout()}.
+     *
+     * @param command the command
+     * @param <R> the result type
+     * @return its result
+     * @throws DmlException when the command threw, timed out, or the driver died
+     */
+    public <R> R call(DriverCommand<R> command) {
+        return call(command, callTimeout);
+    }
+
+    /**
+     * Runs a command in the driver and waits for its result; on timeout the command is
+     * interrupted.
+     *
+     * @param command the command
+     * @param timeout how long to wait
+     * @param <R> the result type
+     * @return its result
+     * @throws DmlException when the command threw, timed out, or the driver died
+     */
+    public <R> R call(DriverCommand<R> command, Duration timeout) {
+        CompletableFuture<R> f = submit(command);
+        String name = command.getClass().getSimpleName();
+        try {
+            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof DmlException) {
+                throw (DmlException) e.getCause();
+            }
+            throw new DmlException(name + " failed: " + e.getCause() + ".",
+                    "See the driver log " + log + ".", e.getCause());
+        } catch (TimeoutException e) {
+            cancel(f);
+            throw new DmlException(
+                    name + " did not finish within " + Processes.describe(timeout)
+                            + " in the driver.",
+                    "Pass a longer timeout to DriverProcess.call, or see the driver log " + log
+                            + ".");
+        } catch (InterruptedException e) {
+            cancel(f);
+            Thread.currentThread().interrupt();
+            throw new DmlException(name + " was interrupted.", "Run it again if needed.", e);
+        }
+    }
+
+    private void cancel(CompletableFuture<?> f) {
+        for (Map.Entry<Long, Pending> e : pending.entrySet()) {
+            if (e.getValue().future() == f) {
+                try {
+                    channel.send(Kind.CANCEL, e.getKey(), null);
+                } catch (IOException ignored) {
+                    // the driver is gone; nothing to cancel
+                }
+            }
+        }
+    }
+
+    private void readReplies() {
+        try {
+            Message m;
+            while ((m = channel.receive()) != null) {
+                if (m.kind == Kind.EVENT) {
+                    deliverEvent(pending.get(m.id), m);
+                    continue;
+                }
+                Pending p = pending.remove(m.id);
+                if (p == null) {
+                    continue;
+                }
+                if (m.kind == Kind.RESULT) {
+                    complete(p, m);
+                } else if (m.kind == Kind.ERROR) {
+                    p.future().completeExceptionally(remoteFailure(p.command(), m));
+                }
+            }
+        } catch (IOException e) {
+            // the channel broke: handled as an exit below
+        }
+        Processes.awaitExit(List.of(process.toHandle()), Duration.ofSeconds(5));
+        deathReason = process.isAlive() ? "closed its connection"
+                : "exited with code " + process.exitValue();
+        for (Long id : new ArrayList<>(pending.keySet())) {
+            Pending p = pending.remove(id);
+            if (p != null) {
+                p.future().completeExceptionally(dead(p.command()));
+            }
+        }
+    }
+
+    private static void deliverEvent(Pending p, Message m) {
+        if (p == null) {
+            return; // the call was given up on; its late events have no listener
+        }
+        try {
+            p.events().accept(DriverChannel.deserialize(m.payload));
+        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            LOG.warn("event of {} dropped: {}", p.command(), e.toString());
+        }
+    }
+
+    private static void complete(Pending p, Message m) {
+        try {
+            p.future().complete(DriverChannel.deserialize(m.payload));
+        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            p.future().completeExceptionally(new DmlException(
+                    "The result of " + p.command() + " cannot be read in the kernel: " + e + ".",
+                    "Return a type whose class the kernel has on its class path.", e));
+        }
+    }
+
+    private DmlException remoteFailure(String command, Message m) {
+        RemoteError e = readError(m);
+        DmlException trace = new RemoteTrace(e.trace);
+        if (e.message.contains("\n") && isDml(e.type)) {
+            int nl = e.message.indexOf('\n');
+            return new DmlException(e.message.substring(0, nl), e.message.substring(nl + 1),
+                    trace);
+        }
+        return new DmlException(
+                command + " failed in the driver: " + simpleName(e.type) + ": "
+                        + firstLine(e.message),
+                "The driver's stack trace is the cause; its log is " + log + ".", trace);
+    }
+
+    static RemoteError readError(Message m) {
+        try {
+            return (RemoteError) DriverChannel.deserialize(m.payload);
+        } catch (IOException | ClassNotFoundException | RuntimeException ex) {
+            return new RemoteError(new IllegalStateException(String.valueOf(m.text)));
+        }
+    }
+
+    private static boolean isDml(String type) {
+        return type.startsWith("dev.dml.");
+    }
+
+    private static String simpleName(String type) {
+        return type.substring(type.lastIndexOf('.') + 1);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    private DmlException dead(String command) {
+        return new DmlException(
+                "The Ray driver process (pid " + process.pid() + ") " + deathReason + "; "
+                        + command + " did not complete.",
+                "Open a new driver with RayCluster.openDriver(); its log is " + log + ".");
+    }
+
+    /**
+     * Returns the child's process id.
+     *
+     * @return the pid of the driver JVM
+     */
+    public long pid() {
+        return process.pid();
+    }
+
+    /**
+     * Returns whether the driver process still runs.
+     *
+     * @return {@code true} while it runs
+     */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
+     * Returns the driver's log: its stdout and stderr, Ray's driver output included.
+     *
+     * @return the log file
+     */
+    public Path log() {
+        return log;
+    }
+
+    /**
+     * Returns the address of the cluster the driver is attached to.
+     *
+     * @return {@code host:port}, or {@code local} in LOCAL mode
+     */
+    public String address() {
+        return address;
+    }
+
+    /**
+     * Ends the driver: asks it to close its resources and shut Ray down, then kills it if it
+     * has not exited within 15 s. Pending calls fail. Safe to call more than once.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (process.isAlive()) {
+            try {
+                channel.send(Kind.SHUTDOWN, 0, null);
+            } catch (IOException e) {
+                // already gone
+            }
+            if (!Processes.awaitExit(List.of(process.toHandle()), Duration.ofSeconds(15))) {
+                Processes.killTree(process.toHandle(), Duration.ofSeconds(5));
+            }
+        }
+        channel.close();
+        onClose.run();
+    }
+
+    /** The driver's stack trace, carried as the cause of a failure. */
+    static final class RemoteTrace extends DmlException {
+        private static final long serialVersionUID = 1L;
+
+        RemoteTrace(String trace) {
+            super("Stack trace in the driver process:\n" + trace, null);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.dml.ray.cluster;
+
+import dev.dml.ray.DmlException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How to start a {@link DriverProcess}: extra JVM options and class path entries, and timeouts.
+ *
+ * <pre>{@code
+ * DriverSpec spec = DriverSpec.builder().addJvmOption("-Xmx2g").build();
+ * }</pre>
+ */
+public final class DriverSpec {
+
+    private final List<String> jvmOptions;
+    private final List<Path> classpath;
+    private final Duration startTimeout;
+    private final Duration callTimeout;
+
+    private DriverSpec(Builder b) {
+        this.jvmOptions = List.copyOf(b.jvmOptions);
+        this.classpath = List.copyOf(b.classpath);
+        this.startTimeout = b.startTimeout;
+        this.callTimeout = b.callTimeout;
+    }
+
+    /**
+     * Starts a spec with every option at its default.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the spec with every option at its default.
+     *
+     * @return the default spec
+     */
+    public static DriverSpec defaults() {
+        return builder().build();
+    }
+
+    /**
+     * Returns the extra options of the driver JVM.
+     *
+     * @return the options, in order
+     */
+    public List<String> jvmOptions() {
+        return jvmOptions;
+    }
+
+    /**
+     * Returns the class path entries added to this JVM's for the driver and its workers.
+     *
+     * @return the entries, in order
+     */
+    public List<Path> classpath() {
+        return classpath;
+    }
+
+    /**
+     * Returns how long the driver may take to connect and initialise Ray.
+     *
+     * @return the timeout
+     */
+    public Duration startTimeout() {
+        return startTimeout;
+    }
+
+    /**
+     * Returns how long {@link DriverProcess#call(DriverCommand)} waits for a result.
+     *
+     * @return the timeout
+     */
+    public Duration callTimeout() {
+        return callTimeout;
+    }
+
+    /** Builds a {@link DriverSpec}; all options are optional. */
+    public static final class Builder {
+
+        private final List<String> jvmOptions = new ArrayList<>();
+        private final List<Path> classpath = new ArrayList<>();
+        private Duration startTimeout = Duration.ofSeconds(120);
+        private Duration callTimeout = Duration.ofMinutes(10);
+
+        private Builder() {}
+
+        /**
+         * Adds an option to the driver JVM, such as {@code -Xmx2g}. Actor JVMs take theirs from
+         * the actor group.
+         *
+         * @param option one JVM option
+         * @return this builder
+         */
+        public Builder addJvmOption(String option) {
+            if (option == null || option.isBlank() || !option.startsWith("-")) {
+                throw new DmlException(
+                        "'" + option + "' is not a JVM option.",
+                        "Pass one option that starts with '-', such as -Xmx2g.");
+            }
+            jvmOptions.add(option);
+            return this;
+        }
+
+        /**
+         * Adds a class path entry for the driver and its actors, after this JVM's own.
+         *
+         * @param entry an existing jar or class folder
+         * @return this builder
+         */
+        public Builder addClasspath(Path entry) {
+            if (entry == null || !Files.exists(entry)) {
+                throw new DmlException(
+                        "Class path entry " + entry + " does not exist.",
+                        "Pass an existing jar or class folder to DriverSpec.addClasspath.");
+            }
+            classpath.add(entry.toAbsolutePath().normalize());
+            return this;
+        }
+
+        /**
+         * Sets how long the driver may take to connect and initialise Ray (default 120 s).
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
+        public Builder optStartTimeout(Duration timeout) {
+            this.startTimeout = positive(timeout, "optStartTimeout");
+            return this;
+        }
+
+        /**
+         * Sets how long {@link DriverProcess#call(DriverCommand)} waits (default 10 min).
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
+        public Builder optCallTimeout(Duration timeout) {
+            this.callTimeout = positive(timeout, "optCallTimeout");
+            return this;
+        }
+
+        /**
+         * Builds the spec.
+         *
+         * @return the immutable spec
+         */
+        public DriverSpec build() {
+            return new DriverSpec(this);
+        }
+
+        private static Duration positive(Duration d, String setter) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new DmlException(
+                        "DriverSpec." + setter + " needs a positive duration, got " + d + ".",
+                        "Pass a duration such as Duration.ofSeconds(30).");
+            }
+            return d;
+        }
+    }
+}

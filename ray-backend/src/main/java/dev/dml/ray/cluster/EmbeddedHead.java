@@ -1,0 +1,249 @@
+package dev.dml.ray.cluster;
+
+import dev.dml.ray.DmlException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A single-node Ray head that dml starts and owns.
+ *
+ * <p>It runs {@code ray start --head --block} in a new session, with its own temporary folder
+ * and free ports, so it shares nothing with other clusters on the machine. {@code --block} keeps
+ * every Ray process a descendant of that one command, so {@link #close()} ends exactly this
+ * cluster: SIGTERM to the command (Ray then stops its processes), then SIGKILL to whatever of
+ * the tree is left. It never runs {@code ray stop}, which would end every cluster on the host.
+ */
+final class EmbeddedHead implements AutoCloseable {
+
+    private static final String STARTED = "Ray runtime started.";
+
+    private final Process process;
+    private final Path tempDir;
+    private final Path log;
+    private final String address;
+
+    private EmbeddedHead(Process process, Path tempDir, Path log, String address) {
+        this.process = process;
+        this.tempDir = tempDir;
+        this.log = log;
+        this.address = address;
+    }
+
+    /**
+     * Starts the head and waits until {@code ray start} reports it running. A head that exits
+     * early is tried once more: on a busy machine Ray's fixed 30 s registration wait (and the
+     * raylet's wait for its agents) can run out.
+     */
+    static EmbeddedHead start(RayInstallation ray, ClusterSpec spec) {
+        long deadline = System.nanoTime() + spec.startTimeout().toNanos();
+        EmbeddedHead head = attempt(ray, spec, deadline, false);
+        return head != null ? head : attempt(ray, spec, deadline, true);
+    }
+
+    /** One try; {@code null} when it exited early and {@code last} is false. */
+    private static EmbeddedHead attempt(
+            RayInstallation ray, ClusterSpec spec, long deadline, boolean last) {
+        Path tempDir;
+        try {
+            Files.createDirectories(spec.tempRoot());
+            tempDir = Files.createTempDirectory(spec.tempRoot(), "dml-ray-");
+        } catch (IOException e) {
+            throw new DmlException(
+                    "Cannot make a temporary folder under " + spec.tempRoot() + ": " + e + ".",
+                    "Pass a writable folder to ClusterSpec.optTempRoot.", e);
+        }
+        Path log = tempDir.resolve("ray-start.log");
+        List<String> cmd = new ArrayList<>(Processes.newSessionPrefix());
+        cmd.addAll(command(ray, spec, tempDir));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.put("PATH", ray.java().getParent() + ":" + env.getOrDefault("PATH", ""));
+        env.put("RAY_USAGE_STATS_ENABLED", "0");
+        env.remove(ClusterAddress.ENV);
+        Process process;
+        try {
+            process = pb.start();
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            Processes.deleteTree(tempDir);
+            throw new DmlException(
+                    "Cannot run " + ray.rayCommand() + ": " + e.getMessage() + ".",
+                    "Check that the ray command works: `ray --version`.", e);
+        }
+        CountDownLatch started = new CountDownLatch(1);
+        Thread pump = new Thread(() -> pump(process, log, started), "dml-ray-head-log");
+        pump.setDaemon(true);
+        pump.start();
+        if (!waitStarted(process, started, deadline)) {
+            boolean exited = !process.isAlive();
+            String why = exited ? "exited with code " + process.exitValue()
+                    : "did not start within " + spec.startTimeout().toSeconds() + " s";
+            Processes.killTree(process.toHandle(), Duration.ofSeconds(5));
+            if (exited && !last && System.nanoTime() < deadline) {
+                Processes.deleteTree(tempDir);
+                return null;
+            }
+            throw new DmlException(
+                    "The embedded Ray head " + why + ": " + lastLine(log) + ".",
+                    "See " + log + " and " + tempDir + "/session_latest/logs.");
+        }
+        String address = readAddress(tempDir, log);
+        return new EmbeddedHead(process, tempDir, log, address);
+    }
+
+    private static List<String> command(RayInstallation ray, ClusterSpec spec, Path tempDir) {
+        List<String> cmd = new ArrayList<>(List.of(
+                ray.rayCommand().toString(), "start", "--head", "--block",
+                "--temp-dir=" + tempDir,
+                "--port=" + freePort(),
+                "--node-manager-port=" + freePort(),
+                "--object-manager-port=" + freePort(),
+                "--dashboard-agent-listen-port=" + freePort(),
+                "--dashboard-agent-grpc-port=" + freePort(),
+                "--runtime-env-agent-port=" + freePort(),
+                "--metrics-export-port=" + freePort(),
+                "--include-dashboard=false",
+                "--include-log-monitor=false",
+                "--disable-usage-stats",
+                "--log-style=record",
+                "--log-color=false"));
+        if (spec.numCpus() > 0) {
+            cmd.add("--num-cpus=" + spec.numCpus());
+        }
+        if (spec.objectStoreBytes() > 0) {
+            cmd.add("--object-store-memory=" + spec.objectStoreBytes());
+        }
+        return cmd;
+    }
+
+    /** A port that is free now; Ray binds it a moment later (a small, accepted race). */
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("0.0.0.0"))) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void pump(Process process, Path log, CountDownLatch started) {
+        try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                out.write(line);
+                out.write('\n');
+                out.flush();
+                if (line.contains(STARTED)) {
+                    started.countDown();
+                }
+            }
+        } catch (IOException e) {
+            // the head's output ended
+        }
+    }
+
+    private static boolean waitStarted(Process p, CountDownLatch started, long deadline) {
+        try {
+            while (System.nanoTime() < deadline) {
+                if (started.await(200, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+                if (!p.isAlive()) {
+                    return started.await(500, TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    private static String readAddress(Path tempDir, Path log) {
+        Path file = tempDir.resolve("ray_current_cluster");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try {
+                String text = Files.readString(file, StandardCharsets.UTF_8).trim();
+                if (!text.isEmpty()) {
+                    return ClusterAddress.parse(text, file.toString()).text();
+                }
+            } catch (IOException e) {
+                // not written yet
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new DmlException(
+                "The embedded Ray head started but did not write " + file + ".",
+                "See " + log + "; this Ray version may record its address elsewhere.");
+    }
+
+    private static String lastLine(Path log) {
+        String tail = Processes.tail(log, 1).trim();
+        return tail.isEmpty() ? "no output" : tail;
+    }
+
+    /** Returns the head's GCS address, {@code ip:port}. */
+    String address() {
+        return address;
+    }
+
+    /** Returns the head's temporary folder (Ray's session logs are under it). */
+    Path tempDir() {
+        return tempDir;
+    }
+
+    /** Returns the pid of the {@code ray start --block} command that owns the head. */
+    long pid() {
+        return process.pid();
+    }
+
+    /** Returns the log of {@code ray start}. */
+    Path log() {
+        return log;
+    }
+
+    /** Returns whether the head's owning command still runs. */
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Returns a snapshot of every live process of this head (workers included). */
+    List<ProcessHandle> processes() {
+        List<ProcessHandle> all = new ArrayList<>();
+        if (process.isAlive()) {
+            all.add(process.toHandle());
+            process.toHandle().descendants().forEach(all::add);
+        }
+        return all;
+    }
+
+    /** Stops the head and deletes its temporary folder. Safe to call more than once. */
+    @Override
+    public synchronized void close() {
+        List<ProcessHandle> left = Processes.killTree(process.toHandle(), Duration.ofSeconds(15));
+        if (left.isEmpty()) {
+            Processes.deleteTree(tempDir);
+        }
+    }
+}

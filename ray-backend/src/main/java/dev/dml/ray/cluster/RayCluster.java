@@ -1,0 +1,235 @@
+package dev.dml.ray.cluster;
+
+import dev.dml.ray.DmlException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A Ray cluster in use by this JVM: an external one at a known address, or an embedded
+ * single-node head that this handle started and owns.
+ *
+ * <p>The kernel never calls Ray itself. It opens {@link DriverProcess}es, child JVMs that attach
+ * to the cluster as Ray drivers, and sends them {@link DriverCommand}s.
+ *
+ * <pre>{@code
+ * try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+ *      DriverProcess driver = cluster.openDriver()) {
+ *     driver.call(new TrainCommand(...));
+ * }
+ * }</pre>
+ *
+ * <p>Closing the handle closes the drivers it opened, then stops the embedded head (only the
+ * processes it started; other clusters on the machine are left alone). A JVM shutdown hook does
+ * the same if the kernel exits without closing.
+ */
+public final class RayCluster implements AutoCloseable {
+
+    private final RayInstallation ray;
+    private final String address;
+    private final String source;
+    private final EmbeddedHead head;
+    private final List<DriverProcess> drivers = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread shutdownHook;
+
+    private RayCluster(RayInstallation ray, String address, String source, EmbeddedHead head) {
+        this.ray = ray;
+        this.address = address;
+        this.source = source;
+        this.head = head;
+        this.shutdownHook = new Thread(this::shutdown, "dml-ray-cluster-close");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Opens the cluster named by the environment ({@code RAY_ADDRESS}, then the system property
+     * {@code ray.address}), or starts the embedded head when neither is set.
+     *
+     * @return the open cluster
+     * @throws DmlException when Ray is missing or mismatched, or the address is unreachable
+     */
+    public static RayCluster open() {
+        return open(ClusterSpec.defaults());
+    }
+
+    /**
+     * Opens the cluster a spec names, or starts the embedded head.
+     *
+     * <p>An external address is probed first (a plain TCP connect to its GCS port, at most
+     * {@link ClusterSpec#probeTimeout()}), so an unreachable cluster fails here with a clear
+     * message instead of inside Ray.
+     *
+     * @param spec the address or the embedded head's options
+     * @return the open cluster
+     * @throws DmlException when Ray is missing or mismatched, the address is unreachable, or the
+     *     embedded head does not start
+     */
+    public static RayCluster open(ClusterSpec spec) {
+        return open(spec, System.getenv(), System.getProperties());
+    }
+
+    static RayCluster open(ClusterSpec spec, Map<String, String> env, Properties props) {
+        ClusterAddress external = ClusterAddress.resolve(spec, env, props);
+        if (external != null) {
+            external.probe(spec.probeTimeout());
+        }
+        RayInstallation ray = RayInstallation.detect(spec);
+        if (external != null) {
+            return new RayCluster(ray, external.text(), external.source(), null);
+        }
+        EmbeddedHead head = EmbeddedHead.start(ray, spec);
+        return new RayCluster(ray, head.address(), "embedded head", head);
+    }
+
+    /**
+     * Starts a driver process with default options.
+     *
+     * @return the driver, owned by the caller (and closed with this cluster at the latest)
+     * @see #openDriver(DriverSpec)
+     */
+    public DriverProcess openDriver() {
+        return openDriver(DriverSpec.defaults());
+    }
+
+    /**
+     * Starts a driver process: a child JVM with {@code ray_dist.jar} and this JVM's class path
+     * (Ray's own jars removed), attached to this cluster. Its actors find the same classes
+     * through Ray's job code search path.
+     *
+     * @param spec JVM options, extra class path and timeouts
+     * @return the driver, owned by the caller (and closed with this cluster at the latest)
+     * @throws DmlException when the driver does not start or Ray.init() fails in it
+     */
+    public DriverProcess openDriver(DriverSpec spec) {
+        if (closed.get()) {
+            throw new DmlException("This Ray cluster handle is closed.",
+                    "Open a new one with RayCluster.open().");
+        }
+        List<Path> code = new ArrayList<>(Classpaths.current());
+        code.addAll(spec.classpath());
+        code = Classpaths.withoutRay(code);
+        List<Path> classpath = new ArrayList<>();
+        classpath.add(ray.rayDistJar());
+        classpath.addAll(code);
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("ray.address", address);
+        props.put("ray.job.code-search-path", Classpaths.join(code));
+        // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types
+        for (int i = 0; i < DriverProcess.ADD_OPENS.size(); i++) {
+            props.put("ray.job.jvm-options." + i, DriverProcess.ADD_OPENS.get(i));
+        }
+        DriverProcess[] self = new DriverProcess[1];
+        DriverProcess driver = DriverLauncher.launch(
+                ray.java(), classpath, props, spec, newLog(), () -> drivers.remove(self[0]));
+        self[0] = driver;
+        drivers.add(driver);
+        return driver;
+    }
+
+    private Path newLog() {
+        Path dir = head != null ? head.tempDir() : Path.of(System.getProperty("java.io.tmpdir"));
+        try {
+            return Files.createTempFile(dir, "dml-driver-", ".log");
+        } catch (IOException e) {
+            throw new DmlException("Cannot create a driver log in " + dir + ": " + e + ".",
+                    "Free some disk space or fix the folder's permissions.", e);
+        }
+    }
+
+    /**
+     * Returns the cluster's GCS address.
+     *
+     * @return {@code host:port}
+     */
+    public String address() {
+        return address;
+    }
+
+    /**
+     * Returns where the address came from.
+     *
+     * @return {@code embedded head}, {@code ClusterSpec.optAddress}, {@code environment variable
+     *     RAY_ADDRESS} or {@code system property ray.address}
+     */
+    public String source() {
+        return source;
+    }
+
+    /**
+     * Returns whether this handle started the cluster (and stops it on close).
+     *
+     * @return {@code true} for the embedded head
+     */
+    public boolean isEmbedded() {
+        return head != null;
+    }
+
+    /**
+     * Returns the embedded head's temporary folder, where Ray's session logs and the driver
+     * logs are; deleted on close.
+     *
+     * @return the folder, or empty for an external cluster
+     */
+    public Optional<Path> tempDir() {
+        return head == null ? Optional.empty() : Optional.of(head.tempDir());
+    }
+
+    /**
+     * Returns the Ray installation in use.
+     *
+     * @return the installation
+     */
+    public RayInstallation installation() {
+        return ray;
+    }
+
+    /** Returns the live processes of the embedded head (none for an external cluster). */
+    List<ProcessHandle> headProcesses() {
+        return head == null ? List.of() : head.processes();
+    }
+
+    /** Returns the drivers opened and not yet closed. */
+    List<DriverProcess> drivers() {
+        return List.copyOf(drivers);
+    }
+
+    /**
+     * Closes every driver opened from this handle, then stops the embedded head. Safe to call
+     * more than once.
+     */
+    @Override
+    public void close() {
+        shutdown();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down and runs the hook itself
+        }
+    }
+
+    private void shutdown() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (DriverProcess d : new ArrayList<>(drivers)) {
+            d.close();
+        }
+        if (head != null) {
+            head.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RayCluster[" + address + " from " + source + ", " + ray + "]";
+    }
+}

@@ -1,0 +1,161 @@
+package dev.dml.ray.collective;
+
+import io.ray.api.ActorHandle;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A Ray actor that is one rank of an {@link ActorGroup} and can run collectives with its peers.
+ *
+ * <p>Extend it for actors that train: the group creates them, tells each its rank and its
+ * peers ({@link #join}), and the subclass calls {@link #allReduce} on its gradients from inside
+ * its own methods. Chunks move actor to actor through Ray's object store; the driver is not
+ * involved.
+ *
+ * <pre>{@code
+ * public class Trainer extends CollectiveWorker {
+ *     public float step(byte[] shard) {
+ *         float[] grads = ...;
+ *         float[] mean = allReduce(grads, ReduceOp.AVERAGE);
+ *         ...
+ *     }
+ * }
+ * try (ActorGroup<Trainer> group = ActorGroup.builder(Trainer::new).setSize(4).open()) {
+ *     List<Float> losses = group.callEach(Trainer::step, shards);
+ * }
+ * }</pre>
+ *
+ * <p>Ray runs {@link #receive} in its own concurrency group ({@value #DELIVERY_GROUP}), so
+ * chunks arrive while a method of the default group waits in a collective. All other methods,
+ * a subclass's included, run one at a time in call order. The group's methods are final so that
+ * a subclass cannot break the protocol.
+ */
+public class CollectiveWorker {
+
+    /** The concurrency group in which Ray runs {@link #receive}. */
+    public static final String DELIVERY_GROUP = "dml-delivery";
+
+    private volatile Communicator comm;
+    private volatile WorkerInfo info;
+
+    /** Creates a worker that has not joined a group yet. */
+    public CollectiveWorker() {}
+
+    /**
+     * Makes this worker rank {@code rank} of a group; called by {@link ActorGroup}.
+     *
+     * @param rank this worker's rank
+     * @param worldSize the number of workers
+     * @param peers every worker of the group, by rank (this one included)
+     * @param timeoutMillis how long a collective waits for a peer's chunk
+     * @return who this worker is
+     */
+    public final WorkerInfo join(
+            int rank, int worldSize, List<ActorHandle<CollectiveWorker>> peers,
+            long timeoutMillis) {
+        if (rank < 0 || rank >= worldSize || peers.size() != worldSize) {
+            throw new CollectiveException(
+                    "Bad group membership: rank " + rank + " of " + worldSize + " with "
+                            + peers.size() + " peers.",
+                    "Create workers with ActorGroup.builder(...).open(), not by hand.");
+        }
+        Transport transport = new RayTransport(rank, peers);
+        this.comm = new Communicator(rank, worldSize, transport, Duration.ofMillis(timeoutMillis));
+        this.info = new WorkerInfo(rank, worldSize, ProcessHandle.current().pid(), hostName());
+        return info;
+    }
+
+    /**
+     * Takes a chunk from a peer; called by peers, through Ray, during a collective.
+     *
+     * @param seq the collective's sequence number
+     * @param step the step within the collective
+     * @param payload the chunk
+     * @return {@code true}, as the delivery's acknowledgement
+     */
+    public final boolean receive(long seq, int step, byte[] payload) {
+        communicator().deliver(seq, step, payload);
+        return true;
+    }
+
+    /**
+     * Reduces {@code data} element-wise across every rank of the group (a ring all-reduce).
+     * Every rank must call it, with arrays of the same length.
+     *
+     * @param data this rank's array; not modified
+     * @param op sum or average
+     * @return a new array with the result, the same on every rank
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final float[] allReduce(float[] data, ReduceOp op) {
+        return communicator().allReduce(data, op);
+    }
+
+    /**
+     * Returns rank 0's {@code data} on every rank. Every rank must call it.
+     *
+     * @param data the array on rank 0; ignored (may be empty) on other ranks
+     * @return a copy of rank 0's array
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final float[] broadcast(float[] data) {
+        return communicator().broadcast(data);
+    }
+
+    /**
+     * Returns what this worker's collectives moved so far.
+     *
+     * @return the stats
+     */
+    public final CollectiveStats stats() {
+        return communicator().stats();
+    }
+
+    /**
+     * Returns who this worker is.
+     *
+     * @return rank, world size, pid and host
+     */
+    public final WorkerInfo info() {
+        communicator();
+        return info;
+    }
+
+    /**
+     * Returns this worker's rank, for subclasses.
+     *
+     * @return the rank
+     */
+    protected final int rank() {
+        return communicator().rank();
+    }
+
+    /**
+     * Returns the number of workers in the group, for subclasses.
+     *
+     * @return the world size
+     */
+    protected final int worldSize() {
+        return communicator().size();
+    }
+
+    private Communicator communicator() {
+        Communicator c = comm;
+        if (c == null) {
+            throw new CollectiveException(
+                    "This worker has not joined a group.",
+                    "Create workers with ActorGroup.builder(...).open(), which joins them.");
+        }
+        return c;
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown-host";
+        }
+    }
+}

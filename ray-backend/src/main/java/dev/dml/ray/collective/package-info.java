@@ -1,0 +1,14 @@
+/**
+ * Actor groups and collectives for data-parallel training on Ray.
+ *
+ * <p>An {@link dev.dml.ray.collective.ActorGroup} creates {@code N} actors, each a {@link
+ * dev.dml.ray.collective.CollectiveWorker} that knows its rank and its peers. Workers run a ring
+ * all-reduce and a broadcast among themselves: each chunk is {@code Ray.put} by its sender and
+ * handed to the receiver's {@code receive} as an {@code ObjectRef}, so the data moves actor to
+ * actor through Ray's object store and never through the driver. Chunks travel as raw {@code
+ * byte[]}, which Ray copies as one buffer.
+ *
+ * <p>Everything here runs in the Ray driver (a {@link dev.dml.ray.cluster.DriverCommand}) or in
+ * the actors, never in the kernel.
+ */
+package dev.dml.ray.collective;

@@ -1,0 +1,106 @@
+package dev.dml.ray.data;
+
+import ai.djl.ndarray.NDArray;
+import java.util.List;
+
+/**
+ * A decoded shard: the feature matrix {@code [rows, F]} float32 and, when the shard has a label,
+ * the labels {@code [rows]} (int32 classes or float32 targets), as DJL arrays.
+ *
+ * <p>This object owns both arrays: closing it closes them. The arrays returned by {@link
+ * #features()} and {@link #labels()} are borrowed; do not close them yourself. Open one with
+ * {@link ShardDecoder#openArrays}.
+ */
+public final class ShardArrays implements AutoCloseable {
+
+    private final NDArray features;
+    private final NDArray labels;
+    private final List<String> featureNames;
+    private final LabelKind labelKind;
+    private final int classCount;
+
+    ShardArrays(
+            NDArray features,
+            NDArray labels,
+            List<String> featureNames,
+            LabelKind labelKind,
+            int classCount) {
+        this.features = features;
+        this.labels = labels;
+        this.featureNames = List.copyOf(featureNames);
+        this.labelKind = labelKind;
+        this.classCount = classCount;
+    }
+
+    /**
+     * Returns the feature matrix, borrowed.
+     *
+     * @return a float32 array of shape {@code [rows, F]}
+     */
+    public NDArray features() {
+        return features;
+    }
+
+    /**
+     * Returns the labels, borrowed.
+     *
+     * @return an int32 or float32 array of shape {@code [rows]}, or {@code null} without a label
+     */
+    public NDArray labels() {
+        return labels;
+    }
+
+    /**
+     * Returns the number of rows.
+     *
+     * @return the row count
+     */
+    public int rows() {
+        return (int) features.getShape().get(0);
+    }
+
+    /**
+     * Returns the number of features per row.
+     *
+     * @return {@code F}
+     */
+    public int featureCount() {
+        return (int) features.getShape().get(1);
+    }
+
+    /**
+     * Returns the feature names recorded in the shard.
+     *
+     * @return the names, empty when the writer recorded none
+     */
+    public List<String> featureNames() {
+        return featureNames;
+    }
+
+    /**
+     * Returns what the label holds.
+     *
+     * @return the kind, or {@code null} without a label
+     */
+    public LabelKind labelKind() {
+        return labelKind;
+    }
+
+    /**
+     * Returns the number of classes recorded in the shard (over the whole table, not only this
+     * shard), or {@code 0} for regression or no label.
+     *
+     * @return the class count
+     */
+    public int classCount() {
+        return classCount;
+    }
+
+    @Override
+    public void close() {
+        features.close();
+        if (labels != null) {
+            labels.close();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.dml.ray.model;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.FloatBuffer;
+
+/**
+ * An optimizer over one flat parameter vector, split into segments (one per DJL parameter).
+ * Its state is flat {@code float[]}s indexed like the flat vector, so it saves to bytes exactly.
+ */
+abstract class FlatOptimizer {
+
+    final OptimizerSpec spec;
+    long steps;
+
+    FlatOptimizer(OptimizerSpec spec) {
+        this.spec = spec;
+    }
+
+    /** Starts a step; called once before the segments are updated. */
+    void beginStep() {
+        steps++;
+    }
+
+    /** Updates one segment: {@code param} starts at flat index {@code offset}. */
+    abstract void update(int offset, FloatBuffer param, FloatBuffer grad);
+
+    abstract float[][] state();
+
+    void write(DataOutputStream out) throws IOException {
+        out.writeLong(steps);
+        float[][] s = state();
+        out.writeInt(s.length);
+        for (float[] a : s) {
+            out.writeInt(a.length);
+            for (float f : a) {
+                out.writeFloat(f);
+            }
+        }
+    }
+
+    void read(DataInputStream in) throws IOException {
+        long t = in.readLong();
+        float[][] s = state();
+        int n = in.readInt();
+        if (n != s.length) {
+            throw new IOException("optimizer state has " + n + " arrays, expected " + s.length);
+        }
+        for (float[] a : s) {
+            int len = in.readInt();
+            if (len != a.length) {
+                throw new IOException("optimizer state of " + len + ", expected " + a.length);
+            }
+            for (int i = 0; i < len; i++) {
+                a[i] = in.readFloat();
+            }
+        }
+        steps = t;
+    }
+
+    /** SGD with momentum, PyTorch's formulation. */
+    static final class SgdMomentum extends FlatOptimizer {
+
+        private final float[] velocity;
+
+        SgdMomentum(OptimizerSpec spec, int n) {
+            super(spec);
+            this.velocity = new float[spec.momentum() == 0f ? 0 : n];
+        }
+
+        @Override
+        void update(int offset, FloatBuffer p, FloatBuffer g) {
+            float lr = spec.learningRate();
+            float mu = spec.momentum();
+            int n = p.limit();
+            if (mu == 0f) {
+                for (int i = 0; i < n; i++) {
+                    p.put(i, p.get(i) - lr * g.get(i));
+                }
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                float v = mu * velocity[offset + i] + g.get(i);
+                velocity[offset + i] = v;
+                p.put(i, p.get(i) - lr * v);
+            }
+        }
+
+        @Override
+        float[][] state() {
+            return new float[][] {velocity};
+        }
+    }
+
+    /** Adam with bias correction. */
+    static final class Adam extends FlatOptimizer {
+
+        private final float[] m;
+        private final float[] v;
+
+        Adam(OptimizerSpec spec, int n) {
+            super(spec);
+            this.m = new float[n];
+            this.v = new float[n];
+        }
+
+        @Override
+        void update(int offset, FloatBuffer p, FloatBuffer g) {
+            float b1 = spec.beta1();
+            float b2 = spec.beta2();
+            float eps = spec.epsilon();
+            float c1 = (float) (1 - StrictMath.pow(b1, steps));
+            float c2 = (float) (1 - StrictMath.pow(b2, steps));
+            float lr = spec.learningRate() / c1;
+            float sc2 = (float) Math.sqrt(c2);
+            int n = p.limit();
+            for (int i = 0; i < n; i++) {
+                int j = offset + i;
+                float gi = g.get(i);
+                float mi = b1 * m[j] + (1 - b1) * gi;
+                float vi = b2 * v[j] + (1 - b2) * gi * gi;
+                m[j] = mi;
+                v[j] = vi;
+                p.put(i, p.get(i) - lr * mi / ((float) Math.sqrt(vi) / sc2 + eps));
+            }
+        }
+
+        @Override
+        float[][] state() {
+            return new float[][] {m, v};
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.dml.ray.model;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
+import ai.djl.nn.Block;
+import ai.djl.nn.Blocks;
+import ai.djl.nn.LambdaBlock;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.nn.convolutional.Conv2d;
+import ai.djl.nn.core.Linear;
+import ai.djl.nn.pooling.Pool;
+
+/** Builds the DJL block of a {@link ModelSpec}. */
+final class ModelBlocks {
+
+    private ModelBlocks() {}
+
+    static Block build(ModelSpec spec) {
+        SequentialBlock net = new SequentialBlock();
+        if (spec.standardize() != null) {
+            float[] mean = spec.standardize().means();
+            float[] std = spec.standardize().stds();
+            net.add(new LambdaBlock(list -> {
+                NDArray x = list.singletonOrThrow();
+                NDManager m = x.getManager();
+                return new NDList(x.sub(m.create(mean)).div(m.create(std)));
+            }, "standardize"));
+        }
+        if (spec.family() == ModelSpec.Family.CNN) {
+            int[] image = spec.image();
+            long c = image[0];
+            long h = image[1];
+            long w = image[2];
+            net.add(new LambdaBlock(
+                    x -> new NDList(x.singletonOrThrow().reshape(-1, c, h, w)), "image"));
+            for (int ch : spec.convChannels()) {
+                net.add(Conv2d.builder()
+                        .setKernelShape(new Shape(5, 5))
+                        .optPadding(new Shape(2, 2))
+                        .setFilters(ch)
+                        .build());
+                net.add(Activation.reluBlock());
+                net.add(Pool.maxPool2dBlock(new Shape(2, 2), new Shape(2, 2)));
+            }
+            net.add(Blocks.batchFlattenBlock());
+        }
+        if (spec.family() != ModelSpec.Family.LOGISTIC_REGRESSION) {
+            for (int units : spec.hidden()) {
+                net.add(Linear.builder().setUnits(units).build());
+                net.add(Activation.reluBlock());
+            }
+        }
+        net.add(Linear.builder().setUnits(spec.outputs()).build());
+        return net;
+    }
+}

@@ -1,0 +1,414 @@
+package dev.dml.ray.model;
+
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Block;
+import dev.dml.ray.DmlException;
+import dev.dml.ray.data.FeatureStats;
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * What model to build: its family, sizes, loss and initialisation seed.
+ *
+ * <p>A plain immutable {@link Serializable} class (not a record) so that it can be sent to Ray
+ * workers; each worker builds its own DJL {@link Block} with {@link #newBlock()}. Every model
+ * takes features {@code [B, inputs]} (a CNN reshapes them to {@code [B, C, H, W]} itself) and
+ * returns {@code [B, outputs]}.
+ *
+ * <pre>{@code
+ * ModelSpec lr  = ModelSpec.logisticRegression(31, 2);
+ * ModelSpec mlp = ModelSpec.builder(ModelSpec.Family.MLP)
+ *         .setInputs(784).setOutputs(10).addHidden(128).addHidden(64).optSeed(7).build();
+ * ModelSpec cnn = ModelSpec.cnn(10);      // 28x28x1 images
+ * }</pre>
+ */
+public final class ModelSpec implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The model families. */
+    public enum Family {
+        /** One linear layer; with {@link Objective#L2} this is linear regression. */
+        LOGISTIC_REGRESSION,
+        /** Linear layers with ReLU between them, sizes from {@link Builder#addHidden}. */
+        MLP,
+        /** conv(5x5)-ReLU-maxpool-conv(5x5)-ReLU-maxpool-dense-ReLU-dense, for small images. */
+        CNN
+    }
+
+    private final Family family;
+    private final int inputs;
+    private final int outputs;
+    private final int[] hidden;
+    private final int[] convChannels;
+    private final int[] image;
+    private final Objective objective;
+    private final long seed;
+    private final FeatureStats standardize;
+
+    private ModelSpec(Builder b) {
+        this.family = b.family;
+        this.inputs = b.inputs;
+        this.outputs = b.outputs;
+        this.hidden = b.hidden.clone();
+        this.convChannels = b.convChannels.clone();
+        this.image = b.image.clone();
+        this.objective = b.objective;
+        this.seed = b.seed;
+        this.standardize = b.standardize;
+    }
+
+    /**
+     * Starts a spec of the given family.
+     *
+     * @param family the model family
+     * @return a builder
+     */
+    public static Builder builder(Family family) {
+        return new Builder(family);
+    }
+
+    /**
+     * A logistic (softmax) regression over {@code classes} classes.
+     *
+     * @param inputs the number of features
+     * @param classes the number of classes, at least 2
+     * @return the spec
+     */
+    public static ModelSpec logisticRegression(int inputs, int classes) {
+        return builder(Family.LOGISTIC_REGRESSION).setInputs(inputs).setOutputs(classes).build();
+    }
+
+    /**
+     * An MLP classifier with ReLU hidden layers.
+     *
+     * @param inputs the number of features
+     * @param classes the number of classes, at least 2
+     * @param hidden the hidden layer sizes, at least one
+     * @return the spec
+     */
+    public static ModelSpec mlp(int inputs, int classes, int... hidden) {
+        Builder b = builder(Family.MLP).setInputs(inputs).setOutputs(classes);
+        for (int h : hidden) {
+            b.addHidden(h);
+        }
+        return b.build();
+    }
+
+    /**
+     * The small CNN for 28x28 grey images (Fashion-MNIST): channels 8 and 16, dense 64.
+     *
+     * @param classes the number of classes
+     * @return the spec
+     */
+    public static ModelSpec cnn(int classes) {
+        return builder(Family.CNN).setOutputs(classes).build();
+    }
+
+    /** Returns the model family. @return the family */
+    public Family family() {
+        return family;
+    }
+
+    /** Returns the number of input features per row. @return the input width */
+    public int inputs() {
+        return inputs;
+    }
+
+    /**
+     * Returns the number of outputs per row (classes, 1 for sigmoid or regression).
+     *
+     * @return the output width
+     */
+    public int outputs() {
+        return outputs;
+    }
+
+    /** Returns the hidden (dense) layer sizes. @return a copy of the sizes */
+    public int[] hidden() {
+        return hidden.clone();
+    }
+
+    /** Returns the loss this model is trained with. @return the objective */
+    public Objective objective() {
+        return objective;
+    }
+
+    /** Returns the initialisation seed. @return the seed */
+    public long seed() {
+        return seed;
+    }
+
+    /**
+     * Returns the same spec with another seed.
+     *
+     * @param newSeed the seed
+     * @return a new spec
+     */
+    public ModelSpec withSeed(long newSeed) {
+        Builder b = toBuilder();
+        b.seed = newSeed;
+        return b.build();
+    }
+
+    /**
+     * Returns the shape of a one-row input, used to initialise the block.
+     *
+     * @return {@code [1, inputs]}
+     */
+    public Shape inputShape() {
+        return new Shape(1, inputs);
+    }
+
+    /**
+     * Builds a new, uninitialised DJL block for this spec.
+     *
+     * @return the block
+     */
+    public Block newBlock() {
+        return ModelBlocks.build(this);
+    }
+
+    /**
+     * Returns the input standardisation built into the model, if any.
+     *
+     * @return the statistics, or {@code null}
+     */
+    public FeatureStats standardize() {
+        return standardize;
+    }
+
+    int[] convChannels() {
+        return convChannels.clone();
+    }
+
+    int[] image() {
+        return image.clone();
+    }
+
+    private Builder toBuilder() {
+        Builder b = new Builder(family);
+        b.inputs = inputs;
+        b.outputs = outputs;
+        b.hidden = hidden.clone();
+        b.convChannels = convChannels.clone();
+        b.image = image.clone();
+        b.objective = objective;
+        b.seed = seed;
+        b.standardize = standardize;
+        return b;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ModelSpec && toString().equals(o.toString())
+                && java.util.Objects.equals(standardize, ((ModelSpec) o).standardize);
+    }
+
+    @Override
+    public int hashCode() {
+        return toString().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return family + "{inputs=" + inputs + ", outputs=" + outputs + ", hidden="
+                + Arrays.toString(hidden) + (family == Family.CNN
+                        ? ", conv=" + Arrays.toString(convChannels) + ", image="
+                                + Arrays.toString(image) : "")
+                + ", objective=" + objective + ", seed=" + seed
+                + (standardize != null ? ", standardized" : "") + "}";
+    }
+
+    /** Builds a {@link ModelSpec}; setters reject bad values at once. */
+    public static final class Builder {
+
+        private final Family family;
+        private int inputs;
+        private int outputs;
+        private int[] hidden = new int[0];
+        private int[] convChannels = {8, 16};
+        private int[] image = {1, 28, 28};
+        private Objective objective;
+        private long seed = 42;
+        private boolean customHidden;
+        private FeatureStats standardize;
+
+        private Builder(Family family) {
+            if (family == null) {
+                throw new DmlException("The model family is missing.", "Pass a ModelSpec.Family.");
+            }
+            this.family = family;
+            if (family == Family.CNN) {
+                inputs = 28 * 28;
+                hidden = new int[] {64};
+            }
+        }
+
+        /**
+         * Sets the number of input features (required, except for a CNN where it follows from
+         * {@link #optImage}).
+         *
+         * @param n the feature count
+         * @return this builder
+         */
+        public Builder setInputs(int n) {
+            positive(n, "inputs");
+            this.inputs = n;
+            return this;
+        }
+
+        /**
+         * Sets the number of outputs: classes, or 1 for sigmoid or regression (required).
+         *
+         * @param n the output count
+         * @return this builder
+         */
+        public Builder setOutputs(int n) {
+            positive(n, "outputs");
+            this.outputs = n;
+            return this;
+        }
+
+        /**
+         * Appends a hidden dense layer (MLP; for a CNN the first call replaces the default 64).
+         *
+         * @param units the layer width
+         * @return this builder
+         */
+        public Builder addHidden(int units) {
+            positive(units, "hidden units");
+            if (family == Family.CNN && Arrays.equals(hidden, new int[] {64}) && !customHidden) {
+                hidden = new int[0];
+            }
+            customHidden = true;
+            hidden = Arrays.copyOf(hidden, hidden.length + 1);
+            hidden[hidden.length - 1] = units;
+            return this;
+        }
+
+        /**
+         * Sets the CNN's convolution channels, one 5x5 conv + 2x2 max-pool per entry.
+         *
+         * @param channels the channel counts, default {@code 8, 16}
+         * @return this builder
+         */
+        public Builder optConvChannels(int... channels) {
+            if (channels.length == 0) {
+                throw new DmlException("A CNN needs at least one conv layer.", "Pass e.g. 8, 16.");
+            }
+            for (int c : channels) {
+                positive(c, "conv channels");
+            }
+            this.convChannels = channels.clone();
+            return this;
+        }
+
+        /**
+         * Sets the CNN's image layout; the input width becomes {@code c * h * w}.
+         *
+         * @param channels image channels, default 1
+         * @param height image height, default 28
+         * @param width image width, default 28
+         * @return this builder
+         */
+        public Builder optImage(int channels, int height, int width) {
+            positive(channels, "image channels");
+            positive(height, "image height");
+            positive(width, "image width");
+            this.image = new int[] {channels, height, width};
+            this.inputs = channels * height * width;
+            return this;
+        }
+
+        /**
+         * Builds input standardisation {@code (x - mean) / std} into the model, so raw features
+         * (e.g. amounts in the thousands) train well and predictions need no extra step.
+         *
+         * @param stats per-feature statistics from {@link FeatureStats#of}
+         * @return this builder
+         */
+        public Builder optStandardize(FeatureStats stats) {
+            this.standardize = stats;
+            return this;
+        }
+
+        /**
+         * Sets the loss; default softmax cross-entropy, or L2 when there is one output.
+         *
+         * @param o the objective
+         * @return this builder
+         */
+        public Builder optObjective(Objective o) {
+            this.objective = o;
+            return this;
+        }
+
+        /**
+         * Sets the initialisation seed (default 42): the same seed gives bitwise identical
+         * initial parameters.
+         *
+         * @param s the seed
+         * @return this builder
+         */
+        public Builder optSeed(long s) {
+            this.seed = s;
+            return this;
+        }
+
+        /**
+         * Builds the spec.
+         *
+         * @return the immutable spec
+         */
+        public ModelSpec build() {
+            if (inputs == 0) {
+                throw new DmlException(
+                        "The model spec has no input width.", "Call setInputs(featureCount).");
+            }
+            if (outputs == 0) {
+                throw new DmlException(
+                        "The model spec has no output width.",
+                        "Call setOutputs(classes), or setOutputs(1) for regression.");
+            }
+            if (family == Family.MLP && hidden.length == 0) {
+                throw new DmlException(
+                        "An MLP needs at least one hidden layer.", "Call addHidden(units).");
+            }
+            if (objective == null) {
+                objective = outputs == 1 ? Objective.L2 : Objective.SOFTMAX_CROSS_ENTROPY;
+            }
+            if (objective == Objective.SOFTMAX_CROSS_ENTROPY && outputs < 2) {
+                throw new DmlException(
+                        "Softmax cross-entropy needs at least 2 outputs, got " + outputs + ".",
+                        "Use setOutputs(classes), or Objective.SIGMOID_BINARY_CROSS_ENTROPY.");
+            }
+            if (objective != Objective.SOFTMAX_CROSS_ENTROPY && outputs != 1) {
+                throw new DmlException(
+                        objective + " needs exactly 1 output, got " + outputs + ".",
+                        "Call setOutputs(1).");
+            }
+            if (standardize != null && standardize.size() != inputs) {
+                throw new DmlException(
+                        "The standardisation has " + standardize.size() + " features, but the"
+                                + " model takes " + inputs + ".",
+                        "Compute FeatureStats.of(table, selection) with the model's features.");
+            }
+            if (family == Family.CNN && inputs != image[0] * image[1] * image[2]) {
+                throw new DmlException(
+                        "A CNN over " + Arrays.toString(image) + " images takes "
+                                + image[0] * image[1] * image[2] + " inputs, not " + inputs + ".",
+                        "Call optImage(channels, height, width) instead of setInputs.");
+            }
+            return new ModelSpec(this);
+        }
+
+        private static void positive(int n, String what) {
+            if (n < 1) {
+                throw new DmlException(
+                        "The model's " + what + " must be positive, got " + n + ".",
+                        "Pass a count of at least 1.");
+            }
+        }
+    }
+}

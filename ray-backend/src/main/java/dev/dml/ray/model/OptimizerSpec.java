@@ -1,0 +1,202 @@
+package dev.dml.ray.model;
+
+import dev.dml.ray.DmlException;
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Which optimizer updates the parameters, and its hyper-parameters.
+ *
+ * <p>A plain immutable {@link Serializable} class (not a record) so that it can be sent to Ray
+ * workers. The optimizers are implemented in Java on the flat parameter and gradient buffers,
+ * not with DJL's {@code Optimizer}: the update is exact, bitwise deterministic on every rank, and
+ * its state (momentum, Adam moments, step count) is saved with the checkpoint.
+ *
+ * <ul>
+ *   <li>SGD with momentum, as PyTorch: {@code v = mu v + g; p -= lr v}.
+ *   <li>Adam: {@code m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
+ *       p -= lr (m / (1-b1^t)) / (sqrt(v / (1-b2^t)) + eps)}.
+ * </ul>
+ */
+public final class OptimizerSpec implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The optimizer algorithms. */
+    public enum Kind {
+        /** Stochastic gradient descent with (optional) momentum. */
+        SGD,
+        /** Adam. */
+        ADAM
+    }
+
+    private final Kind kind;
+    private final float learningRate;
+    private final float momentum;
+    private final float beta1;
+    private final float beta2;
+    private final float epsilon;
+
+    private OptimizerSpec(Kind kind, float lr, float momentum, float b1, float b2, float eps) {
+        this.kind = kind;
+        this.learningRate = lr;
+        this.momentum = momentum;
+        this.beta1 = b1;
+        this.beta2 = b2;
+        this.epsilon = eps;
+    }
+
+    /**
+     * SGD with momentum.
+     *
+     * @param learningRate the step size, positive
+     * @param momentum the momentum in {@code [0, 1)}; 0 for plain SGD
+     * @return the spec
+     */
+    public static OptimizerSpec sgd(float learningRate, float momentum) {
+        checkRate(learningRate);
+        checkUnit(momentum, "momentum");
+        return new OptimizerSpec(Kind.SGD, learningRate, momentum, 0f, 0f, 0f);
+    }
+
+    /**
+     * Adam with {@code beta1 = 0.9}, {@code beta2 = 0.999}, {@code eps = 1e-8}.
+     *
+     * @param learningRate the step size, positive
+     * @return the spec
+     */
+    public static OptimizerSpec adam(float learningRate) {
+        return adam(learningRate, 0.9f, 0.999f, 1e-8f);
+    }
+
+    /**
+     * Adam.
+     *
+     * @param learningRate the step size, positive
+     * @param beta1 the first-moment decay in {@code [0, 1)}
+     * @param beta2 the second-moment decay in {@code [0, 1)}
+     * @param epsilon the denominator guard, positive
+     * @return the spec
+     */
+    public static OptimizerSpec adam(float learningRate, float beta1, float beta2, float epsilon) {
+        checkRate(learningRate);
+        checkUnit(beta1, "beta1");
+        checkUnit(beta2, "beta2");
+        if (!(epsilon > 0)) {
+            throw new DmlException(
+                    "Adam's epsilon must be positive, got " + epsilon + ".", "Use e.g. 1e-8.");
+        }
+        return new OptimizerSpec(Kind.ADAM, learningRate, 0f, beta1, beta2, epsilon);
+    }
+
+    /**
+     * Returns the same optimizer with another learning rate.
+     *
+     * @param lr the new learning rate
+     * @return a new spec
+     */
+    public OptimizerSpec withLearningRate(float lr) {
+        checkRate(lr);
+        return new OptimizerSpec(kind, lr, momentum, beta1, beta2, epsilon);
+    }
+
+    /**
+     * Returns the algorithm.
+     *
+     * @return the kind
+     */
+    public Kind kind() {
+        return kind;
+    }
+
+    /**
+     * Returns the learning rate.
+     *
+     * @return the step size
+     */
+    public float learningRate() {
+        return learningRate;
+    }
+
+    /**
+     * Returns the SGD momentum (0 for Adam).
+     *
+     * @return the momentum
+     */
+    public float momentum() {
+        return momentum;
+    }
+
+    /**
+     * Returns Adam's beta1 (0 for SGD).
+     *
+     * @return beta1
+     */
+    public float beta1() {
+        return beta1;
+    }
+
+    /**
+     * Returns Adam's beta2 (0 for SGD).
+     *
+     * @return beta2
+     */
+    public float beta2() {
+        return beta2;
+    }
+
+    /**
+     * Returns Adam's epsilon (0 for SGD).
+     *
+     * @return epsilon
+     */
+    public float epsilon() {
+        return epsilon;
+    }
+
+    /** Creates the optimizer state for {@code parameterCount} parameters. */
+    FlatOptimizer newOptimizer(int parameterCount) {
+        return kind == Kind.SGD
+                ? new FlatOptimizer.SgdMomentum(this, parameterCount)
+                : new FlatOptimizer.Adam(this, parameterCount);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof OptimizerSpec)) {
+            return false;
+        }
+        OptimizerSpec s = (OptimizerSpec) o;
+        return kind == s.kind && learningRate == s.learningRate && momentum == s.momentum
+                && beta1 == s.beta1 && beta2 == s.beta2 && epsilon == s.epsilon;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, learningRate, momentum, beta1, beta2, epsilon);
+    }
+
+    @Override
+    public String toString() {
+        return kind == Kind.SGD
+                ? "SGD{lr=" + learningRate + ", momentum=" + momentum + "}"
+                : "Adam{lr=" + learningRate + ", betas=(" + beta1 + ", " + beta2 + "), eps="
+                        + epsilon + "}";
+    }
+
+    private static void checkRate(float lr) {
+        if (!(lr > 0) || Float.isInfinite(lr)) {
+            throw new DmlException(
+                    "The learning rate must be a positive number, got " + lr + ".",
+                    "Use e.g. 0.1 for SGD or 0.001 for Adam.");
+        }
+    }
+
+    private static void checkUnit(float v, String name) {
+        if (!(v >= 0 && v < 1)) {
+            throw new DmlException(
+                    "The optimizer's " + name + " must be in [0, 1), got " + v + ".",
+                    "Use e.g. 0.9.");
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.dml.ray.model;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.nn.Block;
+import ai.djl.nn.Parameter;
+import dev.dml.ray.DmlException;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The parameters of a block seen as one flat float vector, in {@code block.getParameters()}
+ * order.
+ *
+ * <p>Reads and writes go through {@code NDArray.toByteBuffer(true)}, a direct buffer over the
+ * tensor's own memory, so a write changes the tensor in place. ({@code NDArray.set(Buffer)} and
+ * {@code copyTo} on a gradient crash the JVM with PyTorch 2.7, so they are not used.)
+ */
+final class ParameterBuffers {
+
+    private final List<Parameter> params = new ArrayList<>();
+    private final int[] offsets;
+    private final int total;
+
+    ParameterBuffers(Block block) {
+        block.getParameters().values().forEach(params::add);
+        offsets = new int[params.size() + 1];
+        long sum = 0;
+        for (int i = 0; i < params.size(); i++) {
+            offsets[i] = (int) sum;
+            sum += params.get(i).getArray().size();
+        }
+        if (sum > Integer.MAX_VALUE - 8) {
+            throw new DmlException(
+                    "The model has " + sum + " parameters, more than one flat buffer holds.",
+                    "Use a smaller model (under 2^31 parameters).");
+        }
+        offsets[params.size()] = (int) sum;
+        total = (int) sum;
+    }
+
+    int total() {
+        return total;
+    }
+
+    List<Parameter> parameters() {
+        return params;
+    }
+
+    int offset(int i) {
+        return offsets[i];
+    }
+
+    /** A float view of a contiguous CPU tensor's own memory. */
+    static FloatBuffer view(NDArray a) {
+        return a.toByteBuffer(true).order(ByteOrder.nativeOrder()).asFloatBuffer();
+    }
+
+    /** Fills weights with He-uniform values from {@code seed}'s stream and biases with zeros. */
+    void initialize(long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (Parameter p : params) {
+            NDArray a = p.getArray();
+            FloatBuffer v = view(a);
+            long[] shape = a.getShape().getShape();
+            boolean bias = p.getType() == Parameter.Type.BIAS || shape.length == 1;
+            long fanIn = 1;
+            for (int d = 1; d < shape.length; d++) {
+                fanIn *= shape[d];
+            }
+            float bound = (float) Math.sqrt(6.0 / Math.max(1, fanIn));
+            int n = v.limit();
+            for (int i = 0; i < n; i++) {
+                v.put(i, bias ? 0f : (float) ((rnd.nextDouble() * 2 - 1) * bound));
+            }
+        }
+    }
+
+    void copyParameters(FloatBuffer dst) {
+        requireRoom(dst, "parameters");
+        for (Parameter p : params) {
+            dst.put(view(p.getArray()));
+        }
+    }
+
+    void setParameters(FloatBuffer src) {
+        requireRemaining(src, "parameters");
+        for (Parameter p : params) {
+            FloatBuffer v = view(p.getArray());
+            FloatBuffer part = src.slice();
+            part.limit(v.limit());
+            v.put(part);
+            src.position(src.position() + v.limit());
+        }
+    }
+
+    void copyGradients(FloatBuffer dst) {
+        requireRoom(dst, "gradients");
+        for (Parameter p : params) {
+            try (NDArray g = p.getArray().getGradient()) {
+                dst.put(view(g));
+            }
+        }
+    }
+
+    void setGradients(FloatBuffer src) {
+        requireRemaining(src, "gradients");
+        for (Parameter p : params) {
+            try (NDArray g = p.getArray().getGradient()) {
+                FloatBuffer v = view(g);
+                FloatBuffer part = src.slice();
+                part.limit(v.limit());
+                v.put(part);
+                src.position(src.position() + v.limit());
+            }
+        }
+    }
+
+    private void requireRoom(FloatBuffer dst, String what) {
+        if (dst.remaining() < total) {
+            throw new DmlException(
+                    "The buffer for " + what + " has room for " + dst.remaining() + " floats; the"
+                            + " model has " + total + ".",
+                    "Allocate parameterCount() floats.");
+        }
+    }
+
+    private void requireRemaining(FloatBuffer src, String what) {
+        if (src.remaining() != total) {
+            throw new DmlException(
+                    "The " + what + " buffer holds " + src.remaining() + " floats; the model has "
+                            + total + ".",
+                    "Pass exactly parameterCount() floats, made by a replica of the same"
+                            + " ModelSpec.");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.dml.ray.model;
+
+import dev.dml.ray.DmlException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+
+/**
+ * The checkpoint format: magic {@code DMLSTATE}, version 1, the model spec's description, the
+ * flat parameters (little-endian float32), the optimizer kind and its state.
+ */
+final class StateCodec {
+
+    private static final long MAGIC = 0x444d4c5354415445L; // "DMLSTATE"
+    private static final int VERSION = 1;
+
+    private StateCodec() {}
+
+    static byte[] save(ModelSpec spec, ParameterBuffers params, FlatOptimizer opt) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(params.total() * 4 * 3 + 256);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeLong(MAGIC);
+            out.writeInt(VERSION);
+            out.writeUTF(spec.toString());
+            out.writeInt(params.total());
+            byte[] raw = new byte[params.total() * 4];
+            FloatBuffer dst = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+            params.copyParameters(dst);
+            out.write(raw);
+            out.writeUTF(opt.spec.kind().name());
+            opt.write(out);
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new AssertionError("in-memory stream failed", e);
+        }
+    }
+
+    static void load(byte[] state, ModelSpec spec, ParameterBuffers params, FlatOptimizer opt) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
+            if (in.readLong() != MAGIC || in.readInt() != VERSION) {
+                throw new DmlException(
+                        "The bytes are not a dml training state (wrong magic or version).",
+                        "Pass bytes made by TrainingReplica.saveState().");
+            }
+            String savedSpec = in.readUTF();
+            int n = in.readInt();
+            if (!savedSpec.equals(spec.toString()) || n != params.total()) {
+                throw new DmlException(
+                        "The state was saved from " + savedSpec + ", but this replica is " + spec
+                                + ".",
+                        "Load it into a replica built from the same ModelSpec.");
+            }
+            byte[] raw = in.readNBytes(n * 4);
+            if (raw.length != n * 4) {
+                throw new IOException("truncated parameters");
+            }
+            String kind = in.readUTF();
+            if (!kind.equals(opt.spec.kind().name())) {
+                throw new DmlException(
+                        "The state holds " + kind + " optimizer state, but this replica uses "
+                                + opt.spec.kind() + ".",
+                        "Load it into a replica with the same OptimizerSpec kind.");
+            }
+            opt.read(in);
+            FloatBuffer src = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+            params.setParameters(src);
+        } catch (IOException e) {
+            throw new DmlException(
+                    "The training state is truncated or corrupt: " + e.getMessage(),
+                    "Save it again with TrainingReplica.saveState().",
+                    e);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package dev.dml.ray.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.ray.DmlException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The production path on a real cluster: an embedded head, a driver child JVM with the
+ * installed {@code ray_dist.jar}, actors in their own JVMs, and a clean end. A second embedded
+ * head (the bystander) stands for another user's cluster and must survive ours.
+ *
+ * <p>This JVM has no Ray jar on its class path (Failsafe excludes them), like a kernel.
+ */
+@Tag("cluster")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RayClusterIT {
+
+    private static RayCluster cluster;
+    private static RayCluster bystander;
+    private static DriverProcess driver;
+    private static final List<Long> actorPids = new ArrayList<>();
+
+    private static RayCluster embedded(int cpus) {
+        // no RAY_ADDRESS, no ray.address: the embedded head, whatever this machine's settings
+        return RayCluster.open(ClusterSpec.builder().optNumCpus(cpus).build(), Map.of(),
+                new Properties());
+    }
+
+    @BeforeAll
+    static void open() {
+        // one after the other: Ray gives a starting node 30 s to register, which two heads
+        // starting at once on a busy two-core machine can miss
+        cluster = embedded(2);
+        driver = cluster.openDriver();
+        bystander = embedded(1);
+    }
+
+    @AfterAll
+    static void closeAll() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (bystander != null) {
+            bystander.close();
+        }
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static void awaitDead(List<Long> pids, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline && pids.stream().anyMatch(RayClusterIT::alive)) {
+            Thread.sleep(100);
+        }
+        for (long pid : pids) {
+            assertFalse(alive(pid), "process " + pid + " still runs after " + timeout);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theKernelSideHasNoRayAndTheHeadIsOurs() {
+        assertThrows(ClassNotFoundException.class, () -> Class.forName("io.ray.api.Ray"),
+                "the test JVM, like a kernel, must not need Ray's classes");
+        assertTrue(cluster.isEmbedded());
+        assertNotEquals(cluster.address(), bystander.address());
+        assertTrue(cluster.address().matches(".+:\\d+"), cluster.address());
+        ClusterAddress.parse(cluster.address(), "test").probe(Duration.ofSeconds(5));
+        assertTrue(driver.isAlive());
+    }
+
+    @Test
+    @Order(2)
+    void twoActorsRunInTheirOwnJvmsAndAllReduce() {
+        TestCommands.RingReport r = driver.call(new TestCommands.RingCheck("ring", 2, 100_003));
+        actorPids.addAll(r.actorPids);
+        assertEquals(2, new HashSet<>(r.actorPids).size(), "actors share a JVM: " + r.actorPids);
+        assertEquals(driver.pid(), r.driverPid);
+        for (long pid : r.actorPids) {
+            assertNotEquals(r.driverPid, pid);
+            assertNotEquals(ProcessHandle.current().pid(), pid);
+        }
+        for (long heap : r.actorMaxHeaps) {
+            assertTrue(heap <= 512L << 20, "-Xmx512m did not reach the actor: max heap " + heap);
+        }
+        assertTrue(r.maxError <= 1e-6, "max error " + r.maxError);
+        assertEquals(3f, r.broadcast[0]);
+        assertEquals(4f, r.broadcast[2]);
+        // ring: 2 steps x 2 ranks, one half of the array each; broadcast: 3 floats to rank 1
+        assertEquals(2L * 100_003 * Float.BYTES + 3 * Float.BYTES, r.stats.bytesSent());
+        assertEquals(r.stats.bytesSent(), r.stats.bytesReceived());
+    }
+
+    @Test
+    @Order(3)
+    void aKilledDriverFailsItsCallsAndTakesItsActorsButNotTheKernel() throws Exception {
+        DriverProcess doomed = cluster.openDriver();
+        TestCommands.RingReport r = doomed.call(new TestCommands.RingCheck("g", 2, 10));
+        CompletableFuture<String> pending = doomed.submit(new TestCommands.Sleep(120_000));
+        ProcessHandle.of(doomed.pid()).orElseThrow().destroyForcibly();
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> pending.get(30, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof DmlException, String.valueOf(e.getCause()));
+        assertTrue(e.getCause().getMessage().contains("exited with code 137"),
+                e.getCause().getMessage());
+        awaitDead(r.actorPids, Duration.ofSeconds(60));
+        doomed.close();
+        assertFalse(cluster.drivers().contains(doomed));
+        assertTrue(driver.call(new TestCommands.Echo("still")).startsWith("still@"));
+    }
+
+    @Test
+    @Order(4)
+    void closeLeavesNothingOfOursAndSparesTheBystander() throws Exception {
+        List<Long> ours = new ArrayList<>();
+        cluster.headProcesses().forEach(h -> ours.add(h.pid()));
+        ours.add(driver.pid());
+        ours.addAll(actorPids);
+        assertTrue(ours.size() > 4, "expected the head's processes, got " + ours);
+        Path temp = cluster.tempDir().orElseThrow();
+        List<ProcessHandle> theirs = bystander.headProcesses();
+
+        cluster.close();
+
+        awaitDead(ours, Duration.ofSeconds(30));
+        assertFalse(Files.exists(temp), "temp dir left: " + temp);
+        assertFalse(driver.isAlive());
+        for (ProcessHandle h : theirs) {
+            assertTrue(h.isAlive(), "bystander process died: " + h.info().command());
+        }
+        ClusterAddress.parse(bystander.address(), "test").probe(Duration.ofSeconds(5));
+
+        List<Long> bystanderPids = new ArrayList<>();
+        bystander.headProcesses().forEach(h -> bystanderPids.add(h.pid()));
+        bystander.close();
+        awaitDead(bystanderPids, Duration.ofSeconds(30));
+    }
+}

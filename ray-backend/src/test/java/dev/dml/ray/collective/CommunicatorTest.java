@@ -1,0 +1,178 @@
+package dev.dml.ray.collective;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The ring logic with an in-memory transport: one thread per rank, no Ray. */
+class CommunicatorTest {
+
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        pool.shutdownNow();
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "rank threads leaked");
+    }
+
+    /** N communicators wired to each other; sends deliver at once. */
+    private static List<Communicator> ring(int n, Duration timeout) {
+        List<Communicator> comms = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            comms.add(new Communicator(r, n, (to, seq, step, payload) -> {
+                for (int t : to) {
+                    comms.get(t).deliver(seq, step, payload);
+                }
+                return d -> { };
+            }, timeout));
+        }
+        return comms;
+    }
+
+    private List<float[]> runAll(List<Communicator> comms, List<float[]> inputs,
+            BiFunction<Communicator, float[], float[]> op) throws Exception {
+        List<Future<float[]>> fs = new ArrayList<>();
+        for (int r = 0; r < comms.size(); r++) {
+            Communicator c = comms.get(r);
+            float[] in = inputs.get(r);
+            fs.add(pool.submit(() -> op.apply(c, in)));
+        }
+        List<float[]> out = new ArrayList<>();
+        for (Future<float[]> f : fs) {
+            out.add(f.get(30, TimeUnit.SECONDS));
+        }
+        return out;
+    }
+
+    static List<float[]> randomInputs(int n, int length, long seed) {
+        Random rnd = new Random(seed);
+        List<float[]> in = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            float[] a = new float[length];
+            for (int i = 0; i < length; i++) {
+                a[i] = rnd.nextFloat() * 2 - 1;
+            }
+            in.add(a);
+        }
+        return in;
+    }
+
+    static float[] mean(List<float[]> in) {
+        float[] m = new float[in.get(0).length];
+        for (int i = 0; i < m.length; i++) {
+            double s = 0;
+            for (float[] a : in) {
+                s += a[i];
+            }
+            m[i] = (float) (s / in.size());
+        }
+        return m;
+    }
+
+    @Test
+    void averageEqualsMeanForManySizesAndLengths() throws Exception {
+        for (int n = 1; n <= 8; n++) {
+            for (int length : new int[] {0, 1, n - 1, n, n + 1, 7, 1001, 4096}) {
+                if (length < 0) {
+                    continue;
+                }
+                List<float[]> in = randomInputs(n, length, 31L * n + length);
+                List<float[]> out = runAll(ring(n, Duration.ofSeconds(10)), in,
+                        (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
+                float[] expected = mean(in);
+                for (int r = 0; r < n; r++) {
+                    assertArrayEquals(expected, out.get(r), 1e-6f, "n=" + n + " len=" + length);
+                    assertArrayEquals(out.get(0), out.get(r), 0f, "ranks disagree");
+                }
+            }
+        }
+    }
+
+    @Test
+    void sumLeavesInputsUntouchedAndCountsBytes() throws Exception {
+        int n = 3;
+        int length = 10;
+        List<float[]> in = randomInputs(n, length, 7);
+        List<float[]> copies = new ArrayList<>();
+        in.forEach(a -> copies.add(a.clone()));
+        List<Communicator> comms = ring(n, Duration.ofSeconds(10));
+        List<float[]> out = runAll(comms, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
+        for (int i = 0; i < length; i++) {
+            assertEquals(in.get(0)[i] + in.get(1)[i] + in.get(2)[i], out.get(1)[i], 1e-6f);
+        }
+        for (int r = 0; r < n; r++) {
+            assertArrayEquals(copies.get(r), in.get(r), 0f, "input modified");
+        }
+        CollectiveStats total = comms.stream().map(Communicator::stats)
+                .reduce(CollectiveStats::plus).orElseThrow();
+        // each rank sends 2(n-1) chunks; the chunks of one phase cover the array once per rank
+        assertEquals(n * 2L * (n - 1), total.messagesSent());
+        assertEquals(2L * (n - 1) * length * Float.BYTES, total.bytesSent());
+        assertEquals(total.bytesSent(), total.bytesReceived());
+        assertEquals(n, total.operations());
+    }
+
+    @Test
+    void broadcastCopiesRankZeroToEveryRank() throws Exception {
+        int n = 4;
+        List<float[]> in = randomInputs(n, 33, 3);
+        List<Communicator> comms = ring(n, Duration.ofSeconds(10));
+        List<float[]> out = runAll(comms, in, Communicator::broadcast);
+        for (float[] o : out) {
+            assertArrayEquals(in.get(0), o, 0f);
+        }
+        assertEquals(3L * 33 * Float.BYTES, comms.get(0).stats().bytesSent());
+    }
+
+    @Test
+    void consecutiveCollectivesKeepTheirOrder() throws Exception {
+        int n = 3;
+        List<Communicator> comms = ring(n, Duration.ofSeconds(10));
+        List<float[]> in = randomInputs(n, 50, 11);
+        List<float[]> out = runAll(comms, in, (c, a) -> {
+            float[] x = c.allReduce(a, ReduceOp.SUM);
+            float[] y = c.broadcast(x);
+            return c.allReduce(y, ReduceOp.AVERAGE);
+        });
+        float[] sum = mean(in);
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] *= n;
+        }
+        assertArrayEquals(sum, out.get(2), 1e-5f);
+    }
+
+    @Test
+    void missingPeerTimesOutWithRankInMessage() {
+        List<Communicator> comms = ring(2, Duration.ofMillis(300));
+        CollectiveException e = assertThrows(CollectiveException.class,
+                () -> comms.get(0).allReduce(new float[4], ReduceOp.SUM));
+        assertEquals("Rank 0 got no data from rank 1 within 300 ms (all-reduce #0, step 0).",
+                e.what());
+        assertTrue(e.hint().contains("same collectives in order"), e.hint());
+    }
+
+    @Test
+    void differentLengthsAreReported() throws Exception {
+        List<Communicator> comms = ring(2, Duration.ofSeconds(5));
+        List<float[]> in = List.of(new float[4], new float[6]);
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> runAll(comms, in, (c, a) -> c.allReduce(a, ReduceOp.SUM)));
+        assertTrue(e.getCause() instanceof CollectiveException, String.valueOf(e.getCause()));
+        assertTrue(e.getCause().getMessage().contains("arrays of different lengths"),
+                e.getCause().getMessage());
+    }
+}
