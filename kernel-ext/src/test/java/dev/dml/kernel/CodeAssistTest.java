@@ -7,24 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
 import org.dflib.jjava.jupyter.kernel.ReplacementOptions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class CodeAssistTest {
+class CodeAssistTest extends EvaluatorTestBase {
 
-    private static JShellEvaluator evaluator;
     private static CodeAssist assist;
 
     @BeforeAll
-    static void open() {
-        evaluator = JShellEvaluator.open(System.getProperty("java.class.path"));
+    static void openAssist() {
         assist = new CodeAssist(evaluator.analysis());
-    }
-
-    @AfterAll
-    static void close() {
-        evaluator.close();
     }
 
     @Test

@@ -8,23 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.magics.DmlException;
 import java.util.List;
 import org.dflib.jjava.jupyter.kernel.magic.UndefinedMagicException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class ErrorLinesTest {
+class ErrorLinesTest extends EvaluatorTestBase {
 
-    private static JShellEvaluator evaluator;
-
-    @BeforeAll
-    static void open() {
-        evaluator = JShellEvaluator.open(System.getProperty("java.class.path"));
-    }
-
-    @AfterAll
-    static void close() {
-        evaluator.close();
-    }
 
     @Test
     void userTraceShowsCellFramesWithSnippetLinesAndNothingOfTheKernel() {

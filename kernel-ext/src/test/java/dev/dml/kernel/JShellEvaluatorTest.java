@@ -11,23 +11,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class JShellEvaluatorTest {
+class JShellEvaluatorTest extends EvaluatorTestBase {
 
-    private static JShellEvaluator evaluator;
-
-    @BeforeAll
-    static void open() {
-        evaluator = JShellEvaluator.open(System.getProperty("java.class.path"));
-    }
-
-    @AfterAll
-    static void close() {
-        evaluator.close();
-    }
 
     private static Object value(String code) {
         JShellEvaluator.Value v = evaluator.eval(code);

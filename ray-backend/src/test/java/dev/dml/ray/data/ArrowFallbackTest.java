@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import ai.djl.ndarray.NDManager;
 import dev.dml.ray.DmlException;
+import dev.dml.ray.NativeMemoryTest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -23,8 +21,6 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,22 +28,7 @@ import org.junit.jupiter.api.Test;
  * Arrow's reader, and streams outside the fast path (extra columns, nulls) must go through
  * Arrow's reader in {@link ShardDecoder}.
  */
-class ArrowFallbackTest {
-
-    private BufferAllocator root;
-    private NDManager manager;
-
-    @BeforeEach
-    void setUp() {
-        root = new RootAllocator();
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-        root.close();
-    }
+class ArrowFallbackTest extends NativeMemoryTest {
 
     @Test
     void arrowJavaReadsDmlShard() throws IOException {

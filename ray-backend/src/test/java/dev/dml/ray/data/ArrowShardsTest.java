@@ -6,17 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import dev.dml.ray.DmlException;
+import dev.dml.ray.NativeMemoryTest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.FloatColumn;
@@ -24,22 +20,7 @@ import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
-class ArrowShardsTest {
-
-    private BufferAllocator root;
-    private NDManager manager;
-
-    @BeforeEach
-    void setUp() {
-        root = new RootAllocator();
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-        root.close(); // throws "Memory was leaked" if a buffer is still open
-    }
+class ArrowShardsTest extends NativeMemoryTest {
 
     /** 11 rows; a = i, b = 10 i (float), c = -i (int); label = i % 3; key = "k" + i % 4. */
     static Table small() {

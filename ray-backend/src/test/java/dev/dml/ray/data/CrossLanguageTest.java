@@ -6,45 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import dev.dml.ray.DmlException;
+import dev.dml.ray.NativeMemoryTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.ColumnType;
 import tech.tablesaw.api.Table;
 
 /** Java writes shards that pyarrow reads, and reads what pyarrow writes. */
-class CrossLanguageTest {
+class CrossLanguageTest extends NativeMemoryTest {
 
     @TempDir Path dir;
-    private BufferAllocator root;
-    private NDManager manager;
-
     @BeforeAll
     static void checkPython() {
         Python.requirePyarrow();
-    }
-
-    @BeforeEach
-    void setUp() {
-        root = new RootAllocator();
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-        root.close();
     }
 
     @Test

@@ -3,17 +3,13 @@ package dev.dml.ray.model;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import ai.djl.ndarray.NDManager;
+import dev.dml.ray.NativeMemoryTest;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.data.ShardDecoder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -21,10 +17,7 @@ import org.junit.jupiter.api.Test;
  * Single-process training on a Fashion-MNIST subset (the first 10k training images; 30k for the
  * slow test), evaluated on all 10k test images.
  */
-class FashionMnistTrainingTest {
-
-    private BufferAllocator root;
-    private NDManager manager;
+class FashionMnistTrainingTest extends NativeMemoryTest {
 
     static Path dir() {
         String p = System.getProperty("dml.fashionMnist.dir");
@@ -32,18 +25,6 @@ class FashionMnistTrainingTest {
         assumeTrue(Files.isRegularFile(d.resolve("train-images-idx3-ubyte.gz")),
                 "Fashion-MNIST is not installed: apt-get install dataset-fashion-mnist");
         return d;
-    }
-
-    @BeforeEach
-    void setUp() {
-        root = new RootAllocator();
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-        root.close();
     }
 
     private double train(ModelSpec spec, OptimizerSpec opt, int rows, int epochs, boolean viaArrow) {

@@ -2,17 +2,13 @@ package dev.dml.ray.model;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ai.djl.ndarray.NDManager;
+import dev.dml.ray.NativeMemoryTest;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.data.ShardDecoder;
 import dev.dml.ray.data.SyntheticFraud;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.Table;
 
@@ -22,22 +18,7 @@ import tech.tablesaw.api.Table;
  * 99%), so the test checks ROC AUC on a held-out set, which is threshold-free and does not move
  * with the class balance, plus balanced accuracy at the 0.5 threshold of the softmax.
  */
-class FraudTrainingTest {
-
-    private BufferAllocator root;
-    private NDManager manager;
-
-    @BeforeEach
-    void setUp() {
-        root = new RootAllocator();
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-        root.close();
-    }
+class FraudTrainingTest extends NativeMemoryTest {
 
     private static final ColumnSelection SEL = SyntheticFraud.selection();
     private static final Table TRAIN = SyntheticFraud.generate(50_000, 1);
