@@ -253,7 +253,7 @@ public final class ModelSpec implements Serializable {
          * @return this builder
          */
         public Builder setInputs(int n) {
-            positive(n, "inputs");
+            ModelSpecChecks.positive(n, "inputs");
             this.inputs = n;
             return this;
         }
@@ -265,7 +265,7 @@ public final class ModelSpec implements Serializable {
          * @return this builder
          */
         public Builder setOutputs(int n) {
-            positive(n, "outputs");
+            ModelSpecChecks.positive(n, "outputs");
             this.outputs = n;
             return this;
         }
@@ -277,7 +277,7 @@ public final class ModelSpec implements Serializable {
          * @return this builder
          */
         public Builder addHidden(int units) {
-            positive(units, "hidden units");
+            ModelSpecChecks.positive(units, "hidden units");
             if (family == Family.CNN && Arrays.equals(hidden, new int[] {64}) && !customHidden) {
                 hidden = new int[0];
             }
@@ -298,7 +298,7 @@ public final class ModelSpec implements Serializable {
                 throw new DmlException("A CNN needs at least one conv layer.", "Pass e.g. 8, 16.");
             }
             for (int c : channels) {
-                positive(c, "conv channels");
+                ModelSpecChecks.positive(c, "conv channels");
             }
             this.convChannels = channels.clone();
             return this;
@@ -313,9 +313,9 @@ public final class ModelSpec implements Serializable {
          * @return this builder
          */
         public Builder optImage(int channels, int height, int width) {
-            positive(channels, "image channels");
-            positive(height, "image height");
-            positive(width, "image width");
+            ModelSpecChecks.positive(channels, "image channels");
+            ModelSpecChecks.positive(height, "image height");
+            ModelSpecChecks.positive(width, "image width");
             this.image = new int[] {channels, height, width};
             this.inputs = channels * height * width;
             return this;
@@ -362,53 +362,13 @@ public final class ModelSpec implements Serializable {
          * @return the immutable spec
          */
         public ModelSpec build() {
-            if (inputs == 0) {
-                throw new DmlException(
-                        "The model spec has no input width.", "Call setInputs(featureCount).");
-            }
-            if (outputs == 0) {
-                throw new DmlException(
-                        "The model spec has no output width.",
-                        "Call setOutputs(classes), or setOutputs(1) for regression.");
-            }
-            if (family == Family.MLP && hidden.length == 0) {
-                throw new DmlException(
-                        "An MLP needs at least one hidden layer.", "Call addHidden(units).");
-            }
+            ModelSpecChecks.requireShape(family, inputs, outputs, hidden);
             if (objective == null) {
                 objective = outputs == 1 ? Objective.L2 : Objective.SOFTMAX_CROSS_ENTROPY;
             }
-            if (objective == Objective.SOFTMAX_CROSS_ENTROPY && outputs < 2) {
-                throw new DmlException(
-                        "Softmax cross-entropy needs at least 2 outputs, got " + outputs + ".",
-                        "Use setOutputs(classes), or Objective.SIGMOID_BINARY_CROSS_ENTROPY.");
-            }
-            if (objective != Objective.SOFTMAX_CROSS_ENTROPY && outputs != 1) {
-                throw new DmlException(
-                        objective + " needs exactly 1 output, got " + outputs + ".",
-                        "Call setOutputs(1).");
-            }
-            if (standardize != null && standardize.size() != inputs) {
-                throw new DmlException(
-                        "The standardisation has " + standardize.size() + " features, but the"
-                                + " model takes " + inputs + ".",
-                        "Compute FeatureStats.of(table, selection) with the model's features.");
-            }
-            if (family == Family.CNN && inputs != image[0] * image[1] * image[2]) {
-                throw new DmlException(
-                        "A CNN over " + Arrays.toString(image) + " images takes "
-                                + image[0] * image[1] * image[2] + " inputs, not " + inputs + ".",
-                        "Call optImage(channels, height, width) instead of setInputs.");
-            }
+            ModelSpecChecks.requireConsistent(
+                    family, inputs, outputs, image, objective, standardize);
             return new ModelSpec(this);
-        }
-
-        private static void positive(int n, String what) {
-            if (n < 1) {
-                throw new DmlException(
-                        "The model's " + what + " must be positive, got " + n + ".",
-                        "Pass a count of at least 1.");
-            }
         }
     }
 }

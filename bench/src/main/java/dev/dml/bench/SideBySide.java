@@ -1,0 +1,86 @@
+package dev.dml.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a subject and its peers alternately in one process: after the warm-up rounds, round
+ * {@code r} starts with trial {@code r mod n} and goes on in order, so each trial takes each
+ * place equally often and slow drifts of the machine fall on all of them alike. A full GC runs
+ * before every trial, so one trial's garbage is not collected in another's time.
+ *
+ * <pre>{@code
+ * Map<String, Samples> s = new SideBySide(2, 7)
+ *         .add(subject, round -> timeSubject(round))
+ *         .add(memcpy, round -> timeMemcpy())
+ *         .run();
+ * }</pre>
+ */
+public final class SideBySide {
+
+    private final int warmups;
+    private final int repetitions;
+    private final List<Samples> samples = new ArrayList<>();
+    private final List<Trial> trials = new ArrayList<>();
+
+    /**
+     * Creates an empty run.
+     *
+     * @param warmups untimed rounds first, at least 0
+     * @param repetitions timed rounds, at least 1
+     */
+    public SideBySide(int warmups, int repetitions) {
+        if (warmups < 0 || repetitions < 1) {
+            throw new IllegalArgumentException(
+                    "Need warmups >= 0 and repetitions >= 1, got " + warmups + " and "
+                            + repetitions + ".");
+        }
+        this.warmups = warmups;
+        this.repetitions = repetitions;
+    }
+
+    /**
+     * Adds a trial.
+     *
+     * @param into where its times go
+     * @param trial the trial
+     * @return this run
+     */
+    public SideBySide add(Samples into, Trial trial) {
+        samples.add(into);
+        trials.add(trial);
+        return this;
+    }
+
+    /**
+     * Runs the warm-up and timed rounds.
+     *
+     * @return the samples by name, in the order added
+     * @throws Exception the first failure of a trial
+     */
+    public Map<String, Samples> run() throws Exception {
+        int n = trials.size();
+        Round warm = new Round(false);
+        Round timed = new Round(true);
+        for (int w = 0; w < warmups; w++) {
+            for (Trial t : trials) {
+                System.gc();
+                t.seconds(warm);
+            }
+        }
+        for (int r = 0; r < repetitions; r++) {
+            for (int k = 0; k < n; k++) {
+                int i = (r + k) % n;
+                System.gc();
+                samples.get(i).add(trials.get(i).seconds(timed));
+            }
+        }
+        Map<String, Samples> out = new LinkedHashMap<>();
+        for (Samples s : samples) {
+            out.put(s.name(), s);
+        }
+        return out;
+    }
+}

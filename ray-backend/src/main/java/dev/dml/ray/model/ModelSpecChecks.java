@@ -1,0 +1,64 @@
+package dev.dml.ray.model;
+
+import dev.dml.ray.DmlException;
+import dev.dml.ray.data.FeatureStats;
+import java.util.Arrays;
+
+/** The checks behind {@link ModelSpec.Builder}: each failure says what to call instead. */
+final class ModelSpecChecks {
+
+    private ModelSpecChecks() {}
+
+    /** Rejects a count below 1, naming {@code what}. */
+    static void positive(int n, String what) {
+        if (n < 1) {
+            throw new DmlException(
+                    "The model's " + what + " must be positive, got " + n + ".",
+                    "Pass a count of at least 1.");
+        }
+    }
+
+    /** Requires the widths every spec needs, and a hidden layer for an MLP. */
+    static void requireShape(ModelSpec.Family family, int inputs, int outputs, int[] hidden) {
+        if (inputs == 0) {
+            throw new DmlException(
+                    "The model spec has no input width.", "Call setInputs(featureCount).");
+        }
+        if (outputs == 0) {
+            throw new DmlException(
+                    "The model spec has no output width.",
+                    "Call setOutputs(classes), or setOutputs(1) for regression.");
+        }
+        if (family == ModelSpec.Family.MLP && hidden.length == 0) {
+            throw new DmlException(
+                    "An MLP needs at least one hidden layer.", "Call addHidden(units).");
+        }
+    }
+
+    /** Requires the objective, standardisation and image layout to fit the widths. */
+    static void requireConsistent(ModelSpec.Family family, int inputs, int outputs, int[] image,
+            Objective objective, FeatureStats standardize) {
+        if (objective == Objective.SOFTMAX_CROSS_ENTROPY && outputs < 2) {
+            throw new DmlException(
+                    "Softmax cross-entropy needs at least 2 outputs, got " + outputs + ".",
+                    "Use setOutputs(classes), or Objective.SIGMOID_BINARY_CROSS_ENTROPY.");
+        }
+        if (objective != Objective.SOFTMAX_CROSS_ENTROPY && outputs != 1) {
+            throw new DmlException(
+                    objective + " needs exactly 1 output, got " + outputs + ".",
+                    "Call setOutputs(1).");
+        }
+        if (standardize != null && standardize.size() != inputs) {
+            throw new DmlException(
+                    "The standardisation has " + standardize.size() + " features, but the"
+                            + " model takes " + inputs + ".",
+                    "Compute FeatureStats.of(table, selection) with the model's features.");
+        }
+        if (family == ModelSpec.Family.CNN && inputs != image[0] * image[1] * image[2]) {
+            throw new DmlException(
+                    "A CNN over " + Arrays.toString(image) + " images takes "
+                            + image[0] * image[1] * image[2] + " inputs, not " + inputs + ".",
+                    "Call optImage(channels, height, width) instead of setInputs.");
+        }
+    }
+}
