@@ -3,6 +3,7 @@ package dev.dml.ray.collective;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
+import io.ray.api.call.ActorCreator;
 import io.ray.api.concurrencygroup.ConcurrencyGroup;
 import io.ray.api.concurrencygroup.ConcurrencyGroupBuilder;
 import io.ray.api.function.RayFunc0;
@@ -215,6 +216,7 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         private final RayFunc0<W> factory;
         private int size;
         private double cpusPerActor = 1.0;
+        private double gpusPerActor;
         private final List<String> jvmOptions = new ArrayList<>();
         private Duration timeout = Duration.ofMinutes(10);
 
@@ -249,6 +251,23 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
                         "Pass a non-negative count to ActorGroup.Builder.optCpusPerActor.");
             }
             this.cpusPerActor = cpus;
+            return this;
+        }
+
+        /**
+         * Sets the GPUs Ray reserves for each actor (default 0). Ray places an actor only on a
+         * node with that many GPUs free, so check the cluster's GPUs first: a request no node can
+         * meet waits until {@link #optTimeout}.
+         *
+         * @param gpus 0 or more
+         * @return this builder
+         */
+        public Builder<W> optGpusPerActor(double gpus) {
+            if (!(gpus >= 0)) {
+                throw new CollectiveException("gpusPerActor must be 0 or more, got " + gpus + ".",
+                        "Pass a non-negative count to ActorGroup.Builder.optGpusPerActor.");
+            }
+            this.gpusPerActor = gpus;
             return this;
         }
 
@@ -303,11 +322,14 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
             List<ActorHandle<W>> actors = new ArrayList<>();
             try {
                 for (int r = 0; r < size; r++) {
-                    actors.add(Ray.actor(factory)
+                    ActorCreator<W> creator = Ray.actor(factory)
                             .setResource("CPU", cpusPerActor)
                             .setJvmOptions(jvmOptions)
-                            .setConcurrencyGroups(delivery)
-                            .remote());
+                            .setConcurrencyGroups(delivery);
+                    if (gpusPerActor > 0) {
+                        creator.setResource("GPU", gpusPerActor);
+                    }
+                    actors.add(creator.remote());
                 }
                 List<ActorHandle<CollectiveWorker>> peers = new ArrayList<>();
                 for (ActorHandle<W> a : actors) {

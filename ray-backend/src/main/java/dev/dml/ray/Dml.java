@@ -1,0 +1,74 @@
+package dev.dml.ray;
+
+import dev.dml.ray.cluster.ClusterSpec;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.train.TrainJob;
+import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.TrainSpec;
+
+/**
+ * The entry point of dml: one call per operation, as {@code %dml train} makes them.
+ *
+ * <pre>{@code
+ * TrainResult r = Dml.train(TrainSpec.builder()
+ *         .setTable(table).setColumns(columns).setModel(ModelSpec.Family.MLP, 64)
+ *         .setEpochs(3).optWorkers(2).build());
+ *
+ * TrainJob job = Dml.start(spec, driver);      // on a driver the kernel keeps open
+ * job.stop();                                  // %dml stop, or a kernel interrupt
+ * }</pre>
+ *
+ * <p>The table is validated when the spec is built, before any cluster or worker starts. The
+ * kernel never calls Ray: training runs in a {@link DriverProcess}.
+ */
+public final class Dml {
+
+    private Dml() {}
+
+    /**
+     * Trains and waits: opens the spec's cluster (its address, else {@code RAY_ADDRESS}, else
+     * an embedded head on this machine) and a driver, runs the job, and closes both.
+     *
+     * @param spec the job
+     * @return the trained model and the metrics
+     * @throws DmlException when the cluster cannot be reached, a worker fails, or the job is
+     *     stopped by an interrupt
+     */
+    public static TrainResult train(TrainSpec spec) {
+        return start(spec).await();
+    }
+
+    /**
+     * Starts a job on its own cluster and driver, closed when the job ends; returns once the
+     * job runs.
+     *
+     * @param spec the job
+     * @return the running job
+     * @throws DmlException when the cluster or the driver cannot start
+     */
+    public static TrainJob start(TrainSpec spec) {
+        ClusterSpec.Builder cs = ClusterSpec.builder();
+        spec.clusterAddress().ifPresent(cs::optAddress);
+        RayCluster cluster = RayCluster.open(cs.build());
+        try {
+            DriverProcess driver = cluster.openDriver();
+            return TrainJob.start(spec, driver, cluster::close);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts a job on a driver the caller keeps open (the kernel's session driver); returns at
+     * once.
+     *
+     * @param spec the job
+     * @param driver the driver, borrowed
+     * @return the running job
+     */
+    public static TrainJob start(TrainSpec spec, DriverProcess driver) {
+        return TrainJob.start(spec, driver);
+    }
+}

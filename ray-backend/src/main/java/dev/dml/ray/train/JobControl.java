@@ -1,0 +1,45 @@
+package dev.dml.ray.train;
+
+import dev.dml.ray.collective.ActorGroup;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A running job's handle in the driver, registered in the {@link
+ * dev.dml.ray.cluster.DriverContext} under the job's name so that a later command can stop it.
+ * Closing it kills the job's actors.
+ */
+final class JobControl implements AutoCloseable {
+
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicBoolean killed = new AtomicBoolean();
+    private volatile ActorGroup<TrainWorker> group;
+
+    void attach(ActorGroup<TrainWorker> g) {
+        this.group = g;
+        if (killed.get()) {
+            g.close();
+        }
+    }
+
+    void requestStop() {
+        stop.set(true);
+    }
+
+    boolean stopRequested() {
+        return stop.get();
+    }
+
+    boolean killed() {
+        return killed.get();
+    }
+
+    @Override
+    public void close() {
+        killed.set(true);
+        stop.set(true);
+        ActorGroup<TrainWorker> g = group;
+        if (g != null) {
+            g.close();
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.dml.ray.train;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Samples this process: CPU use since the previous sample (from {@code /proc/self/stat}), used
+ * heap, and resident memory ({@code VmRSS} of {@code /proc/self/status}). Off Linux the CPU and
+ * RSS read as 0.
+ */
+final class ProcessSampler {
+
+    /** Linux's USER_HZ, the unit of utime and stime; 100 on every common kernel. */
+    private static final double TICKS_PER_SECOND = 100.0;
+
+    private long lastTicks = cpuTicks();
+    private long lastNanos = System.nanoTime();
+    private double cpuPercent;
+    private long heapBytes;
+    private long rssBytes;
+
+    /** Takes a sample; read it with the getters. */
+    void sample() {
+        long ticks = cpuTicks();
+        long now = System.nanoTime();
+        double seconds = (now - lastNanos) / 1e9;
+        cpuPercent = seconds <= 0 || ticks < 0 || lastTicks < 0 ? 0
+                : 100.0 * (ticks - lastTicks) / TICKS_PER_SECOND / seconds;
+        lastTicks = ticks;
+        lastNanos = now;
+        Runtime rt = Runtime.getRuntime();
+        heapBytes = rt.totalMemory() - rt.freeMemory();
+        rssBytes = rss();
+    }
+
+    double cpuPercent() {
+        return cpuPercent;
+    }
+
+    long heapBytes() {
+        return heapBytes;
+    }
+
+    long rssBytes() {
+        return rssBytes;
+    }
+
+    /** utime + stime of this process, or -1 when /proc is unreadable. */
+    static long cpuTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            // the command name (field 2) may hold spaces: fields start after the last ')'
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]); // fields 14 and 15
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** VmRSS in bytes, or 0 when /proc is unreadable. */
+    static long rss() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    String[] f = line.substring(6).trim().split("\\s+");
+                    return Long.parseLong(f[0]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.dml.ray.train;
+
+import dev.dml.ray.DmlException;
+import dev.dml.ray.cluster.DriverCommand;
+import dev.dml.ray.cluster.DriverContext;
+
+/**
+ * Asks a running job to stop after its current steps ({@code kill == false}), or kills its
+ * actors at once ({@code kill == true}).
+ */
+final class StopCommand implements DriverCommand<Boolean> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String key;
+    private final boolean kill;
+
+    StopCommand(String key, boolean kill) {
+        this.key = key;
+        this.kill = kill;
+    }
+
+    @Override
+    public Boolean run(DriverContext context) {
+        JobControl c;
+        try {
+            c = context.lookup(key, JobControl.class);
+        } catch (DmlException e) {
+            return false; // already ended
+        }
+        if (kill) {
+            c.close();
+        } else {
+            c.requestStop();
+        }
+        return true;
+    }
+}

@@ -1,0 +1,252 @@
+package dev.dml.ray.train;
+
+import dev.dml.ray.DmlException;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.collective.WorkerInfo;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A training job running in a driver: wait for it ({@link #await()}) or stop it ({@link
+ * #stop()}). Its events reach the spec's {@link TrainingListener}s while it runs.
+ *
+ * <p>Stopping asks the workers to finish their current steps; the job then ends with a {@link
+ * TrainResult} whose {@link TrainResult#stopped()} is {@code true}. If they have not finished
+ * within the grace period, their actors are killed and {@link #await()} throws. Either way the
+ * cluster and the driver stay usable. Interrupting a thread in {@link #await()} stops the job.
+ */
+public final class TrainJob {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TrainJob.class);
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+    private final String id;
+    private final String key;
+    private final DriverProcess driver;
+    private final CompletableFuture<TrainResult> result;
+    private final Runnable onEnd;
+    private volatile List<WorkerInfo> workers = List.of();
+
+    private TrainJob(String id, String key, DriverProcess driver,
+            CompletableFuture<TrainResult> result, Runnable onEnd) {
+        this.id = id;
+        this.key = key;
+        this.driver = driver;
+        this.result = result;
+        this.onEnd = onEnd;
+    }
+
+    /**
+     * Starts a job in a driver and returns at once. The shards are encoded here, in the calling
+     * JVM.
+     *
+     * @param spec the job
+     * @param driver the driver, borrowed: the job does not close it
+     * @return the running job
+     */
+    public static TrainJob start(TrainSpec spec, DriverProcess driver) {
+        return start(spec, driver, () -> { });
+    }
+
+    /**
+     * Starts a job in a driver; {@code onEnd} runs once the job has ended, however it ended.
+     *
+     * @param spec the job
+     * @param driver the driver
+     * @param onEnd run after the job ends (closes what the caller opened for it)
+     * @return the running job
+     */
+    public static TrainJob start(TrainSpec spec, DriverProcess driver, Runnable onEnd) {
+        String id = spec.name() + "-" + IDS.incrementAndGet() + "-" + Long.toHexString(
+                System.nanoTime() & 0xffffff);
+        long t0 = System.nanoTime();
+        TrainCommand cmd = TrainCommand.of(spec, id, Duration.ofMinutes(10));
+        List<TrainingListener> listeners = spec.listeners();
+        TrainJob[] self = new TrainJob[1];
+        CompletableFuture<TrainResult> sent = driver.submit(cmd, event -> {
+            if (event instanceof JobStarted) {
+                self[0].workers = List.copyOf(((JobStarted) event).workers);
+            }
+            dispatch(listeners, event);
+        });
+        // off the driver's reader thread: onEnd may close that very driver
+        CompletableFuture<TrainResult> done = sent.handleAsync((r, e) -> {
+            try {
+                if (e != null) {
+                    Throwable c = e instanceof java.util.concurrent.CompletionException
+                            && e.getCause() != null ? e.getCause() : e;
+                    throw c instanceof DmlException ? (DmlException) c : new DmlException(
+                            "Training job " + id + " failed: " + c + ".",
+                            "See the driver log " + driver.log() + ".", c);
+                }
+                TrainResult res = r.withWallSeconds((System.nanoTime() - t0) / 1e9);
+                for (TrainingListener l : listeners) {
+                    try {
+                        l.onEnd(res);
+                    } catch (RuntimeException ex) {
+                        LOG.warn("listener {} failed in onEnd: {}", l, ex.toString());
+                    }
+                }
+                return res;
+            } finally {
+                onEnd.run();
+            }
+        }, task -> {
+            Thread t = new Thread(task, "dml-train-end-" + id);
+            t.setDaemon(true);
+            t.start();
+        });
+        TrainJob job = new TrainJob(id, cmd.key, driver, done, onEnd);
+        self[0] = job;
+        return job;
+    }
+
+    private static void dispatch(List<TrainingListener> listeners, Object event) {
+        for (TrainingListener l : listeners) {
+            try {
+                if (event instanceof StepMetrics) {
+                    l.onStep((StepMetrics) event);
+                } else if (event instanceof EpochMetrics) {
+                    l.onEpoch((EpochMetrics) event);
+                } else if (event instanceof JobStarted) {
+                    l.onStart(List.copyOf(((JobStarted) event).workers));
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("listener {} failed on {}: {}", l, event, e.toString());
+            }
+        }
+    }
+
+    /**
+     * Returns the job's id, unique in this JVM.
+     *
+     * @return the id
+     */
+    public String id() {
+        return id;
+    }
+
+    /**
+     * Returns the workers once they have started.
+     *
+     * @return rank, pid and host of each, or empty before the start
+     */
+    public List<WorkerInfo> workers() {
+        return workers;
+    }
+
+    /**
+     * Tells whether the job has ended (finished, stopped or failed).
+     *
+     * @return {@code true} once ended
+     */
+    public boolean isDone() {
+        return result.isDone();
+    }
+
+    /**
+     * Returns the result as a future, for callers that compose.
+     *
+     * @return the future result
+     */
+    public CompletableFuture<TrainResult> future() {
+        return result;
+    }
+
+    /**
+     * Waits for the job's end.
+     *
+     * @return the result ({@link TrainResult#stopped()} when it was stopped)
+     * @throws DmlException when the job failed (a worker died, a bad value) or was killed; on
+     *     interrupt, after stopping the job
+     */
+    public TrainResult await() {
+        return await(Duration.ofDays(365));
+    }
+
+    /**
+     * Waits at most {@code timeout} for the job's end.
+     *
+     * @param timeout how long to wait
+     * @return the result
+     * @throws DmlException when the job failed or did not end in time (it keeps running)
+     */
+    public TrainResult await(Duration timeout) {
+        try {
+            return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof DmlException ? (DmlException) c
+                    : new DmlException("Training job " + id + " failed: " + c + ".",
+                            "See the driver log " + driver.log() + ".", c);
+        } catch (TimeoutException e) {
+            throw new DmlException("Training job " + id + " did not end within "
+                    + timeout.toSeconds() + " s; it keeps running.",
+                    "Wait again with await(), or stop it with stop().");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopNow();
+            throw new DmlException("Waiting for training job " + id + " was interrupted; the"
+                    + " job was stopped.", "Start it again; optResume(true) continues from its"
+                    + " last checkpoint.", e);
+        }
+    }
+
+    /**
+     * Stops the job: the workers finish their current steps, the job returns what it has, and
+     * its actors end. Kills the actors if that takes longer than 30 s. Returns once the job has
+     * ended; does nothing when it already has.
+     *
+     * @return the partial result, or {@code null} when the actors had to be killed or the job
+     *     failed
+     */
+    public TrainResult stop() {
+        if (result.isDone()) {
+            return result.isCompletedExceptionally() ? null : result.join();
+        }
+        send(false);
+        try {
+            return result.get(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("job {} did not stop within {}; killing its workers", id, STOP_GRACE);
+        } catch (ExecutionException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        stopNow();
+        return null;
+    }
+
+    /** Kills the job's actors at once and waits (at most 30 s) for the job to end. */
+    private void stopNow() {
+        send(true);
+        try {
+            result.get(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | InterruptedException
+                | java.util.concurrent.CancellationException e) {
+            // ended (or gave up): the caller reports
+        }
+    }
+
+    private void send(boolean kill) {
+        try {
+            driver.call(new StopCommand(key, kill), Duration.ofSeconds(30));
+        } catch (DmlException e) {
+            LOG.warn("could not send stop to job {}: {}", id, e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TrainJob[" + id + (isDone() ? ", done" : ", running") + "]";
+    }
+}

@@ -1,0 +1,262 @@
+package dev.dml.ray.train;
+
+import dev.dml.ray.collective.WorkerInfo;
+import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.model.TrainingReplica;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import tech.tablesaw.api.FloatColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * What a training job produced: the trained model (usable at once with {@link #predict}), the
+ * metrics of every step and epoch, the wall time and the workers. Immutable.
+ *
+ * <pre>{@code
+ * TrainResult r = Dml.train(spec);
+ * Table scored = r.predictTable(testTable);   // p0..pk-1 and "predicted"
+ * double auc = Metrics.rocAuc(r.probabilities(testTable, 1), labels);
+ * }</pre>
+ */
+public final class TrainResult implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String job;
+    private final ModelSpec model;
+    private final OptimizerSpec optimizer;
+    private final ColumnSelection features;
+    private final float[] parameters;
+    private final ArrayList<StepMetrics> steps;
+    private final ArrayList<EpochMetrics> epochs;
+    private final ArrayList<WorkerInfo> workers;
+    private final long globalSteps;
+    private final long resumedFromStep;
+    private final boolean stopped;
+    private final double wallSeconds;
+
+    TrainResult(String job, ModelSpec model, OptimizerSpec optimizer, ColumnSelection features,
+            float[] parameters, List<StepMetrics> steps, List<EpochMetrics> epochs,
+            List<WorkerInfo> workers, long globalSteps, long resumedFromStep, boolean stopped,
+            double wallSeconds) {
+        this.job = job;
+        this.model = model;
+        this.optimizer = optimizer;
+        this.features = features;
+        this.parameters = parameters;
+        this.steps = new ArrayList<>(steps);
+        this.epochs = new ArrayList<>(epochs);
+        this.workers = new ArrayList<>(workers);
+        this.globalSteps = globalSteps;
+        this.resumedFromStep = resumedFromStep;
+        this.stopped = stopped;
+        this.wallSeconds = wallSeconds;
+    }
+
+    TrainResult withWallSeconds(double seconds) {
+        return new TrainResult(job, model, optimizer, features, parameters, steps, epochs,
+                workers, globalSteps, resumedFromStep, stopped, seconds);
+    }
+
+    /**
+     * Returns the job's name.
+     *
+     * @return the name
+     */
+    public String job() {
+        return job;
+    }
+
+    /**
+     * Returns the model that was trained.
+     *
+     * @return the spec
+     */
+    public ModelSpec model() {
+        return model;
+    }
+
+    /**
+     * Returns the feature columns the model takes, in order.
+     *
+     * @return the selection (with the label it was trained on)
+     */
+    public ColumnSelection columns() {
+        return features;
+    }
+
+    /**
+     * Returns the trained parameters, flat, in the replica's order.
+     *
+     * @return a copy
+     */
+    public float[] parameters() {
+        return parameters.clone();
+    }
+
+    /**
+     * Returns the metrics of every step this job ran, in order.
+     *
+     * @return the steps
+     */
+    public List<StepMetrics> steps() {
+        return List.copyOf(steps);
+    }
+
+    /**
+     * Returns the metrics of every epoch this job completed, in order.
+     *
+     * @return the epochs
+     */
+    public List<EpochMetrics> epochs() {
+        return List.copyOf(epochs);
+    }
+
+    /**
+     * Returns who the workers were: rank, pid, host.
+     *
+     * @return the workers, by rank
+     */
+    public List<WorkerInfo> workers() {
+        return List.copyOf(workers);
+    }
+
+    /**
+     * Returns the global step count at the end, checkpointed steps before a resume included.
+     *
+     * @return the steps
+     */
+    public long globalSteps() {
+        return globalSteps;
+    }
+
+    /**
+     * Returns the checkpoint step this job resumed from.
+     *
+     * @return the step, or -1 when it started afresh
+     */
+    public long resumedFromStep() {
+        return resumedFromStep;
+    }
+
+    /**
+     * Tells whether the job was stopped before its last epoch ({@link TrainJob#stop()}).
+     *
+     * @return {@code true} when stopped early
+     */
+    public boolean stopped() {
+        return stopped;
+    }
+
+    /**
+     * Returns the job's wall time, from its start in the kernel to its result.
+     *
+     * @return seconds
+     */
+    public double wallSeconds() {
+        return wallSeconds;
+    }
+
+    /**
+     * Returns the last step's loss.
+     *
+     * @return the loss, NaN when no step ran
+     */
+    public float finalLoss() {
+        return steps.isEmpty() ? Float.NaN : steps.get(steps.size() - 1).loss();
+    }
+
+    /**
+     * Predicts every row of a table: class probabilities (softmax), the positive class's
+     * probability (sigmoid) or values (regression). Runs in this JVM on the CPU.
+     *
+     * @param table a table with the feature columns (the label is not needed)
+     * @return one array of {@code outputs} floats per row
+     * @throws dev.dml.ray.DmlException when a feature column is missing or not numeric
+     */
+    public float[][] predict(Table table) {
+        try (TrainingReplica r = openModel()) {
+            return r.predict(table, features.featuresOnly());
+        }
+    }
+
+    /**
+     * Predicts the class of every row (argmax, or probability &gt; 0.5 for sigmoid).
+     *
+     * @param table a table with the feature columns
+     * @return one class per row
+     */
+    public int[] predictClasses(Table table) {
+        try (TrainingReplica r = openModel()) {
+            return r.predictClasses(table, features.featuresOnly());
+        }
+    }
+
+    /**
+     * Returns one output column of {@link #predict}: for two classes, {@code
+     * probabilities(t, 1)} is the positive class's probability, the score for ROC AUC.
+     *
+     * @param table a table with the feature columns
+     * @param output the output index
+     * @return one value per row
+     */
+    public float[] probabilities(Table table, int output) {
+        float[][] p = predict(table);
+        float[] out = new float[p.length];
+        for (int i = 0; i < p.length; i++) {
+            out[i] = p[i][output];
+        }
+        return out;
+    }
+
+    /**
+     * Predicts a table and returns the outputs as a new table: float columns {@code p0..p(k-1)}
+     * and, for a classifier, an int column {@code predicted}.
+     *
+     * @param table a table with the feature columns
+     * @return a new table with one row per input row
+     */
+    public Table predictTable(Table table) {
+        float[][] p = predict(table);
+        Table out = Table.create(table.name() + " predictions");
+        int k = p.length == 0 ? model.outputs() : p[0].length;
+        for (int j = 0; j < k; j++) {
+            float[] col = new float[p.length];
+            for (int i = 0; i < p.length; i++) {
+                col[i] = p[i][j];
+            }
+            out.addColumns(FloatColumn.create("p" + j, col));
+        }
+        if (features.hasLabel() && features.labelKind() == dev.dml.ray.data.LabelKind.CLASSES) {
+            out.addColumns(IntColumn.create("predicted", predictClasses(table)));
+        }
+        return out;
+    }
+
+    /**
+     * Opens a replica with the trained parameters, for use beyond {@link #predict}.
+     *
+     * @return the replica, owned by the caller
+     */
+    public TrainingReplica openModel() {
+        TrainingReplica r = TrainingReplica.open(model, optimizer, job + "/result");
+        try {
+            r.setParameters(parameters);
+            return r;
+        } catch (RuntimeException e) {
+            r.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TrainResult[" + job + ": " + globalSteps + " steps, " + epochs.size()
+                + " epochs, final loss " + finalLoss() + ", " + workers.size() + " workers, "
+                + String.format("%.1f s", wallSeconds) + (stopped ? ", stopped" : "") + "]";
+    }
+}

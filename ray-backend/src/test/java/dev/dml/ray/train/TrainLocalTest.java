@@ -1,0 +1,193 @@
+package dev.dml.ray.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.OptimizerSpec;
+import io.ray.api.Ray;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Table;
+
+/**
+ * The driver's training loop with real {@link TrainWorker} actors in Ray's in-process LOCAL mode:
+ * data-parallel equivalence with one worker on the concatenated batches, identical replicas,
+ * and exact resume from a checkpoint.
+ */
+class TrainLocalTest {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(2);
+    private static final ColumnSelection SEL = SyntheticFraud.selection();
+
+    @BeforeAll
+    static void startRay() throws IOException {
+        System.setProperty("ray.run-mode", "LOCAL");
+        Ray.init();
+        deleteSessionDirs();
+    }
+
+    @AfterAll
+    static void stopRay() throws IOException {
+        Ray.shutdown();
+        System.clearProperty("ray.run-mode");
+        deleteSessionDirs();
+    }
+
+    /** Ray's LOCAL mode copies a 40 MB library into a session folder it never deletes. */
+    private static void deleteSessionDirs() throws IOException {
+        Path tmp = Path.of("/tmp/ray");
+        if (!Files.isDirectory(tmp)) {
+            return;
+        }
+        String suffix = "_" + ProcessHandle.current().pid();
+        List<Path> dirs;
+        try (Stream<Path> list = Files.list(tmp)) {
+            dirs = list.filter(p -> p.getFileName().toString().startsWith("session_local_mode_")
+                    && p.getFileName().toString().endsWith(suffix)).collect(Collectors.toList());
+        }
+        for (Path dir : dirs) {
+            try (Stream<Path> walk = Files.walk(dir)) {
+                for (Path p : walk.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private static ModelSpec mlp(Table t) {
+        return ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2).addHidden(16)
+                .optStandardize(FeatureStats.of(t, SEL)).optSeed(3).build();
+    }
+
+    private static TrainResult run(TrainSpec spec, FakeDriverContext ctx) {
+        TrainCommand cmd = TrainCommand.of(spec, spec.name(), TIMEOUT);
+        TrainResult r = cmd.run(ctx);
+        assertTrue(ctx.resources.isEmpty(), "the job left resources: " + ctx.resources.keySet());
+        return r;
+    }
+
+    /**
+     * Rows of {@code t} reordered so that one worker's global batch {@code t} of {@code 2B}
+     * rows is shard 0's batch {@code t} followed by shard 1's (shards: the two halves).
+     */
+    static Table interleaved(Table t, int batch) {
+        int half = t.rowCount() / 2;
+        int[] idx = new int[t.rowCount()];
+        int k = 0;
+        for (int s = 0; s < half / batch; s++) {
+            for (int shard = 0; shard < 2; shard++) {
+                for (int i = 0; i < batch; i++) {
+                    idx[k++] = shard * half + s * batch + i;
+                }
+            }
+        }
+        Table out = t.emptyCopy();
+        for (int i : idx) {
+            out.addRow(i, t); // not t.rows(idx): a Selection sorts the rows
+        }
+        return out;
+    }
+
+    static void assertClose(float[] expected, float[] actual, double rel, double abs) {
+        assertEquals(expected.length, actual.length);
+        double worst = 0;
+        for (int i = 0; i < expected.length; i++) {
+            double err = Math.abs(expected[i] - actual[i]);
+            double allowed = abs + rel * Math.abs(expected[i]);
+            worst = Math.max(worst, allowed == 0 ? (err == 0 ? 0 : 1e9) : err / allowed);
+            assertTrue(err <= allowed, "parameter " + i + ": " + expected[i] + " vs "
+                    + actual[i]);
+        }
+        System.out.printf("parameters agree; worst error %.3f of the tolerance%n", worst);
+    }
+
+    @Test
+    void twoWorkersEqualOneWorkerOnTheConcatenatedBatches() {
+        int batch = 16;
+        Table t = SyntheticFraud.generate(2 * batch * 8, 5);
+        ModelSpec model = mlp(t);
+        OptimizerSpec sgd = OptimizerSpec.sgd(0.05f, 0.9f);
+        FakeDriverContext two = new FakeDriverContext();
+        TrainResult r2 = run(TrainSpec.builder().setTable(t).setColumns(SEL).setModel(model)
+                .optOptimizer(sgd).setEpochs(2).optBatchSize(batch).optWorkers(2)
+                .optCpusPerWorker(0).optReportEvery(1).optName("eq2").build(), two);
+        TrainResult r1 = run(TrainSpec.builder().setTable(interleaved(t, batch)).setColumns(SEL)
+                .setModel(model).optOptimizer(sgd).setEpochs(2).optBatchSize(2 * batch)
+                .optWorkers(1).optCpusPerWorker(0).optReportEvery(3).optName("eq1").build(),
+                new FakeDriverContext());
+        assertEquals(16, r2.globalSteps());
+        assertEquals(16, r1.globalSteps());
+        // the driver compares the ranks' parameter hashes after every call (here every step)
+        // and fails on any difference: reaching here means the replicas stayed identical
+        assertClose(r1.parameters(), r2.parameters(), 1e-5, 1e-6);
+        for (int i = 0; i < 16; i++) {
+            assertEquals(r1.steps().get(i).loss(), r2.steps().get(i).loss(), 1e-5,
+                    "loss of step " + (i + 1));
+        }
+        assertEquals(16, two.events(StepMetrics.class).size());
+        assertEquals(2, two.events(EpochMetrics.class).size());
+        assertEquals(1, two.events(JobStarted.class).size());
+        StepMetrics s = r2.steps().get(3);
+        assertEquals(2 * batch, s.examples());
+        assertTrue(s.allReduceBytes() > 0, "no gradient bytes counted");
+        assertEquals(2, s.rssBytes().length);
+        assertTrue(s.heapBytes()[0] > 0);
+        assertEquals(0, r1.steps().get(3).allReduceBytes(), "one worker sends nothing");
+        assertFalse(r2.stopped());
+        assertEquals(t.rowCount(), r2.predict(t).length);
+    }
+
+    @Test
+    void resumeFromACheckpointEqualsAnUninterruptedRun(@TempDir Path dir) throws IOException {
+        Table t = SyntheticFraud.generate(600, 9);
+        ModelSpec model = mlp(t);
+        TrainSpec.Builder base = TrainSpec.builder().setTable(t).setColumns(SEL).setModel(model)
+                .optOptimizer(OptimizerSpec.adam(5e-3f)).setEpochs(3).optBatchSize(32)
+                .optWorkers(2).optCpusPerWorker(0).optReportEvery(2);
+        TrainResult whole = run(base.optName("whole").build(), new FakeDriverContext());
+        assertEquals(27, whole.globalSteps()); // 300 rows per shard / 32 = 9 steps per epoch
+
+        // "crash": stop the job at step 12; checkpoints every 5 steps, so step 10 is the last
+        base.optCheckpoints(dir.resolve("ck"), 5).optName("crash");
+        FakeDriverContext[] ctx = new FakeDriverContext[1];
+        ctx[0] = new FakeDriverContext(e -> {
+            if (e instanceof StepMetrics && ((StepMetrics) e).step() == 12) {
+                ctx[0].lookup("dml-train/crash", JobControl.class).requestStop();
+            }
+        });
+        TrainResult crashed = run(base.build(), ctx[0]);
+        assertTrue(crashed.stopped());
+        assertEquals(13, crashed.globalSteps()); // the call with step 12 runs steps 12 and 13
+        assertEquals(List.of("checkpoint-000000000010.dml", "checkpoint-000000000005.dml"),
+                Checkpoints.list(dir.resolve("ck")).stream()
+                        .map(p -> p.getFileName().toString()).collect(Collectors.toList()));
+
+        // the newest file is damaged: resume falls back to step 5
+        Path newest = dir.resolve("ck/checkpoint-000000000010.dml");
+        byte[] bytes = Files.readAllBytes(newest);
+        Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length - 3));
+        TrainResult resumed = run(base.optResume(true).optName("resume").build(),
+                new FakeDriverContext());
+        assertEquals(5, resumed.resumedFromStep());
+        assertEquals(27, resumed.globalSteps());
+        assertEquals(22, resumed.steps().size());
+        assertEquals(whole.steps().get(26).loss(), resumed.steps().get(21).loss());
+        assertEquals(crashed.steps().get(7).loss(), resumed.steps().get(2).loss());
+        assertClose(whole.parameters(), resumed.parameters(), 0, 0);
+    }
+}

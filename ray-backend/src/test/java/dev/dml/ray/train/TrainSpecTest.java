@@ -1,0 +1,102 @@
+package dev.dml.ray.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.ray.Dml;
+import dev.dml.ray.DmlException;
+import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.data.LabelKind;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.model.ModelSpec;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
+
+/** The spec's builder: required values, bad values, table validation, model resolution. */
+class TrainSpecTest {
+
+    private static final Table FRAUD = SyntheticFraud.generate(1000, 1);
+
+    @Test
+    void buildNamesEveryMissingRequiredValue() {
+        DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder().build());
+        assertEquals("The training spec is missing setTable, setColumns, setModel, setEpochs.",
+                e.what());
+        assertEquals("Call TrainSpec.Builder.setTable(...), setColumns(...), setModel(...),"
+                + " setEpochs(...) before build().", e.hint());
+    }
+
+    @Test
+    void settersRejectBadValuesAtOnce() {
+        TrainSpec.Builder b = TrainSpec.builder();
+        assertEquals("workers must be at least 1, got 0.",
+                assertThrows(DmlException.class, () -> b.optWorkers(0)).what());
+        assertEquals("The learning rate must be positive, got 0.0.",
+                assertThrows(DmlException.class, () -> b.optLearningRate(0)).what());
+        assertEquals("The batch size must be at least 1, got 0.",
+                assertThrows(DmlException.class, () -> b.optBatchSize(0)).what());
+        assertEquals("epochs must be at least 1, got -1.",
+                assertThrows(DmlException.class, () -> b.setEpochs(-1)).what());
+        assertEquals("gpusPerWorker must be 0 or more, got -1.0.",
+                assertThrows(DmlException.class, () -> b.optGpusPerWorker(-1)).what());
+        assertEquals("validationFraction must be in [0, 1), got 1.0.",
+                assertThrows(DmlException.class, () -> b.optValidationFraction(1)).what());
+        assertThrows(DmlException.class, () -> b.optCheckpoints(Path.of("/tmp/x"), 0));
+    }
+
+    @Test
+    void anUnknownColumnFailsAtBuildBeforeAnythingStarts() {
+        ColumnSelection sel = ColumnSelection.builder().addFeature("v1").addFeature("nope")
+                .setLabel(SyntheticFraud.LABEL, LabelKind.CLASSES).build();
+        DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
+                .setTable(FRAUD).setColumns(sel).setModel(ModelSpec.Family.MLP, 8).setEpochs(1)
+                .build());
+        assertTrue(e.what().contains("nope"), e.getMessage());
+        assertTrue(!e.hint().isEmpty());
+    }
+
+    @Test
+    void aFamilyModelIsResolvedFromTheTableAndRowsAreSplit() {
+        TrainSpec s = TrainSpec.builder().setTable(FRAUD).setColumns(SyntheticFraud.selection())
+                .setModel(ModelSpec.Family.MLP, 8, 4).setEpochs(1).optWorkers(3)
+                .optBatchSize(50).optValidationFraction(0.25).build();
+        assertEquals(31, s.model().inputs());
+        assertEquals(2, s.model().outputs());
+        assertEquals(750, s.trainTable().rowCount());
+        assertEquals(250, s.validationTable().orElseThrow().rowCount());
+        assertEquals(5, s.stepsPerEpoch()); // 250 rows per worker / 50
+    }
+
+    @Test
+    void aBatchLargerThanAShardIsRefused() {
+        DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
+                .setTable(FRAUD).setColumns(SyntheticFraud.selection())
+                .setModel(ModelSpec.Family.MLP, 8).setEpochs(1).optWorkers(4).optBatchSize(300)
+                .build());
+        assertEquals("Each of the 4 workers gets 250 training rows, fewer than the batch size"
+                + " 300.", e.what());
+        assertEquals("Lower optBatchSize or optWorkers, or train on more rows.", e.hint());
+    }
+
+    @Test
+    void anUnreachableClusterFailsFastBeforeAnyProcessStarts() {
+        TrainSpec spec = TrainSpec.builder().setTable(FRAUD)
+                .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 8)
+                .setEpochs(1).optClusterAddress("127.0.0.1:1").build();
+        long t0 = System.nanoTime();
+        DmlException e = assertThrows(DmlException.class, () -> Dml.train(spec));
+        assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "took too long");
+        assertTrue(e.what().contains("127.0.0.1:1"), e.getMessage());
+        assertTrue(!e.hint().isEmpty());
+    }
+
+    @Test
+    void resumeNeedsACheckpointFolder() {
+        DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
+                .setTable(FRAUD).setColumns(SyntheticFraud.selection())
+                .setModel(ModelSpec.Family.MLP, 8).setEpochs(1).optResume(true).build());
+        assertEquals("optResume(true) needs a checkpoint folder.", e.what());
+    }
+}
