@@ -141,7 +141,7 @@ public final class Checkpoints {
             }
             throw new DmlException("Cannot write checkpoint " + file + ": " + e + ".",
                     "Pass a writable folder that every worker can reach to"
-                            + " TrainSpec.Builder.optCheckpoints, or free some disk space.", e);
+                            + " TrainSpec.builder().optCheckpoints, or free some disk space.", e);
         }
     }
 

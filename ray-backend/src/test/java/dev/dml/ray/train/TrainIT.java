@@ -106,7 +106,7 @@ class TrainIT {
         }
     }
 
-    private static TrainSpec.Builder fraud(Table t, int workers, Recorder rec) {
+    private static TrainSpecBuilder fraud(Table t, int workers, Recorder rec) {
         return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
                 .setModel(ModelSpec.Family.MLP, 64, 32).optOptimizer(OptimizerSpec.adam(1e-2f))
                 .setEpochs(4).optBatchSize(256).optWorkers(workers).optCpusPerWorker(1)
@@ -159,7 +159,7 @@ class TrainIT {
         ModelSpec model = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
                 .addHidden(16).optStandardize(dev.dml.ray.data.FeatureStats.of(t,
                         SyntheticFraud.selection())).build();
-        TrainSpec.Builder b = TrainSpec.builder().setColumns(SyntheticFraud.selection())
+        TrainSpecBuilder b = TrainSpec.builder().setColumns(SyntheticFraud.selection())
                 .setModel(model).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).setEpochs(2)
                 .optCpusPerWorker(0.5).optReportEvery(1);
         TrainResult r2 = Dml.start(b.setTable(t).optBatchSize(batch).optWorkers(2)

@@ -156,7 +156,7 @@ class TrainLocalTest {
     void resumeFromACheckpointEqualsAnUninterruptedRun(@TempDir Path dir) throws IOException {
         Table t = SyntheticFraud.generate(600, 9);
         ModelSpec model = mlp(t);
-        TrainSpec.Builder base = TrainSpec.builder().setTable(t).setColumns(SEL).setModel(model)
+        TrainSpecBuilder base = TrainSpec.builder().setTable(t).setColumns(SEL).setModel(model)
                 .optOptimizer(OptimizerSpec.adam(5e-3f)).setEpochs(3).optBatchSize(32)
                 .optWorkers(2).optCpusPerWorker(0).optReportEvery(2);
         TrainResult whole = run(base.optName("whole").build(), new FakeDriverContext());

@@ -24,13 +24,13 @@ class TrainSpecTest {
         DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder().build());
         assertEquals("The training spec is missing setTable, setColumns, setModel, setEpochs.",
                 e.what());
-        assertEquals("Call TrainSpec.Builder.setTable(...), setColumns(...), setModel(...),"
-                + " setEpochs(...) before build().", e.hint());
+        assertEquals("Call setTable(...), setColumns(...), setModel(...),"
+                + " setEpochs(...) on TrainSpec.builder() before build().", e.hint());
     }
 
     @Test
     void settersRejectBadValuesAtOnce() {
-        TrainSpec.Builder b = TrainSpec.builder();
+        TrainSpecBuilder b = TrainSpec.builder();
         assertEquals("workers must be at least 1, got 0.",
                 assertThrows(DmlException.class, () -> b.optWorkers(0)).what());
         assertEquals("The learning rate must be positive, got 0.0.",

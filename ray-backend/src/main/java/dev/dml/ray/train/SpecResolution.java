@@ -1,0 +1,102 @@
+package dev.dml.ray.train;
+
+import dev.dml.ray.DmlException;
+import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.LabelKind;
+import dev.dml.ray.data.TableValidator;
+import dev.dml.ray.model.ModelSpec;
+import java.util.Arrays;
+import java.util.Random;
+import tech.tablesaw.api.Table;
+
+/**
+ * What {@link TrainSpecBuilder#build()} works out from the table: the validated classes, the
+ * seeded validation split, the steps per epoch, and the model sized to the data.
+ */
+final class SpecResolution {
+
+    private SpecResolution() {}
+
+    /** Validates the table and resolves everything that depends on it. */
+    static TrainSpec resolve(TrainSpecBuilder b) {
+        int classes = TableValidator.validate(b.table, b.columns);
+        Table train = b.table;
+        Table validation = null;
+        if (b.validationFraction > 0) {
+            int rows = b.table.rowCount();
+            int held = (int) Math.max(1, Math.round(rows * b.validationFraction));
+            if (held >= rows) {
+                throw new DmlException("A validation fraction of " + b.validationFraction
+                        + " leaves no training rows of " + rows + ".",
+                        "Pass a smaller fraction to optValidationFraction.");
+            }
+            int[] perm = permutation(rows, b.seed);
+            int[] val = Arrays.copyOf(perm, held);
+            int[] tr = Arrays.copyOfRange(perm, held, rows);
+            Arrays.sort(val);
+            Arrays.sort(tr);
+            validation = b.table.rows(val);
+            train = b.table.rows(tr);
+        }
+        int smallest = train.rowCount() / b.workers;
+        int steps = smallest / b.batchSize;
+        if (steps < 1) {
+            throw new DmlException("Each of the " + b.workers + " workers gets " + smallest
+                    + " training rows, fewer than the batch size " + b.batchSize + ".",
+                    "Lower optBatchSize or optWorkers, or train on more rows.");
+        }
+        ModelSpec resolved = resolveModel(b, train, classes);
+        return new TrainSpec(b, train, validation, resolved, steps);
+    }
+
+    private static ModelSpec resolveModel(TrainSpecBuilder spec, Table train, int classes) {
+        ColumnSelection columns = spec.columns;
+        int features = columns.featureCount();
+        boolean isClasses = columns.labelKind() == LabelKind.CLASSES;
+        ModelSpec given = spec.modelSpec;
+        if (given != null) {
+            if (given.inputs() != features) {
+                throw new DmlException("The model takes " + given.inputs()
+                        + " inputs, but " + features + " feature columns are selected.",
+                        "Build the ModelSpec with setInputs(" + features
+                                + "), or select matching columns.");
+            }
+            if (isClasses && given.outputs() > 1 && given.outputs() < classes) {
+                throw new DmlException("The model has " + given.outputs()
+                        + " outputs, but the label has " + classes + " classes.",
+                        "Build the ModelSpec with setOutputs(" + classes + ").");
+            }
+            return given;
+        }
+        ModelSpec.Builder b = ModelSpec.builder(spec.family).optSeed(spec.seed);
+        if (spec.family != ModelSpec.Family.CNN) {
+            b.setInputs(features).optStandardize(FeatureStats.of(train, columns));
+        } else if (features != 28 * 28) {
+            throw new DmlException("A CNN family model takes 28x28 images (784 features), got "
+                    + features + " feature columns.",
+                    "Pass a ModelSpec built with optImage(c, h, w) to setModel.");
+        }
+        b.setOutputs(isClasses ? Math.max(2, classes) : 1);
+        for (int h : spec.hidden) {
+            b.addHidden(h);
+        }
+        return b.build();
+    }
+
+    /** A seeded shuffle of 0..n-1 (Fisher-Yates), so the validation split is reproducible. */
+    private static int[] permutation(int n, long seed) {
+        int[] p = new int[n];
+        for (int i = 0; i < n; i++) {
+            p[i] = i;
+        }
+        Random rnd = new Random(seed);
+        for (int i = n - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            int t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+        return p;
+    }
+}
