@@ -16,6 +16,7 @@ public final class Bench {
     private static final Map<String, Benchmark> BENCHMARKS = new LinkedHashMap<>();
 
     static {
+        BENCHMARKS.put("P4", new P4AllReduce());
         BENCHMARKS.put("P6", new P6DataPath());
     }
 

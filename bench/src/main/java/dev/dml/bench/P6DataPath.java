@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FashionMnist;
@@ -51,6 +52,16 @@ final class P6DataPath implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
+        Map<String, String> env = new java.util.TreeMap<>();
+        DriverProcess.WORKER_ENV.forEach((k, v) -> {
+            String actual = System.getenv(k);
+            if (!v.equals(actual)) {
+                throw new IllegalStateException("P6 times the decode as a worker runs it, with "
+                        + k + "=" + v + " (DriverProcess.WORKER_ENV), but this JVM has " + k + "="
+                        + actual + ". Run it with: bash bench/run P6");
+            }
+            env.put(k, actual);
+        });
         List<Map<String, Object>> datasets = new ArrayList<>();
         double ratio = Double.POSITIVE_INFINITY;
         try (BufferAllocator root = new RootAllocator();
@@ -76,6 +87,10 @@ final class P6DataPath implements Benchmark {
                         + REPETITIONS + " timed rounds; each round runs every trial once,"
                         + " starting at the next trial each round; a full GC before every trial;"
                         + " medians of the timed rounds")
+                .put("environment", env)
+                .put("environment_is", "the environment variables every worker JVM gets"
+                        + " (DriverProcess.WORKER_ENV); THP_MEM_ALLOC_ENABLE=1 makes PyTorch"
+                        + " back large CPU tensors with transparent huge pages")
                 .put("datasets", datasets);
     }
 

@@ -29,7 +29,7 @@ final class HelpCommand implements DmlCommand {
 
     @Override
     public String summary() {
-        return "list the sub-commands, or show one's usage: %dml help train";
+        return "list the sub-commands, or show one's usage: %dml help version";
     }
 
     @Override
@@ -51,12 +51,15 @@ final class HelpCommand implements DmlCommand {
         int width = all.stream().mapToInt(c -> c.name().length()).max().orElse(0);
         StringBuilder text = new StringBuilder("dml: distributed deep learning from this notebook\n\n");
         StringBuilder html = new StringBuilder("<table class=\"dml-help\">"
-                + "<thead><tr><th>%dml</th><th>what it does</th></tr></thead><tbody>");
+                + "<thead><tr><th style=\"text-align:left\">%dml</th>"
+                + "<th style=\"text-align:left\">what it does</th></tr></thead><tbody>");
         for (DmlCommand c : all) {
             text.append("  %dml ").append(pad(c.name(), width)).append("  ")
                     .append(c.summary()).append('\n');
-            html.append("<tr><td><code>%dml ").append(Html.escape(c.name()))
-                    .append("</code></td><td>").append(Html.escape(c.summary()))
+            html.append("<tr><td style=\"text-align:left\"><code>%dml ")
+                    .append(Html.escape(c.name()))
+                    .append("</code></td><td style=\"text-align:left\">")
+                    .append(Html.escape(c.summary()))
                     .append("</td></tr>");
         }
         text.append("\n%dml help COMMAND shows a command's usage and examples.");

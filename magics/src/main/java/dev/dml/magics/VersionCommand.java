@@ -47,20 +47,30 @@ final class VersionCommand implements DmlCommand {
 
     /** dml's version, written into the jar at build time. */
     static String dmlVersion() {
+        String v = mavenVersion(VersionCommand.class, "dml-version.properties");
+        if (v == null) {
+            throw new IllegalStateException("dml-version.properties is missing from the jar");
+        }
+        return v;
+    }
+
+    /** jjava-jupyter's version, from the Maven metadata inside its jar. */
+    private static String jjavaVersion() {
+        String v = mavenVersion(BaseKernel.class,
+                "/META-INF/maven/org.dflib.jjava/jjava-jupyter/pom.properties");
+        return v != null ? v : "(version not recorded in its jar)";
+    }
+
+    private static String mavenVersion(Class<?> owner, String resource) {
         Properties props = new Properties();
-        try (InputStream in = VersionCommand.class.getResourceAsStream("dml-version.properties")) {
+        try (InputStream in = owner.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("dml-version.properties is missing from the jar");
+                return null;
             }
             props.load(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return props.getProperty("version");
-    }
-
-    private static String jjavaVersion() {
-        String v = BaseKernel.class.getPackage().getImplementationVersion();
-        return v != null ? v : "(version not recorded in its jar)";
     }
 }

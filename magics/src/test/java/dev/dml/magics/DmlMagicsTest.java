@@ -59,6 +59,7 @@ class DmlMagicsTest {
                 VersionCommand.dmlVersion());
         assertTrue(text.contains("Java " + Runtime.version()), text);
         assertTrue(text.contains("kernel recording 9.9"), text);
+        assertTrue(text.contains("jjava-jupyter 1.0-a6"), text);
     }
 
     @Test

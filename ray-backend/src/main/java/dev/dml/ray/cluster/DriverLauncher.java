@@ -54,6 +54,7 @@ final class DriverLauncher {
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             pb.environment().put(DriverProcess.TOKEN_ENV, token);
+            pb.environment().putAll(DriverProcess.workerEnv());
             pb.environment().remove(ClusterAddress.ENV);
             Process p = pb.start();
             p.getOutputStream().close();

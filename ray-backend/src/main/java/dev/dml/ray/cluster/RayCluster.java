@@ -127,6 +127,9 @@ public final class RayCluster implements AutoCloseable {
         for (int i = 0; i < DriverProcess.ADD_OPENS.size(); i++) {
             props.put("ray.job.jvm-options." + i, DriverProcess.ADD_OPENS.get(i));
         }
+        // every worker process of the job (Ray's runtime env); the driver's own is set at launch
+        DriverProcess.workerEnv().forEach(
+                (k, v) -> props.put("ray.job.runtime-env.env-vars." + k, v));
         DriverProcess[] self = new DriverProcess[1];
         DriverProcess driver = DriverLauncher.launch(
                 ray.java(), classpath, props, spec, newLog(), () -> drivers.remove(self[0]));

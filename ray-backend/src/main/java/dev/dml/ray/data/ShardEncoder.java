@@ -3,19 +3,41 @@ package dev.dml.ray.data;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.FloatColumn;
 import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
 
 /**
- * Holds a validated table's selected columns as float arrays and writes any subset of rows as one
- * shard (an Arrow IPC stream, see {@link ShardFormat}). Columns are read from Tablesaw once,
- * however many shards follow.
+ * Writes any subset of a validated table's rows as one shard (an Arrow IPC stream, see {@link
+ * ShardFormat}), or row-major into a caller's buffer.
+ *
+ * <p>The features go from the Tablesaw columns to the destination in one pass: each value is
+ * read from its column, checked, converted to float32 and transposed, a cache-sized tile of rows
+ * and columns at a time, then copied out a band of rows at a time. The check is the feature half
+ * of {@link TableValidator}: the constructor runs every other check, and a missing or non-finite
+ * feature value found while encoding throws exactly the exception {@link TableValidator#validate}
+ * throws. The bytes encoded so far are then dropped, so nothing has left the kernel.
  */
 final class ShardEncoder {
 
-    /** Floats per transposition block: keeps the row-major scratch buffer in L1/L2 cache. */
-    private static final int BLOCK_FLOATS = 8192;
+    /**
+     * Floats per transposition tile (16 KiB): the tile stays in L1 cache while the values of up
+     * to {@link #TILE_COLUMNS} columns are written into it at a stride.
+     */
+    static final int TILE_FLOATS = 4096;
 
-    private final float[][] features;
+    /** Columns per tile: each column is then read in runs of about 128 values. */
+    static final int TILE_COLUMNS = 32;
+
+    private static final byte DOUBLE = 0;
+    private static final byte FLOAT = 1;
+    private static final byte OTHER = 2;
+
+    private final Table table;
+    private final ColumnSelection selection;
+    private final Column<?>[] features;
+    private final byte[] kinds;
     private final float[] labels;
     private final boolean classLabels;
     private final int rows;
@@ -23,11 +45,17 @@ final class ShardEncoder {
     private final IpcWriter writer;
 
     ShardEncoder(Table table, ColumnSelection selection) {
-        this.classes = TableValidator.validate(table, selection);
+        this.classes = TableValidator.validateAllButFeatureValues(table, selection);
+        this.table = table;
+        this.selection = selection;
         this.rows = table.rowCount();
-        this.features = new float[selection.featureCount()][];
+        this.features = new Column<?>[selection.featureCount()];
+        this.kinds = new byte[features.length];
         for (int c = 0; c < features.length; c++) {
-            features[c] = Columns.floats(table.column(selection.features().get(c)));
+            Column<?> col = table.column(selection.features().get(c));
+            features[c] = col;
+            kinds[c] = col instanceof DoubleColumn ? DOUBLE : col instanceof FloatColumn ? FLOAT
+                    : OTHER;
         }
         this.labels = selection.hasLabel() ? Columns.floats(table.column(selection.label())) : null;
         this.classLabels = selection.labelKind() == LabelKind.CLASSES;
@@ -64,28 +92,103 @@ final class ShardEncoder {
         });
     }
 
-    /** Writes rows row-major into {@code dst} from its position, transposing in blocks. */
+    /**
+     * Writes rows row-major into {@code dst} from its position, which then moves past them.
+     *
+     * @throws dev.dml.ray.DmlException when a feature value is missing or not finite
+     */
     void fillFeatures(FloatBuffer dst, int[] index, int from, int n) {
         int f = features.length;
-        int blockRows = Math.max(8, BLOCK_FLOATS / Math.max(1, f));
-        float[] block = new float[blockRows * f];
-        for (int start = 0; start < n; start += blockRows) {
-            int len = Math.min(blockRows, n - start);
-            for (int c = 0; c < f; c++) {
-                float[] col = features[c];
-                if (index == null) {
-                    int base = from + start;
-                    for (int r = 0; r < len; r++) {
-                        block[r * f + c] = col[base + r];
+        int pos = dst.position();
+        fillPart(dst, pos, index, from, 0, n);
+        dst.position(pos + n * f);
+    }
+
+    /**
+     * Writes rows {@code start..end-1} of the range at {@code pos + start * f} in {@code dst}, a
+     * band of rows at a time. Each band is filled one tile of columns at a time: the tile's
+     * columns are read and transposed into a tile that fits in L1 cache, whose rows are then
+     * copied into the band; the band goes to {@code dst} in one bulk copy.
+     */
+    private void fillPart(FloatBuffer dst, int pos, int[] index, int from, int start, int end) {
+        int f = features.length;
+        int tileCols = Math.max(1, Math.min(f, TILE_COLUMNS));
+        int bandRows = Math.max(8, TILE_FLOATS / tileCols);
+        float[] band = new float[Math.min(bandRows, end - start) * f];
+        float[] tile = tileCols < f ? new float[bandRows * tileCols] : null;
+        for (int s = start; s < end; s += bandRows) {
+            int len = Math.min(bandRows, end - s);
+            for (int c0 = 0; c0 < f; c0 += tileCols) {
+                int w = Math.min(tileCols, f - c0);
+                if (tile == null) {
+                    for (int c = 0; c < f; c++) {
+                        if (!transposeColumn(c, band, f, c, index, from + s, len)) {
+                            throw nonFinite();
+                        }
                     }
-                } else {
-                    for (int r = 0; r < len; r++) {
-                        block[r * f + c] = col[index[from + start + r]];
+                    continue;
+                }
+                for (int c = c0; c < c0 + w; c++) {
+                    if (!transposeColumn(c, tile, w, c - c0, index, from + s, len)) {
+                        throw nonFinite();
                     }
                 }
+                for (int r = 0; r < len; r++) {
+                    System.arraycopy(tile, r * w, band, r * f + c0, w);
+                }
             }
-            dst.put(block, 0, len * f);
+            dst.put(pos + s * f, band, 0, len * f);
         }
+    }
+
+    /**
+     * Writes {@code len} values of column {@code c}, from row {@code first} (or {@code
+     * index[first]...}), into {@code out} from {@code offset} at stride {@code stride}. Returns
+     * false when one of them is missing or not finite.
+     */
+    private boolean transposeColumn(int c, float[] out, int stride, int offset, int[] index,
+            int first, int len) {
+        Column<?> col = features[c];
+        switch (kinds[c]) {
+            case DOUBLE: {
+                DoubleColumn d = (DoubleColumn) col;
+                for (int r = 0, o = offset; r < len; r++, o += stride) {
+                    double v = d.getDouble(index == null ? first + r : index[first + r]);
+                    if (!Double.isFinite(v)) {
+                        return false;
+                    }
+                    out[o] = (float) v;
+                }
+                break;
+            }
+            case FLOAT: {
+                FloatColumn fc = (FloatColumn) col;
+                for (int r = 0, o = offset; r < len; r++, o += stride) {
+                    float v = fc.getFloat(index == null ? first + r : index[first + r]);
+                    if (!Float.isFinite(v)) {
+                        return false;
+                    }
+                    out[o] = v;
+                }
+                break;
+            }
+            default:
+                for (int r = 0, o = offset; r < len; r++, o += stride) {
+                    double v = Columns.value(col, index == null ? first + r : index[first + r]);
+                    if (!Double.isFinite(v)) {
+                        return false;
+                    }
+                    out[o] = (float) v;
+                }
+        }
+        return true;
+    }
+
+    /** The exception {@link TableValidator} throws for the table's first non-finite feature. */
+    private RuntimeException nonFinite() {
+        TableValidator.validate(table, selection);
+        return new IllegalStateException("The encoder found a non-finite feature value that"
+                + " TableValidator accepts; this is a bug in dml.");
     }
 
     /** Writes class labels into {@code dst} at indices {@code 0..n-1}. */

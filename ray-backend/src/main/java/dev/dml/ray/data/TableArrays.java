@@ -71,8 +71,13 @@ public final class TableArrays {
         ShardEncoder enc = new ShardEncoder(table, selection.featuresOnly());
         Shape shape = new Shape(enc.rows(), selection.featureCount());
         NDArray x = manager.create(shape, DataType.FLOAT32);
-        if (enc.rows() > 0) {
-            enc.fillFeatures(view(x).asFloatBuffer(), null, 0, enc.rows());
+        try {
+            if (enc.rows() > 0) {
+                enc.fillFeatures(view(x).asFloatBuffer(), null, 0, enc.rows());
+            }
+        } catch (RuntimeException e) {
+            x.close();
+            throw e;
         }
         return x;
     }

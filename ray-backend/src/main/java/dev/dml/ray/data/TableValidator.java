@@ -27,6 +27,26 @@ public final class TableValidator {
      * @throws DmlException on the first problem found
      */
     public static int validate(Table table, ColumnSelection selection) {
+        return validate(table, selection, true);
+    }
+
+    /**
+     * Runs every check except the scan of the feature values, which {@link ShardEncoder} does
+     * while it encodes (one pass instead of two). When a check fails, the full validation runs,
+     * so the exception is the same one {@link #validate(Table, ColumnSelection)} throws first.
+     *
+     * @return the number of classes, as {@link #validate(Table, ColumnSelection)} returns it
+     */
+    static int validateAllButFeatureValues(Table table, ColumnSelection selection) {
+        try {
+            return validate(table, selection, false);
+        } catch (DmlException e) {
+            validate(table, selection, true);
+            throw e;
+        }
+    }
+
+    private static int validate(Table table, ColumnSelection selection, boolean featureValues) {
         String tableName = table.name() == null || table.name().isBlank() ? "table" : table.name();
         if (table.rowCount() == 0) {
             throw new DmlException(
@@ -49,7 +69,9 @@ public final class TableValidator {
                         "Encode it as numbers first (for example one-hot columns) or remove it"
                                 + " from the features.");
             }
-            requireFinite(c, "Feature");
+            if (featureValues) {
+                requireFinite(c, "Feature");
+            }
         }
         if (!selection.hasLabel()) {
             return 0;

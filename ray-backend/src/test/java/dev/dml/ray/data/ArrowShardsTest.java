@@ -182,4 +182,92 @@ class ArrowShardsTest extends NativeMemoryTest {
             assertEquals((float) t.doubleColumn("amount").getDouble(17), x[17 * 31 + 30]);
         }
     }
+
+    @Test
+    void manyBandsEncodeExactly() {
+        Table t = SyntheticFraud.generate(80_000, 4);
+        ColumnSelection sel = SyntheticFraud.selection();
+        try (ShardDecoder dec = new ShardDecoder(root, "j/0");
+                ShardArrays a = dec.openArrays(ArrowShards.encode(t, sel), manager)) {
+            float[] x = a.features().toFloatArray();
+            for (int r : new int[] {0, 39_999, 40_000, 79_999}) {
+                for (int c = 0; c < sel.featureCount(); c++) {
+                    double v = t.doubleColumn(sel.features().get(c)).getDouble(r);
+                    assertEquals((float) v, x[r * sel.featureCount() + c]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void encoderReportsTheValidatorsFirstBadValue() {
+        Table t = SyntheticFraud.generate(80_000, 4);
+        ColumnSelection sel = SyntheticFraud.selection();
+        t.doubleColumn(sel.features().get(0)).set(70_000, Double.POSITIVE_INFINITY);
+        t.doubleColumn(sel.features().get(5)).set(10, Double.NaN);
+        DmlException e = assertThrows(DmlException.class, () -> ArrowShards.encode(t, sel));
+        assertEquals("Feature column '" + sel.features().get(0)
+                + "' has an infinite value at row 70000.", e.what());
+        DmlException v = assertThrows(DmlException.class, () -> TableValidator.validate(t, sel));
+        assertEquals(v.what(), e.what());
+    }
+
+    @Test
+    void wideMixedTableEncodesExactlyByRowsAndByKey() {
+        int rows = 900;
+        int f = 70; // two full tiles of columns and a part tile
+        Table t = Table.create("wide");
+        java.util.Random rnd = new java.util.Random(9);
+        List<String> names = new ArrayList<>();
+        for (int c = 0; c < f; c++) {
+            String name = "c" + c;
+            names.add(name);
+            if (c % 3 == 0) {
+                double[] v = rnd.doubles(rows).toArray();
+                t.addColumns(DoubleColumn.create(name, v));
+            } else if (c % 3 == 1) {
+                float[] v = new float[rows];
+                for (int r = 0; r < rows; r++) {
+                    v[r] = rnd.nextFloat();
+                }
+                t.addColumns(FloatColumn.create(name, v));
+            } else {
+                t.addColumns(IntColumn.create(name,
+                        rnd.ints(rows, -5, 5).toArray()));
+            }
+        }
+        t.addColumns(IntColumn.create("y", rnd.ints(rows, 0, 3).toArray()),
+                StringColumn.create("key",
+                        rnd.ints(rows, 0, 50).mapToObj(i -> "k" + i)
+                                .toArray(String[]::new)));
+        ColumnSelection sel = ColumnSelection.builder().addFeatures(names.toArray(String[]::new))
+                .setLabel("y", LabelKind.CLASSES).build();
+        HashRing ring = new HashRing(3);
+        int[] owner = ArrowShards.ownersByKey(t, "key", ring);
+        List<byte[]> byKey = ArrowShards.splitByKey(t, sel, "key", ring);
+        try (ShardDecoder dec = new ShardDecoder(root, "j/0");
+                ShardArrays all = dec.openArrays(ArrowShards.encode(t, sel), manager)) {
+            float[] x = all.features().toFloatArray();
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < f; c++) {
+                    assertEquals((float) Columns.value(t.column(c), r), x[r * f + c]);
+                }
+            }
+            for (int w = 0; w < 3; w++) {
+                try (ShardArrays s = dec.openArrays(byKey.get(w), manager)) {
+                    float[] xs = s.features().toFloatArray();
+                    int k = 0;
+                    for (int r = 0; r < rows; r++) {
+                        if (owner[r] == w) {
+                            for (int c = 0; c < f; c++) {
+                                assertEquals(x[r * f + c], xs[k * f + c]);
+                            }
+                            k++;
+                        }
+                    }
+                    assertEquals(k, s.rows());
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,172 @@
+package dev.dml.bench;
+
+import dev.dml.ray.cluster.ClusterSpec;
+import dev.dml.ray.cluster.DriverCommand;
+import dev.dml.ray.cluster.DriverContext;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.collective.ActorGroup;
+import dev.dml.ray.collective.WorkerInfo;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * P4: ring all-reduce bandwidth of 25 MB between two actors divided by the bandwidth of a raw
+ * actor-to-actor hand-off of 25 MB through Ray's object store, measured in the same run (goal
+ * at least 0.5).
+ *
+ * <p>A real local cluster: the embedded head with 2 CPUs, one driver process, an {@link
+ * ActorGroup} of two {@link P4Worker}s (1 CPU each). Both times are taken inside the actors. The
+ * all-reduce is {@code allReduce(float[6_250_000], AVERAGE)} on both ranks after a one-float
+ * barrier; its time is the slower rank's. The hand-off is rank 0's {@code Ray.put(byte[25 MB])}
+ * until rank 1's reply to a call that takes the reference. This JVM loads no Ray classes: the
+ * commands run in the driver child JVM, which has the cluster's {@code ray_dist.jar}.
+ */
+final class P4AllReduce implements Benchmark {
+
+    static final double GOAL = 0.5;
+    static final int WARMUPS = 2;
+    static final int REPETITIONS = 7;
+    static final int FLOATS = 6_250_000;
+    static final int BYTES = FLOATS * Float.BYTES;
+    static final int WORKERS = 2;
+
+    private static final String GROUP = "p4";
+    private static final String SUBJECT = "ring all-reduce (CollectiveWorker.allReduce, AVERAGE)"
+            + " of 6,250,000 float32 = 25 MB on each of 2 actors; algorithm bandwidth = 25 MB /"
+            + " time of the slower rank";
+    private static final String PEER = "raw actor-to-actor hand-off of 25 MB: Ray.put(byte[])"
+            + " in rank 0, rank 1's method takes the ObjectRef as its argument and replies;"
+            + " bandwidth = 25 MB / time from the put to the reply";
+
+    @Override
+    public BenchResult run(String command) throws Exception {
+        Samples allReduce = new Samples("ring_all_reduce", BYTES);
+        Samples handOff = new Samples("object_store_hand_off", BYTES);
+        List<Map<String, Object>> workers = new ArrayList<>();
+        Map<String, Object> workerEnv = new LinkedHashMap<>();
+        try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+                DriverProcess driver = cluster.openDriver()) {
+            for (String info : driver.call(new Open())) {
+                workers.add(Map.of("worker", info));
+            }
+            DriverProcess.WORKER_ENV.keySet().forEach(k -> workerEnv.put(k,
+                    driver.call(new Env(k))));
+            new SideBySide(WARMUPS, REPETITIONS)
+                    .add(allReduce, round -> driver.call(new TimeAllReduce()))
+                    .add(handOff, round -> driver.call(new TimeHandOff()))
+                    .run();
+            driver.call(new Close());
+        }
+        double ratio = allReduce.medianMbPerSecond() / handOff.medianMbPerSecond();
+        double algBw = allReduce.medianMbPerSecond();
+        double busBw = algBw * 2.0 * (WORKERS - 1) / WORKERS;
+        double[] a = allReduce.seconds();
+        double[] h = handOff.seconds();
+        double[] paired = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            paired[i] = Samples.round(h[i] / a[i], 4);
+        }
+        System.out.printf("P4: all-reduce %.1f MB/s (bus %.1f MB/s), hand-off %.1f MB/s;"
+                + " ratio %.3f (goal %.2f)%n", algBw, busBw, handOff.medianMbPerSecond(), ratio,
+                GOAL);
+        Map<String, Object> bw = new LinkedHashMap<>();
+        bw.put("all_reduce_algorithm_mb_per_s", Samples.round(algBw, 1));
+        bw.put("all_reduce_bus_mb_per_s", Samples.round(busBw, 1));
+        bw.put("hand_off_mb_per_s", Samples.round(handOff.medianMbPerSecond(), 1));
+        return new BenchResult("P4", GOAL, command)
+                .setRatio(ratio)
+                .put("ratio_is", "median(all-reduce algorithm bandwidth) / median(hand-off"
+                        + " bandwidth); both 25 MB / median seconds; MB = 10^6 bytes")
+                .put("bus_bandwidth_is", "algorithm bandwidth * 2(N-1)/N, as nccl-tests report"
+                        + " it; N = " + WORKERS + ", so it equals the algorithm bandwidth")
+                .put("subject", SUBJECT)
+                .put("peer", PEER)
+                .put("cluster", "embedded Ray head on this machine, 2 CPUs; 1 driver process;"
+                        + " 2 actors of 1 CPU each")
+                .put("method", "both timed inside the actors (System.nanoTime); " + WARMUPS
+                        + " warm-up rounds, then " + REPETITIONS + " timed rounds, each running"
+                        + " both trials, alternating which goes first; medians")
+                .put("bandwidth", bw)
+                .put("paired_ratios", paired)
+                .put("paired_ratio_median", Samples.round(Samples.median(paired), 4))
+                .put("all_reduce", allReduce.toJson(SUBJECT))
+                .put("hand_off", handOff.toJson(PEER))
+                .put("workers", workers)
+                .put("worker_env", workerEnv);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ActorGroup<P4Worker> group(DriverContext context) {
+        return (ActorGroup<P4Worker>) context.lookup(GROUP, ActorGroup.class);
+    }
+
+    /** Opens the group of two workers and registers it; returns who they are. */
+    static final class Open implements DriverCommand<ArrayList<String>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public ArrayList<String> run(DriverContext context) {
+            ActorGroup<P4Worker> g = context.register(GROUP,
+                    ActorGroup.builder(P4Worker::new).setSize(WORKERS).open());
+            ArrayList<String> out = new ArrayList<>();
+            for (WorkerInfo w : g.workers()) {
+                out.add("rank " + w.rank() + " of " + w.worldSize());
+            }
+            return out;
+        }
+    }
+
+    /** Returns an environment variable of rank 0's worker process. */
+    static final class Env implements DriverCommand<String> {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+
+        Env(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String run(DriverContext context) {
+            return String.valueOf(group(context).callAll(P4Worker::env, name));
+        }
+    }
+
+    /** Times one all-reduce on both ranks; returns the slower rank's seconds. */
+    static final class TimeAllReduce implements DriverCommand<Double> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Double run(DriverContext context) {
+            double max = 0;
+            for (double s : group(context).callAll(P4Worker::timedAllReduce, FLOATS)) {
+                max = Math.max(max, s);
+            }
+            return max;
+        }
+    }
+
+    /** Times one hand-off from rank 0 to rank 1. */
+    static final class TimeHandOff implements DriverCommand<Double> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Double run(DriverContext context) {
+            ActorGroup<P4Worker> g = group(context);
+            return g.actor(0).task(P4Worker::timedHandOff, g.actor(1), BYTES).remote().get();
+        }
+    }
+
+    /** Closes the group (kills its actors). */
+    static final class Close implements DriverCommand<Boolean> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Boolean run(DriverContext context) {
+            context.release(GROUP);
+            return true;
+        }
+    }
+}
