@@ -16,6 +16,8 @@ public final class Bench {
     private static final Map<String, Benchmark> BENCHMARKS = new LinkedHashMap<>();
 
     static {
+        BENCHMARKS.put("P1", new P1Throughput());
+        BENCHMARKS.put("P2", new P2Scaling());
         BENCHMARKS.put("P4", new P4AllReduce());
         BENCHMARKS.put("P6", new P6DataPath());
     }

@@ -1,0 +1,216 @@
+package dev.dml.bench;
+
+import ai.djl.ndarray.NDManager;
+import dev.dml.ray.Dml;
+import dev.dml.ray.cluster.ClusterSpec;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.data.FashionMnist;
+import dev.dml.ray.data.ShardArrays;
+import dev.dml.ray.data.TableArrays;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.model.TrainingReplica;
+import dev.dml.ray.train.EpochMetrics;
+import dev.dml.ray.train.StepMetrics;
+import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.TrainSpec;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tech.tablesaw.api.Table;
+
+/**
+ * What P1 and P2 share: the compute-bound job (an MLP 784-1024-1024-10 with Adam on the first
+ * rows of Fashion-MNIST), one embedded Ray cluster with a driver for the whole benchmark, and the
+ * steady-state measure of a job.
+ *
+ * <p>A job's first epoch is its warm-up (fresh worker JVMs: JIT, first-touch of the tensors); the
+ * steady state is the epochs after it, timed by the driver from the start of an epoch's first
+ * step to the end of its last, so it includes the driver's round trips between chunks of steps
+ * but not the actor start, the data shipping, {@code init}'s broadcast or the final parameter
+ * fetch. Those are reported as {@code startup_s} (job wall time minus all epochs).
+ */
+final class P1Jobs {
+
+    static final int[] HIDDEN = {1024, 1024};
+    static final float LEARNING_RATE = 1e-3f;
+    static final long SEED = 11;
+
+    private P1Jobs() {}
+
+    /** Returns whether Debian's Fashion-MNIST is installed. */
+    static boolean haveData() {
+        return Files.isRegularFile(FashionMnist.DEBIAN_DIR.resolve("train-images-idx3-ubyte.gz"));
+    }
+
+    /** Returns the first {@code rows} training images as a table. */
+    static Table table(int rows) {
+        return FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TRAIN, rows)
+                .toTable();
+    }
+
+    /** Builds the job: one spec reused by every repetition. */
+    static TrainSpec spec(Table table, int workers, int batch, int epochs, String name) {
+        return TrainSpec.builder()
+                .setTable(table)
+                .setColumns(FashionMnist.selection())
+                .setModel(ModelSpec.Family.MLP, HIDDEN)
+                .setEpochs(epochs)
+                .optBatchSize(batch)
+                .optWorkers(workers)
+                .optCpusPerWorker(1)
+                .optOptimizer(OptimizerSpec.adam(LEARNING_RATE))
+                .optSeed(SEED)
+                .optName(name)
+                .build();
+    }
+
+    /** Opens the embedded head with 2 CPUs (what this machine has). */
+    static RayCluster openCluster() {
+        return RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+    }
+
+    /** One dml job's numbers. */
+    static final class JobRun {
+        double wallSeconds;
+        double firstEpochSeconds;
+        double steadySeconds;
+        long steadyExamples;
+        double stepComputeMs;
+        double stepCommMs;
+        double stepWorkerMs;
+        long allReduceBytes;
+        float finalLoss;
+        double[] cpuPercent;
+
+        double examplesPerSecond() {
+            return steadyExamples / steadySeconds;
+        }
+
+        /** Seconds outside the epochs: encoding, actor start, shipping, init, result fetch. */
+        double startupSeconds() {
+            return wallSeconds - firstEpochSeconds - steadySeconds;
+        }
+
+        /** Driver time per steady step beyond the slowest rank's compute + all-reduce. */
+        double driverMsPerStep(int steps) {
+            return steadySeconds * 1e3 / steps - stepWorkerMs;
+        }
+    }
+
+    /** Runs one job on the borrowed driver and measures it. */
+    static JobRun runJob(TrainSpec spec, DriverProcess driver) {
+        long t0 = System.nanoTime();
+        TrainResult r = Dml.start(spec, driver).await();
+        double wall = (System.nanoTime() - t0) / 1e9;
+        List<EpochMetrics> epochs = r.epochs();
+        if (epochs.size() != spec.epochs() || r.stopped()) {
+            throw new IllegalStateException("The job ran " + epochs.size() + " of "
+                    + spec.epochs() + " epochs" + (r.stopped() ? " and was stopped" : "")
+                    + "; see the driver log " + driver.log() + ".");
+        }
+        JobRun j = new JobRun();
+        j.wallSeconds = wall;
+        j.firstEpochSeconds = epochs.get(0).seconds();
+        for (int e = 1; e < epochs.size(); e++) {
+            j.steadySeconds += epochs.get(e).seconds();
+        }
+        int spe = spec.stepsPerEpoch();
+        j.steadyExamples = (long) (epochs.size() - 1) * spe * spec.batchSize() * spec.workers();
+        List<StepMetrics> steady = r.steps().subList(spe, r.steps().size());
+        double[] compute = new double[steady.size()];
+        double[] comm = new double[steady.size()];
+        double[] worker = new double[steady.size()];
+        for (int i = 0; i < steady.size(); i++) {
+            compute[i] = steady.get(i).computeMillis();
+            comm[i] = steady.get(i).commMillis();
+            worker[i] = steady.get(i).examples() / steady.get(i).examplesPerSecond() * 1e3;
+        }
+        j.stepComputeMs = mean(compute);
+        j.stepCommMs = mean(comm);
+        j.stepWorkerMs = mean(worker);
+        j.allReduceBytes = steady.get(0).allReduceBytes();
+        j.cpuPercent = steady.get(steady.size() - 1).cpuPercent();
+        j.finalLoss = r.finalLoss();
+        return j;
+    }
+
+    /** The peer: the same steps in this JVM, forward/backward then Adam, with no dml around. */
+    static final class Peer implements AutoCloseable {
+        private final TrainSpec spec;
+        private final NDManager manager;
+        private final ShardArrays data;
+
+        Peer(TrainSpec spec) {
+            this.spec = spec;
+            this.manager = NDManager.newBaseManager("PyTorch");
+            this.data = TableArrays.openArrays(spec.trainTable(), spec.columns(), manager);
+        }
+
+        /** Trains {@code epochs} epochs from a fresh replica; returns each epoch's seconds. */
+        double[] run(float[] finalLoss) {
+            int b = spec.batchSize();
+            int spe = spec.stepsPerEpoch();
+            double[] seconds = new double[spec.epochs()];
+            try (TrainingReplica r = TrainingReplica.open(spec.model(), spec.optimizer(),
+                    "bench/peer")) {
+                float loss = Float.NaN;
+                for (int e = 0; e < spec.epochs(); e++) {
+                    long t0 = System.nanoTime();
+                    for (int s = 0; s < spe; s++) {
+                        loss = r.forwardBackward(data, s * b, (s + 1) * b);
+                        r.step();
+                    }
+                    seconds[e] = (System.nanoTime() - t0) / 1e9;
+                }
+                finalLoss[0] = loss;
+            }
+            return seconds;
+        }
+
+        @Override
+        public void close() {
+            data.close();
+            manager.close();
+        }
+    }
+
+    /** A series of per-repetition values with its median, for the JSON. */
+    static Map<String, Object> series(String what, List<Double> values, int decimals) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("what", what);
+        m.put("median", Samples.round(Samples.median(v), decimals));
+        List<Double> r = new ArrayList<>();
+        for (double x : v) {
+            r.add(Samples.round(x, decimals));
+        }
+        m.put("samples", r);
+        return m;
+    }
+
+    static double median(List<Double> values) {
+        return Samples.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    static double mean(double[] v) {
+        double s = 0;
+        for (double x : v) {
+            s += x;
+        }
+        return v.length == 0 ? Double.NaN : s / v.length;
+    }
+
+    /** The 1-minute load average, or -1 where /proc is not readable. */
+    static double loadAverage() {
+        try {
+            String s = Files.readString(java.nio.file.Path.of("/proc/loadavg"));
+            return Double.parseDouble(s.trim().split("\\s+")[0]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+}

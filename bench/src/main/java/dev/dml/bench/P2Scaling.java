@@ -1,0 +1,199 @@
+package dev.dml.bench;
+
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.train.TrainSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * P2: the global throughput of 2 dml workers divided by that of 1 worker, on a real embedded Ray
+ * head with 2 CPUs, each worker {@code optCpusPerWorker(1)} and one PyTorch thread (goal at least
+ * 1.8).
+ *
+ * <p>Weak scaling, as DDP benchmarks report it: the batch per worker is {@value #BATCH} for both,
+ * so 2 workers train a global batch of {@code 2 * BATCH} on twice the rows in the same number of
+ * steps. The strong-scaling number (2 workers, {@code BATCH / 2} each, the same global batch and
+ * rows as 1 worker) is measured in the same rounds, as context. The model is P1's MLP
+ * 784-1024-1024-10 (1.86M parameters, 7.5 MB of gradients all-reduced per step). Throughput is
+ * over the epochs after the first, as in P1; one cluster and one driver serve every job.
+ */
+final class P2Scaling implements Benchmark {
+
+    static final double GOAL = 1.8;
+    static final int BATCH = 1024;
+    static final int STEPS = 10;
+    static final int EPOCHS = 4;
+    static final int WARMUPS = 1;
+    static final int REPETITIONS = 5;
+
+    @Override
+    public BenchResult run(String command) throws Exception {
+        if (!P1Jobs.haveData()) {
+            throw new IllegalStateException("P2 needs Fashion-MNIST; install the Debian package"
+                    + " dataset-fashion-mnist (bash bin/install does).");
+        }
+        TrainSpec one = P1Jobs.spec(P1Jobs.table(STEPS * BATCH), 1, BATCH, EPOCHS, "p2-1w");
+        TrainSpec two = P1Jobs.spec(P1Jobs.table(2 * STEPS * BATCH), 2, BATCH, EPOCHS, "p2-2w");
+        TrainSpec strong = P1Jobs.spec(P1Jobs.table(STEPS * BATCH), 2, BATCH / 2, EPOCHS,
+                "p2-2w-strong");
+        double load0 = P1Jobs.loadAverage();
+        Case c1 = new Case("one_worker", one, "1 worker, batch " + BATCH);
+        Case c2 = new Case("two_workers", two, "2 workers, batch " + BATCH + " each (global "
+                + 2 * BATCH + "), twice the rows: weak scaling");
+        Case cs = new Case("two_workers_strong", strong, "2 workers, batch " + BATCH / 2
+                + " each (global " + BATCH + "), the same rows as 1 worker: strong scaling");
+        double clusterStart;
+        long c0 = System.nanoTime();
+        try (RayCluster cluster = P1Jobs.openCluster()) {
+            clusterStart = (System.nanoTime() - c0) / 1e9;
+            try (DriverProcess driver = cluster.openDriver()) {
+                new SideBySide(WARMUPS, REPETITIONS)
+                        .add(c1.samples, round -> c1.run(round, driver))
+                        .add(c2.samples, round -> c2.run(round, driver))
+                        .add(cs.samples, round -> cs.run(round, driver))
+                        .run();
+            }
+        }
+        double ratio = c2.medianRate() / c1.medianRate();
+        double strongRatio = cs.medianRate() / c1.medianRate();
+        double[] s1 = c1.samples.seconds();
+        double[] s2 = c2.samples.seconds();
+        List<Double> paired = new ArrayList<>();
+        for (int i = 0; i < s1.length; i++) {
+            paired.add((c2.examples / s2[i]) / (c1.examples / s1[i]));
+        }
+        System.out.printf("P2: 1 worker %.0f ex/s, 2 workers %.0f ex/s, ratio %.3f (goal %.2f);"
+                + " strong %.3f%n", c1.medianRate(), c2.medianRate(), ratio, GOAL, strongRatio);
+
+        Map<String, Object> setup = new LinkedHashMap<>();
+        setup.put("model", "MLP 784-1024-1024-10 (ReLU), standardized inputs, softmax"
+                + " cross-entropy; Adam lr " + P1Jobs.LEARNING_RATE + ", seed " + P1Jobs.SEED);
+        setup.put("data", "Fashion-MNIST train, first rows (Debian dataset-fashion-mnist)");
+        setup.put("cluster", "embedded Ray head, optNumCpus(2); optCpusPerWorker(1); one PyTorch"
+                + " thread per worker");
+        setup.put("scaling", "weak: batch " + BATCH + " per worker for 1 and 2 workers, "
+                + STEPS + " steps per epoch each; global throughput = workers * batch * steps"
+                + " / seconds");
+        setup.put("epochs", EPOCHS);
+        setup.put("timed_steps_per_repetition", (EPOCHS - 1) * STEPS);
+        setup.put("load_average_1min_at_start", load0);
+        setup.put("load_average_1min_at_end", P1Jobs.loadAverage());
+        setup.put("cluster_start_s", Samples.round(clusterStart, 3));
+
+        Map<String, Object> cases = new LinkedHashMap<>();
+        for (Case c : new Case[] {c1, c2, cs}) {
+            cases.put(c.name, c.toJson());
+        }
+        return new BenchResult("P2", GOAL, command)
+                .setRatio(ratio)
+                .put("ratio_is", "median(2-worker global examples/s) / median(1-worker"
+                        + " examples/s), weak scaling (the same batch per worker)")
+                .put("strong_scaling_ratio", Samples.round(strongRatio, 4))
+                .put("strong_scaling_is", "median(2 workers, same global batch " + BATCH
+                        + " and rows as 1 worker) / median(1 worker): context, not the goal")
+                .put("paired_ratios", paired.stream().map(x -> Samples.round(x, 4)).toArray())
+                .put("paired_ratio_median", Samples.round(P1Jobs.median(paired), 4))
+                .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
+                        + " round, then " + REPETITIONS + " timed rounds of the three jobs"
+                        + " (SideBySide: each round starts at the next job, full GC before each);"
+                        + " each job's first epoch is its warm-up; medians")
+                .put("setup", setup)
+                .put("cases", cases);
+    }
+
+    /** One job configuration and its measurements. */
+    private static final class Case {
+        final String name;
+        final TrainSpec spec;
+        final String what;
+        final Samples samples;
+        final long examples;
+        final int steadySteps;
+        final List<Double> compute = new ArrayList<>();
+        final List<Double> comm = new ArrayList<>();
+        final List<Double> driverMs = new ArrayList<>();
+        final List<Double> startup = new ArrayList<>();
+        final List<Double> firstEpoch = new ArrayList<>();
+        final List<Double> cpu = new ArrayList<>();
+        long allReduceBytes;
+
+        Case(String name, TrainSpec spec, String what) {
+            this.name = name;
+            this.spec = spec;
+            this.what = what;
+            this.samples = new Samples(name, 0);
+            this.steadySteps = (spec.epochs() - 1) * spec.stepsPerEpoch();
+            this.examples = (long) steadySteps * spec.batchSize() * spec.workers();
+            if (spec.stepsPerEpoch() != STEPS) {
+                throw new IllegalStateException(name + " has " + spec.stepsPerEpoch()
+                        + " steps per epoch, not " + STEPS + ".");
+            }
+        }
+
+        double run(Round round, DriverProcess driver) {
+            P1Jobs.JobRun j = P1Jobs.runJob(spec, driver);
+            if (round.timed()) {
+                compute.add(j.stepComputeMs);
+                comm.add(j.stepCommMs);
+                driverMs.add(j.driverMsPerStep(steadySteps));
+                startup.add(j.startupSeconds());
+                firstEpoch.add(j.firstEpochSeconds);
+                double c = 0;
+                for (double x : j.cpuPercent) {
+                    c += x;
+                }
+                cpu.add(c / j.cpuPercent.length);
+                allReduceBytes = j.allReduceBytes;
+            }
+            System.out.printf("  %-19s %.0f examples/s: compute %.1f ms, all-reduce %.1f ms,"
+                    + " driver %.1f ms per step; startup %.1f s%n", name,
+                    j.examplesPerSecond(), j.stepComputeMs, j.stepCommMs,
+                    j.driverMsPerStep(steadySteps), j.startupSeconds());
+            return j.steadySeconds;
+        }
+
+        double medianRate() {
+            return examples / samples.medianSeconds();
+        }
+
+        Map<String, Object> toJson() {
+            List<Double> rates = new ArrayList<>();
+            for (double s : samples.seconds()) {
+                rates.add(examples / s);
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("what", what);
+            m.put("workers", spec.workers());
+            m.put("batch_per_worker", spec.batchSize());
+            m.put("rows", spec.trainTable().rowCount());
+            m.put("examples_per_repetition", examples);
+            m.put("examples_per_s", P1Jobs.series("global examples/s over the timed epochs",
+                    rates, 1));
+            m.put("steady_seconds", P1Jobs.series("seconds of the timed epochs",
+                    java.util.Arrays.stream(samples.seconds()).boxed().toList(), 4));
+            m.put("step_ms", Samples.round(samples.medianSeconds() * 1e3 / steadySteps, 2));
+            Map<String, Object> split = new LinkedHashMap<>();
+            split.put("source", "StepMetrics of the timed epochs (slowest rank per step), mean"
+                    + " per step; median over the repetitions");
+            split.put("compute_ms", P1Jobs.series("forward + backward + gradient copies + Adam",
+                    compute, 2));
+            split.put("all_reduce_ms", P1Jobs.series("gradient all-reduce, waiting for the"
+                    + " peer included", comm, 2));
+            split.put("driver_ms", P1Jobs.series("epoch time per step minus (slowest rank's"
+                    + " compute + slowest rank's all-reduce); negative with 2 ranks because"
+                    + " the faster rank's all-reduce includes waiting for the slower one's"
+                    + " compute, so the two maxima overlap", driverMs, 2));
+            split.put("all_reduce_bytes_per_step", allReduceBytes);
+            split.put("worker_cpu_percent", P1Jobs.series("mean over ranks of the process CPU"
+                    + " use at the last report (100 = one core)", cpu, 1));
+            m.put("per_step", split);
+            m.put("job_startup_s", P1Jobs.series("wall time minus all epochs: shard encoding,"
+                    + " actor start, shipping, init, result fetch", startup, 3));
+            m.put("first_epoch_s", P1Jobs.series("the warm-up epoch", firstEpoch, 3));
+            return m;
+        }
+    }
+}
