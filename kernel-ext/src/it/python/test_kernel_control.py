@@ -1,12 +1,16 @@
 """Interrupt, restart and shutdown of the dml kernel, driven as JupyterLab drives them
 (jupyter_client's KernelManager; interrupts go as interrupt_request on the control channel,
 since the kernelspec says interrupt_mode "message")."""
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
-from kernel_session import (CELL_TIMEOUT, collect_outputs, execute, plain_result,
-                            require_kernelspec, wait_shell_reply)
+from kernel_session import (CELL_TIMEOUT, STARTUP_TIMEOUT, collect_outputs, execute,
+                            plain_result, require_kernelspec, wait_shell_reply)
 
 # Long enough for a loaded 2-core machine; the tests wait on conditions, never on timing.
 INTERRUPT_TIMEOUT = 60
@@ -86,3 +90,45 @@ def test_shutdown_request_ends_the_process(kernel):
 
     # The kernel exits by itself (no signal from us) and says it went well.
     assert process.wait(timeout=EXIT_TIMEOUT) == 0
+
+
+LAUNCHER = """
+import os, sys
+from jupyter_client import KernelManager
+km = KernelManager(kernel_name="dml")
+km.start_kernel()
+kc = km.client()
+kc.start_channels()
+kc.wait_for_ready(timeout=float(sys.argv[1]))
+print(km.provisioner.process.pid, flush=True)
+os._exit(0)  # dies without shutting the kernel down, as a crashed server would
+"""
+
+
+def is_running(pid):
+    """True while pid exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_kernel_exits_when_its_launcher_dies(tmp_path):
+    """An orphaned kernel has no client left: it must not hold its memory (and any cluster it
+    owns) forever. The launcher starts a kernel, then exits abruptly."""
+    require_kernelspec()
+    out, err = tmp_path / "launcher.out", tmp_path / "launcher.err"
+    # Files, not pipes: the kernel inherits the launcher's stdout, and a pipe would stay open
+    # for as long as the kernel lives.
+    with open(out, "w") as stdout, open(err, "w") as stderr:
+        launcher = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(STARTUP_TIMEOUT)],
+                                    stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr)
+        assert launcher.wait(timeout=STARTUP_TIMEOUT + 60) == 0, err.read_text()
+    pid = int(out.read_text().split()[-1])
+    deadline = time.monotonic() + EXIT_TIMEOUT
+    while is_running(pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if is_running(pid):
+        os.kill(pid, signal.SIGKILL)
+        pytest.fail(f"kernel pid {pid} outlived its launcher by {EXIT_TIMEOUT} s")
