@@ -135,18 +135,9 @@ final class P1Throughput implements Benchmark {
         setup.put("load_average_1min_at_start", load0);
         setup.put("load_average_1min_at_end", P1Jobs.loadAverage());
 
-        Map<String, Object> subj = new LinkedHashMap<>(subject.toJson(SUBJECT));
-        subj.remove("bytes");
-        subj.remove("mb_per_s");
-        subj.put("examples_per_s", Samples.round(examples / subject.medianSeconds(), 1));
-        subj.put("examples_per_s_samples", P1Jobs.series("", subjectRate, 1).get("samples"));
-        subj.put("step_ms", Samples.round(subjectStepMs, 2));
-        Map<String, Object> pr = new LinkedHashMap<>(peer.toJson(PEER));
-        pr.remove("bytes");
-        pr.remove("mb_per_s");
-        pr.put("examples_per_s", Samples.round(examples / peer.medianSeconds(), 1));
-        pr.put("examples_per_s_samples", P1Jobs.series("", peerRate, 1).get("samples"));
-        pr.put("step_ms", Samples.round(peerStepMs, 2));
+        Map<String, Object> subj = throughputJson(subject, SUBJECT, examples, subjectRate,
+                subjectStepMs);
+        Map<String, Object> pr = throughputJson(peer, PEER, examples, peerRate, peerStepMs);
 
         Map<String, Object> split = new LinkedHashMap<>();
         split.put("source", "StepMetrics of the timed epochs, mean per step, median over the"
@@ -190,5 +181,17 @@ final class P1Throughput implements Benchmark {
                 .put("where_the_time_goes", split)
                 .put("excluded_from_throughput", excluded)
                 .put("final_loss", Map.of("dml", subjectLoss[0], "plain", peerLoss[0]));
+    }
+
+    /** One side's timings as examples/s (P1 moves examples, not bytes). */
+    private static Map<String, Object> throughputJson(Samples side, String what, double examples,
+            List<Double> rates, double stepMs) {
+        Map<String, Object> json = new LinkedHashMap<>(side.toJson(what));
+        json.remove("bytes");
+        json.remove("mb_per_s");
+        json.put("examples_per_s", Samples.round(examples / side.medianSeconds(), 1));
+        json.put("examples_per_s_samples", P1Jobs.series("", rates, 1).get("samples"));
+        json.put("step_ms", Samples.round(stepMs, 2));
+        return json;
     }
 }
