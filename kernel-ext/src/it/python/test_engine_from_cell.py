@@ -44,7 +44,7 @@ def test_a_cell_trains_on_two_actors_and_predicts(shared_kernel):
     pids = set(re.findall(r"pid (\d+)", printed))
     assert len(pids) == 2, printed  # two workers, in two separate JVMs
 
-    content, outputs = execute(kc, "result.predictTable(SyntheticFraud.generate(500, 8))"
+    content, outputs = execute(kc, "result.predict(SyntheticFraud.generate(500, 8))"
                                    ".columnNames()")
     assert content["status"] == "ok", content
     assert plain_result(outputs) == "[p0, p1, predicted]", outputs

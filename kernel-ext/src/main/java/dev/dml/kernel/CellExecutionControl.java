@@ -57,7 +57,7 @@ final class CellExecutionControl extends DirectExecutionControl {
                 running = null;
             }
         }
-        if (isStopRequested()) {
+        if (isStopRequested() && !isDmlFailure(failure[0])) {
             throw new ExecutionControl.StoppedException();
         }
         if (failure[0] != null) {
@@ -66,6 +66,11 @@ final class CellExecutionControl extends DirectExecutionControl {
                     key, failure[0].getClass().getName(), failure[0].getStackTrace());
         }
         return park(result[0]);
+    }
+
+    /** A dml error says what the interrupt did (e.g. which job it stopped): show it. */
+    private static boolean isDmlFailure(Throwable t) {
+        return t != null && t.getClass().getName().startsWith("dev.dml.");
     }
 
     /**
@@ -102,6 +107,22 @@ final class CellExecutionControl extends DirectExecutionControl {
     /** True while a cell's code is running. */
     boolean isRunning() {
         return running != null;
+    }
+
+    /**
+     * Reads a variable's value as the object itself (parked; JShell's own call returns only its
+     * string): how {@code %dml train fraud} finds the table {@code fraud}.
+     */
+    @Override
+    public String varValue(String className, String varName)
+            throws ExecutionControl.InternalException {
+        try {
+            java.lang.reflect.Field field = findClass(className).getField(varName);
+            field.setAccessible(true); // the snippet's wrapper class is not public
+            return park(field.get(null));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new ExecutionControl.InternalException("cannot read " + varName + ": " + e);
+        }
     }
 
     /** Takes back the object parked under the given JShell value string, if there is one. */

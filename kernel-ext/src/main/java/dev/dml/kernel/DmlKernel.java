@@ -3,6 +3,7 @@ package dev.dml.kernel;
 import java.nio.charset.Charset;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.dflib.jjava.jupyter.channels.ShellReplyEnvironment;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
@@ -43,6 +44,7 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
     private final JShellEvaluator evaluator;
     private final CodeAssist assist;
     private final CellHistory history;
+    private final Bindings bindings = new Bindings();
     private volatile ShellReplyEnvironment currentEnv;
 
     private DmlKernel(String name, String version, JupyterIO io, CommManager comms,
@@ -78,8 +80,40 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
     @Override
     public Object evalRaw(String code) {
         String source = BODYLESS_CELL_MAGIC.matcher(code).matches() ? code.strip() + "\n " : code;
-        JShellEvaluator.Value value = evaluator.eval(getMagicParser().resolveMagics(source));
-        return value.present() ? value.value() : null;
+        declareBindings();
+        try {
+            JShellEvaluator.Value value = evaluator.eval(getMagicParser().resolveMagics(source));
+            return value.present() ? value.value() : null;
+        } finally {
+            declareBindings();
+        }
+    }
+
+    /** Declares the variables {@code %dml} bound while JShell was busy. */
+    private void declareBindings() {
+        for (String declaration : bindings.drain()) {
+            evaluator.eval(declaration);
+        }
+    }
+
+    /**
+     * Returns the value of a notebook variable, for {@code %dml train TABLE}.
+     *
+     * @param name the variable
+     * @return its value, empty when there is no such variable
+     */
+    Optional<Object> variable(String name) {
+        return evaluator.variable(name);
+    }
+
+    /** The notebook's variable names, for "did you mean" hints. */
+    List<String> variableNames() {
+        return evaluator.variableNames();
+    }
+
+    /** Binds a value to a notebook variable once the running cell ends. */
+    void bind(String name, Object value) {
+        bindings.bind(name, value);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import dev.dml.magics.DmlDebugException;
 import jdk.jshell.Diag;
 import org.dflib.jjava.jupyter.kernel.magic.UndefinedMagicException;
 
@@ -88,12 +89,23 @@ final class ErrorLines {
      */
     static List<String> thrown(Throwable thrown, Collection<String> lineMagics) {
         Throwable dml = findDmlError(thrown);
+        if (dml instanceof DmlDebugException && dml.getCause() != null) {
+            List<String> lines = new ArrayList<>(List.of(("dml: " + dml.getMessage())
+                    .split("\\R")));
+            lines.addAll(trace(dml.getCause()));
+            return lines;
+        }
         if (dml != null) {
             return List.of(("dml: " + dml.getMessage()).split("\\R"));
         }
         if (thrown instanceof UndefinedMagicException undefined) {
             return List.of(undefinedMagic(undefined, lineMagics));
         }
+        return trace(thrown);
+    }
+
+    /** A short Java stack trace, cause by cause, without the kernel's own frames. */
+    private static List<String> trace(Throwable thrown) {
         List<String> lines = new ArrayList<>();
         Map<Throwable, Boolean> seen = new IdentityHashMap<>();
         String prefix = "";

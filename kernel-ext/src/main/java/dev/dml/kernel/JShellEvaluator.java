@@ -3,6 +3,7 @@ package dev.dml.kernel;
 import java.io.File;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import jdk.jshell.DeclarationSnippet;
 import jdk.jshell.EvalException;
 import jdk.jshell.JShell;
@@ -13,6 +14,7 @@ import jdk.jshell.SourceCodeAnalysis;
 import jdk.jshell.SourceCodeAnalysis.CompletionInfo;
 import org.dflib.jjava.jupyter.kernel.BaseNotebookStatics;
 import jdk.jshell.UnresolvedReferenceException;
+import jdk.jshell.VarSnippet;
 
 /**
  * Evaluates cells with JShell in this JVM: splits a cell into snippets, runs them in order and
@@ -191,6 +193,28 @@ final class JShellEvaluator implements AutoCloseable {
             case TEMP_VAR_EXPRESSION_SUBKIND, VAR_VALUE_SUBKIND, OTHER_EXPRESSION_SUBKIND -> true;
             default -> false;
         };
+    }
+
+    /**
+     * Returns the value of a notebook variable, the object itself.
+     *
+     * @param name the variable's name
+     * @return its value; empty when no valid variable has that name (a null value is empty too)
+     */
+    Optional<Object> variable(String name) {
+        Optional<VarSnippet> snippet = shell.variables()
+                .filter(v -> v.name().equals(name) && shell.status(v).isActive())
+                .reduce((first, later) -> later);
+        if (snippet.isEmpty() || shell.status(snippet.get()) != Snippet.Status.VALID) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(control.take(shell.varValue(snippet.get())));
+    }
+
+    /** The names of the notebook's variables, for "did you mean" hints. */
+    List<String> variableNames() {
+        return shell.variables().filter(v -> shell.status(v) == Snippet.Status.VALID)
+                .map(VarSnippet::name).distinct().toList();
     }
 
     /** True while cell code runs (a cell may be between snippets when this is false). */

@@ -1,7 +1,9 @@
 package dev.dml.magics;
 
+import dev.dml.magics.live.DisplaySink;
 import java.util.Objects;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
+import org.dflib.jjava.jupyter.kernel.DisplayStream;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 
 /**
@@ -11,9 +13,11 @@ import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 public final class CommandContext {
 
     private final BaseKernel kernel;
+    private final DmlSession session;
 
-    CommandContext(BaseKernel kernel) {
+    CommandContext(BaseKernel kernel, DmlSession session) {
         this.kernel = Objects.requireNonNull(kernel, "kernel");
+        this.session = session;
     }
 
     /** Shows display data in the running cell. */
@@ -24,5 +28,32 @@ public final class CommandContext {
     /** The host kernel's name and version, e.g. {@code dml 0.1.0} or {@code java 1.0-a6}. */
     public String kernelDescription() {
         return kernel.getName() + " " + kernel.getVersion();
+    }
+
+    DmlSession session() {
+        return session;
+    }
+
+    /** A live display: SVG frames with a text fallback, under one display id. */
+    DisplaySink displaySink() {
+        DisplayStream stream = kernel.getIO().display;
+        return new DisplaySink() {
+            @Override
+            public void display(String displayId, String svg, String text) {
+                stream.display(frame(displayId, svg, text));
+            }
+
+            @Override
+            public void update(String displayId, String svg, String text) {
+                stream.updateDisplay(displayId, frame(displayId, svg, text));
+            }
+        };
+    }
+
+    private static DisplayData frame(String displayId, String svg, String text) {
+        DisplayData data = new DisplayData(text);
+        data.putSVG(svg);
+        data.setDisplayId(displayId);
+        return data;
     }
 }

@@ -14,19 +14,25 @@ import org.dflib.jjava.jupyter.kernel.magic.LineMagic;
  * The {@code %dml} line magic and {@code %%dml} cell magic: the first word picks a
  * {@link DmlCommand}, the rest is that command's arguments.
  */
-public final class DmlMagics implements LineMagic<Object, BaseKernel>, CellMagic<Object, BaseKernel> {
+public final class DmlMagics implements LineMagic<Object, BaseKernel>,
+        CellMagic<Object, BaseKernel>, AutoCloseable {
 
     /** The name both magics are registered under. */
     public static final String MAGIC_NAME = "dml";
 
     private final Map<String, DmlCommand> commands = new LinkedHashMap<>();
+    private DmlSession session;
 
     private DmlMagics() {
     }
 
-    /** The sub-commands dml ships: {@code help} and {@code version}. */
+    /** The sub-commands dml ships, in the order {@code %dml help} lists them. */
     public static DmlMagics standard() {
         DmlMagics magics = new DmlMagics();
+        magics.add(new TrainCommand());
+        magics.add(new StatusCommand());
+        magics.add(new StopCommand());
+        magics.add(new ClusterCommand());
         magics.add(new HelpCommand(magics::commands));
         magics.add(new VersionCommand());
         return magics;
@@ -58,7 +64,24 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>, CellMagic
     private Object dispatch(BaseKernel kernel, List<String> args, String body) {
         List<String> words = args.isEmpty() ? List.of(HelpCommand.NAME) : args;
         DmlCommand command = find(words.get(0));
-        return command.run(new CommandContext(kernel), words.subList(1, words.size()), body);
+        return command.run(new CommandContext(kernel, session(kernel)),
+                words.subList(1, words.size()), body);
+    }
+
+    /** The session of the kernel these magics were installed into, opened on first use. */
+    private synchronized DmlSession session(BaseKernel kernel) {
+        if (session == null) {
+            session = new DmlSession(kernel);
+        }
+        return session;
+    }
+
+    /** Stops this session's jobs and closes what it opened (its cluster, if it started one). */
+    @Override
+    public synchronized void close() {
+        if (session != null) {
+            session.close();
+        }
     }
 
     /** The named sub-command, or an error that names the closest one. */

@@ -4,7 +4,7 @@ import java.util.Collection;
 import java.util.Optional;
 
 /** Finds the known word a user most likely meant, for "did you mean" hints. */
-final class Suggestions {
+public final class Suggestions {
 
     private Suggestions() {
     }
@@ -12,8 +12,12 @@ final class Suggestions {
     /**
      * The closest candidate within a small edit distance of {@code typed}, or one that starts
      * with it; empty when nothing is close enough to be a helpful guess.
+     *
+     * @param typed what the user typed
+     * @param candidates the known words
+     * @return the best guess, if any
      */
-    static Optional<String> closest(String typed, Collection<String> candidates) {
+    public static Optional<String> closest(String typed, Collection<String> candidates) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         int allowed = Math.max(1, typed.length() / 3);

@@ -18,6 +18,8 @@ public final class ChunkReport implements Serializable {
     final double cpuPercent;
     final long heapBytes;
     final long rssBytes;
+    /** Wall clock when the worker made this report, for the live plot's latency. */
+    final long reportedAtMillis = System.currentTimeMillis();
 
     ChunkReport(float[] losses, long[] computeNanos, long[] commNanos, long[] bytesSent,
             long parameterHash, double cpuPercent, long heapBytes, long rssBytes) {

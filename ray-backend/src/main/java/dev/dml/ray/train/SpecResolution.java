@@ -22,8 +22,14 @@ final class SpecResolution {
     static TrainSpec resolve(TrainSpecBuilder b) {
         int classes = TableValidator.validate(b.table, b.columns);
         Table train = b.table;
-        Table validation = null;
-        if (b.validationFraction > 0) {
+        Table validation = b.validationTable;
+        if (validation != null) {
+            if (b.validationFraction > 0) {
+                throw new DmlException("Both a validation table and a validation fraction are"
+                        + " set.", "Keep one: optValidationTable or optValidationFraction.");
+            }
+            TableValidator.validate(validation, b.columns);
+        } else if (b.validationFraction > 0) {
             int rows = b.table.rowCount();
             int held = (int) Math.max(1, Math.round(rows * b.validationFraction));
             if (held >= rows) {

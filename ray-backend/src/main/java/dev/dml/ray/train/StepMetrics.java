@@ -22,10 +22,18 @@ public final class StepMetrics implements Serializable {
     private final double[] cpuPercent;
     private final long[] heapBytes;
     private final long[] rssBytes;
+    private final long reportedAtMillis;
 
     StepMetrics(int epoch, long step, float loss, int examples, double examplesPerSecond,
             double computeMillis, double commMillis, long allReduceBytes, double[] cpuPercent,
             long[] heapBytes, long[] rssBytes) {
+        this(epoch, step, loss, examples, examplesPerSecond, computeMillis, commMillis,
+                allReduceBytes, cpuPercent, heapBytes, rssBytes, System.currentTimeMillis());
+    }
+
+    StepMetrics(int epoch, long step, float loss, int examples, double examplesPerSecond,
+            double computeMillis, double commMillis, long allReduceBytes, double[] cpuPercent,
+            long[] heapBytes, long[] rssBytes, long reportedAtMillis) {
         this.epoch = epoch;
         this.step = step;
         this.loss = loss;
@@ -37,6 +45,17 @@ public final class StepMetrics implements Serializable {
         this.cpuPercent = cpuPercent;
         this.heapBytes = heapBytes;
         this.rssBytes = rssBytes;
+        this.reportedAtMillis = reportedAtMillis;
+    }
+
+    /**
+     * Returns when the last worker reported this step (its wall clock, in epoch milliseconds):
+     * where the live plot's latency starts.
+     *
+     * @return epoch milliseconds
+     */
+    public long reportedAtMillis() {
+        return reportedAtMillis;
     }
 
     /**

@@ -190,7 +190,9 @@ final class TrainCommand implements DriverCommand<TrainResult> {
                 long compute = 0;
                 long comm = 0;
                 long bytes = 0;
+                long reportedAt = 0;
                 for (ChunkReport rep : reps) {
+                    reportedAt = Math.max(reportedAt, rep.reportedAtMillis);
                     loss += rep.losses[i];
                     compute = Math.max(compute, rep.computeNanos[i]);
                     comm = Math.max(comm, rep.commNanos[i]);
@@ -201,7 +203,7 @@ final class TrainCommand implements DriverCommand<TrainResult> {
                 double stepSeconds = (compute + comm) / 1e9;
                 StepMetrics m = new StepMetrics(epoch, gs + i + 1, loss, examples,
                         stepSeconds > 0 ? examples / stepSeconds : 0, compute / 1e6, comm / 1e6,
-                        bytes, cpu, heap, rss);
+                        bytes, cpu, heap, rss, reportedAt);
                 steps.add(m);
                 context.emit(m);
                 epochLoss += loss;

@@ -18,7 +18,8 @@ import tech.tablesaw.api.Table;
  *
  * <pre>{@code
  * TrainResult r = Dml.train(spec);
- * Table scored = r.predictTable(testTable);   // p0..pk-1 and "predicted"
+ * Table scored = r.predict(testTable);        // p0..pk-1 and "predicted"
+ * Table losses = r.metrics();                 // one row per step
  * double auc = Metrics.rocAuc(r.probabilities(testTable, 1), labels);
  * }</pre>
  */
@@ -178,7 +179,7 @@ public final class TrainResult implements Serializable {
      * @return one array of {@code outputs} floats per row
      * @throws dev.dml.ray.DmlException when a feature column is missing or not numeric
      */
-    public float[][] predict(Table table) {
+    public float[][] scores(Table table) {
         try (TrainingReplica r = openModel()) {
             return r.predict(table, features.featuresOnly());
         }
@@ -197,7 +198,7 @@ public final class TrainResult implements Serializable {
     }
 
     /**
-     * Returns one output column of {@link #predict}: for two classes, {@code
+     * Returns one output column of {@link #scores}: for two classes, {@code
      * probabilities(t, 1)} is the positive class's probability, the score for ROC AUC.
      *
      * @param table a table with the feature columns
@@ -205,7 +206,7 @@ public final class TrainResult implements Serializable {
      * @return one value per row
      */
     public float[] probabilities(Table table, int output) {
-        float[][] p = predict(table);
+        float[][] p = scores(table);
         float[] out = new float[p.length];
         for (int i = 0; i < p.length; i++) {
             out[i] = p[i][output];
@@ -220,8 +221,8 @@ public final class TrainResult implements Serializable {
      * @param table a table with the feature columns
      * @return a new table with one row per input row
      */
-    public Table predictTable(Table table) {
-        float[][] p = predict(table);
+    public Table predict(Table table) {
+        float[][] p = scores(table);
         Table out = Table.create(table.name() + " predictions");
         int k = p.length == 0 ? model.outputs() : p[0].length;
         for (int j = 0; j < k; j++) {
@@ -235,6 +236,26 @@ public final class TrainResult implements Serializable {
             out.addColumns(IntColumn.create("predicted", predictClasses(table)));
         }
         return out;
+    }
+
+    /**
+     * Returns the per-step metrics as a table: {@code step, epoch, loss, examples_per_s,
+     * compute_ms, allreduce_ms, allreduce_bytes}.
+     *
+     * @return a new table, one row per step
+     */
+    public Table metrics() {
+        return MetricTables.steps(job, steps);
+    }
+
+    /**
+     * Returns the per-epoch metrics as a table: {@code epoch, steps, train_loss, seconds,
+     * examples_per_s} and, with validation, {@code val_loss, val_accuracy, val_auc}.
+     *
+     * @return a new table, one row per epoch
+     */
+    public Table epochMetrics() {
+        return MetricTables.epochs(job, epochs);
     }
 
     /**

@@ -34,6 +34,7 @@ public final class TrainSpecBuilder {
     double gpusPerWorker;
     String clusterAddress;
     double validationFraction;
+    Table validationTable;
     Path checkpointDir;
     int checkpointEvery;
     boolean resume;
@@ -259,6 +260,17 @@ public final class TrainSpecBuilder {
                     + ".", "Pass a fraction such as 0.2 to optValidationFraction.");
         }
         this.validationFraction = fraction;
+        return this;
+    }
+
+    /**
+     * Validates on a table of its own after each epoch, instead of holding rows out.
+     *
+     * @param table rows with the same feature and label columns as the training table
+     * @return this builder
+     */
+    public TrainSpecBuilder optValidationTable(Table table) {
+        this.validationTable = java.util.Objects.requireNonNull(table, "validation table");
         return this;
     }
 

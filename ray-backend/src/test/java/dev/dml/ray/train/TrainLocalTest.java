@@ -149,7 +149,7 @@ class TrainLocalTest {
         assertTrue(s.heapBytes()[0] > 0);
         assertEquals(0, r1.steps().get(3).allReduceBytes(), "one worker sends nothing");
         assertFalse(r2.stopped());
-        assertEquals(t.rowCount(), r2.predict(t).length);
+        assertEquals(t.rowCount(), r2.scores(t).length);
     }
 
     @Test

@@ -1,0 +1,158 @@
+package dev.dml.kernel;
+
+import dev.dml.magics.DmlBackend;
+import dev.dml.magics.JobEvents;
+import dev.dml.magics.PreparedJob;
+import dev.dml.magics.RunningJob;
+import dev.dml.magics.TrainRequest;
+import dev.dml.ray.DmlException;
+import dev.dml.ray.cluster.ClusterNodes;
+import dev.dml.ray.cluster.ClusterSpec;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.dflib.jjava.jupyter.kernel.BaseKernel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code %dml} on Ray: one cluster and one driver per kernel session, opened by the first job
+ * (the embedded head takes seconds to start, so later jobs reuse it) and closed with the
+ * kernel. All Ray calls run in the driver process, so no Ray failure can end the kernel.
+ */
+final class RayBackend implements DmlBackend {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RayBackend.class);
+    private static final Duration NODES_TIMEOUT = Duration.ofSeconds(10);
+
+    private final NotebookData data;
+    private final DmlKernel kernel;
+    private String address;
+    private RayCluster cluster;
+    private DriverProcess driver;
+
+    RayBackend(NotebookData data, DmlKernel kernel) {
+        this.data = data;
+        this.kernel = kernel;
+    }
+
+    /** Opens the Ray backend for a kernel; found through {@code META-INF/services}. */
+    public static final class Factory implements DmlBackend.Factory {
+        @Override
+        public DmlBackend open(BaseKernel kernel) {
+            if (kernel instanceof DmlKernel dml) {
+                return new RayBackend(new NotebookData(dml::variable, dml::variableNames), dml);
+            }
+            return new RayBackend(NotebookData.filesOnly(), null);
+        }
+    }
+
+    @Override
+    public PreparedJob prepare(TrainRequest request) {
+        return RayJob.prepare(request, data);
+    }
+
+    @Override
+    public RunningJob start(PreparedJob prepared, JobEvents events) {
+        RayJob job = (RayJob) prepared;
+        String wanted = prepared.request().cluster();
+        DriverProcess d = driver(wanted);
+        job.start(d, events);
+        return job;
+    }
+
+    @Override
+    public void bind(String name, Object value) {
+        if (kernel == null) {
+            throw new DmlException("--into needs the dml kernel to bind '" + name + "'.",
+                    "Use the 'Java (dml)' kernel, or drop --into and keep the magic's value.");
+        }
+        kernel.bind(name, value);
+    }
+
+    /** The session's driver on the wanted cluster, opening (or switching) as needed. */
+    private synchronized DriverProcess driver(String wanted) {
+        if (wanted != null && !wanted.equals(address) && cluster != null) {
+            closeCluster();
+        }
+        if (cluster == null) {
+            String target = wanted != null ? wanted : address;
+            ClusterSpec.Builder spec = ClusterSpec.builder();
+            if (target != null) {
+                spec.optAddress(target);
+            }
+            cluster = RayCluster.open(spec.build()); // a bad address fails here, unremembered
+            address = target;
+        }
+        if (driver == null || !driver.isAlive()) {
+            if (driver != null) {
+                LOG.warn("the session's driver {} died; opening a new one", driver.pid());
+                driver.close();
+            }
+            driver = cluster.openDriver();
+        }
+        return driver;
+    }
+
+    @Override
+    public synchronized ClusterView cluster() {
+        if (cluster == null) {
+            return new ClusterView("", address == null ? "none yet" : "to connect", List.of(),
+                    "");
+        }
+        List<ClusterView.Node> nodes = List.of();
+        if (driver != null && driver.isAlive()) {
+            try {
+                nodes = driver.call(new ClusterNodes(), NODES_TIMEOUT).stream()
+                        .map(n -> new ClusterView.Node(n.id, n.address, n.alive, n.cpus, n.gpus,
+                                n.memoryBytes)).toList();
+            } catch (DmlException e) {
+                LOG.warn("cannot list the cluster's nodes: {}", e.getMessage());
+            }
+        }
+        String kind = cluster.isEmbedded() ? "embedded head, owned by this kernel"
+                : "external, " + cluster.source();
+        String logs = cluster.tempDir().map(Object::toString)
+                .orElse(driver == null ? "" : driver.log().toString());
+        return new ClusterView(cluster.address(), kind, nodes, logs);
+    }
+
+    @Override
+    public ClusterView connect(String hostPort) {
+        driver(Objects.requireNonNull(hostPort));
+        return cluster();
+    }
+
+    @Override
+    public ClusterView startCluster() {
+        driver(null);
+        return cluster();
+    }
+
+    @Override
+    public synchronized void stopCluster() {
+        closeCluster();
+        address = null;
+    }
+
+    private synchronized void closeCluster() {
+        try {
+            if (driver != null) {
+                driver.close();
+            }
+        } finally {
+            driver = null;
+            if (cluster != null) {
+                cluster.close();
+            }
+            cluster = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        closeCluster();
+    }
+}

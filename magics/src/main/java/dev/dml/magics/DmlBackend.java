@@ -1,0 +1,109 @@
+package dev.dml.magics;
+
+import java.util.List;
+import org.dflib.jjava.jupyter.kernel.BaseKernel;
+
+/**
+ * What runs {@code %dml}'s jobs: it resolves a request against the notebook's data, owns the
+ * session's cluster, and binds results to notebook variables. {@code magics} knows only this
+ * interface; the dml kernel supplies the Ray implementation through {@code META-INF/services}
+ * (a {@link Factory}), so a kernel without one still has {@code %dml help}.
+ */
+public interface DmlBackend extends AutoCloseable {
+
+    /** Opens the backend for one kernel session; found with {@link java.util.ServiceLoader}. */
+    interface Factory {
+        /**
+         * Opens a backend bound to a kernel.
+         *
+         * @param kernel the kernel whose notebook variables the backend reads and binds
+         * @return the backend, owned by the caller
+         */
+        DmlBackend open(BaseKernel kernel);
+    }
+
+    /**
+     * Resolves a request: reads the data, checks columns and options, sizes the job. Starts
+     * nothing, so a bad request fails fast and leaves no process behind.
+     *
+     * @param request the parsed {@code %dml train} request
+     * @return the job, ready to start
+     * @throws RuntimeException a dml exception naming what is wrong and how to fix it
+     */
+    PreparedJob prepare(TrainRequest request);
+
+    /**
+     * Starts a prepared job, opening the session's cluster first when needed; returns once the
+     * job has been submitted.
+     *
+     * @param job the prepared job
+     * @param events where the job's progress goes, from one thread
+     * @return the running job
+     */
+    RunningJob start(PreparedJob job, JobEvents events);
+
+    /**
+     * Binds a value to a notebook variable, so the next cell can use it.
+     *
+     * @param name the variable
+     * @param value the value
+     */
+    void bind(String name, Object value);
+
+    /**
+     * Describes the session's cluster without starting one.
+     *
+     * @return the cluster's state
+     */
+    ClusterView cluster();
+
+    /**
+     * Makes the session use a running cluster from now on (closing an embedded one it owns).
+     *
+     * @param address the cluster's {@code host:port}
+     * @return the cluster's state
+     */
+    ClusterView connect(String address);
+
+    /**
+     * Starts the session's cluster now (the embedded default unless connected elsewhere).
+     *
+     * @return the cluster's state
+     */
+    ClusterView startCluster();
+
+    /** Stops the session's cluster: an embedded head it started, or the link to another. */
+    void stopCluster();
+
+    /** Stops jobs and closes everything the backend opened. */
+    @Override
+    void close();
+
+    /**
+     * A cluster as {@code %dml cluster} shows it.
+     *
+     * @param address {@code host:port}, or empty when none is open
+     * @param kind what it is, e.g. "embedded head, owned by this kernel"
+     * @param nodes its nodes, empty when none is open
+     * @param logs where its logs are
+     */
+    record ClusterView(String address, String kind, List<Node> nodes, String logs) {
+        /** A view is plain data. */
+        public ClusterView {
+            nodes = List.copyOf(nodes);
+        }
+
+        /**
+         * One node of a cluster.
+         *
+         * @param id the node id
+         * @param host its address
+         * @param alive whether it is alive
+         * @param cpus its CPUs
+         * @param gpus its GPUs
+         * @param memoryBytes its memory
+         */
+        public record Node(String id, String host, boolean alive, double cpus, double gpus,
+                long memoryBytes) {}
+    }
+}

@@ -1,0 +1,194 @@
+package dev.dml.magics;
+
+import dev.dml.magics.live.EpochSample;
+import dev.dml.magics.live.JobSummary;
+import dev.dml.magics.live.LiveCell;
+import dev.dml.magics.live.LiveDashboard;
+import dev.dml.magics.live.StageSample;
+import dev.dml.magics.live.StepSample;
+import dev.dml.magics.live.SummaryTable;
+import dev.dml.magics.live.WorkerRow;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * {@code %dml train}: resolves the request, starts the job, draws its live plot in the running
+ * cell, and when it ends shows a summary and binds the result to {@code --into}.
+ *
+ * <p>A kernel interrupt reaches the waiting cell thread (as an interrupt, or on Java 17 as
+ * {@code ThreadDeath}); the job is then stopped on a thread of its own, so a second interrupt
+ * cannot leave workers running, and the cell ends with one line saying so.
+ */
+final class TrainCommand implements DmlCommand {
+
+    /** Live plot updates are at most this frequent: a few a second is smooth and cheap. */
+    static final Duration FRAME_INTERVAL = Duration.ofMillis(250);
+
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    @Override
+    public String name() {
+        return "train";
+    }
+
+    @Override
+    public String summary() {
+        return "train a model on a table across the cluster's workers, with live plots";
+    }
+
+    @Override
+    public List<String> usage() {
+        return List.of(TrainGrammar.usage(), "",
+                "Line form:",
+                "  %dml train fraud --label is_fraud --hidden 64,32 --workers 2 --epochs 3"
+                        + " --into model",
+                "Cell form (one 'key: value' per line):",
+                "  %%dml train", "  table: fraud", "  label: is_fraud", "  workers: 2",
+                "  into: model",
+                "TABLE is a Tablesaw Table variable; FILE a .csv or Arrow IPC (.arrow) file.",
+                "The result (model.predict(table), model.metrics()) is bound to --into.");
+    }
+
+    @Override
+    public Object run(CommandContext context, List<String> args, String body) {
+        TrainRequest request = TrainGrammar.parse(args, body);
+        try {
+            return train(context, request);
+        } catch (RuntimeException e) {
+            throw Failures.shown(e, request.debug());
+        }
+    }
+
+    private Object train(CommandContext context, TrainRequest request) {
+        DmlSession session = context.session();
+        session.jobs().running().ifPresent(r -> {
+            throw new DmlException("Job " + r.id() + " is still running, and a session runs"
+                    + " one job at a time.", "Wait for it, or stop it with %dml stop "
+                    + r.id() + "; %dml status shows its progress.");
+        });
+        DmlBackend backend = session.backend();
+        PreparedJob prepared = backend.prepare(request);
+        LiveDashboard dashboard = new LiveDashboard(prepared.name(), prepared.epochs(),
+                prepared.totalSteps());
+        LiveCell cell = request.plots()
+                ? new LiveCell(dashboard, context.displaySink(), FRAME_INTERVAL) : null;
+        RunningJob job;
+        try {
+            job = backend.start(prepared, new DashboardEvents(dashboard));
+        } catch (RuntimeException e) {
+            if (cell != null) {
+                cell.close();
+            }
+            throw e;
+        }
+        JobRecord record = new JobRecord(job, prepared, dashboard, cell);
+        session.jobs().add(record);
+        if (request.background()) {
+            finishInBackground(record, backend);
+            context.display(Html.text("Job " + job.id() + " runs in the background ("
+                    + prepared.description() + "). %dml status shows it; %dml stop "
+                    + job.id() + " stops it."));
+            return null;
+        }
+        awaitEnd(record);
+        return finish(context, record, backend);
+    }
+
+    /** Waits for the job; an interrupt stops it and ends the cell with one line. */
+    @SuppressWarnings("removal")
+    private static void awaitEnd(JobRecord record) {
+        RunningJob job = record.job();
+        try {
+            while (!job.awaitEnd(POLL)) {
+                // the live cell draws on its own thread
+            }
+        } catch (InterruptedException | ThreadDeath interrupt) {
+            stopAfterInterrupt(job);
+            record.closeCell();
+            throw new DmlException("Training job " + job.id() + " was interrupted and stopped at "
+                    + record.dashboard().progress() + "; its workers have ended.",
+                    "Run the cell again to restart it (with --checkpoint-dir, add --resume to"
+                            + " continue where it stopped).");
+        }
+    }
+
+    /**
+     * Stops the job on its own thread and waits for it: a further interrupt or stop of this
+     * thread cannot abandon the job half-stopped.
+     */
+    @SuppressWarnings("removal")
+    private static void stopAfterInterrupt(RunningJob job) {
+        Thread stopper = new Thread(job::stop, "dml-stop-" + job.id());
+        stopper.setDaemon(true);
+        stopper.start();
+        while (stopper.isAlive()) {
+            try {
+                Thread.interrupted();
+                stopper.join();
+            } catch (InterruptedException | ThreadDeath again) {
+                // the stop is under way; keep waiting for it
+            }
+        }
+    }
+
+    private static Object finish(CommandContext context, JobRecord record, DmlBackend backend) {
+        record.closeCell();
+        RunningJob.JobOutcome outcome = record.job().outcome();
+        JobSummary summary = record.dashboard().summary(record.id(), outcome.stopped(),
+                outcome.wallSeconds());
+        context.display(Html.data(SummaryTable.text(summary), SummaryTable.html(summary)));
+        String into = record.prepared().request().into();
+        if (into != null && outcome.result() != null) {
+            backend.bind(into, outcome.result());
+            return null;
+        }
+        return outcome.result();
+    }
+
+    /** A background job's end: its last frame, and its result bound for the next cell. */
+    private static void finishInBackground(JobRecord record, DmlBackend backend) {
+        Thread t = new Thread(() -> {
+            try {
+                while (!record.job().awaitEnd(POLL)) {
+                    // wait
+                }
+                record.closeCell();
+                String into = record.prepared().request().into();
+                RunningJob.JobOutcome outcome = record.job().outcome();
+                if (into != null && outcome.result() != null) {
+                    backend.bind(into, outcome.result());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException failed) {
+                // %dml status shows the failure
+                record.closeCell();
+            }
+        }, "dml-job-" + record.id());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Feeds the backend's events to the dashboard. */
+    private record DashboardEvents(LiveDashboard dashboard) implements JobEvents {
+        @Override
+        public void started(List<WorkerRow> workers) {
+            dashboard.start(workers);
+        }
+
+        @Override
+        public void step(StepSample sample) {
+            dashboard.addStep(sample);
+        }
+
+        @Override
+        public void epoch(EpochSample sample) {
+            dashboard.addEpoch(sample);
+        }
+
+        @Override
+        public void stages(long step, List<StageSample> stages) {
+            dashboard.addStages(step, stages);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+package dev.dml.magics.live;
+/** TEMP */
+public record WorkerRow(int rank, String node, long pid) {}

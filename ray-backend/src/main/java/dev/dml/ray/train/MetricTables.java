@@ -1,0 +1,60 @@
+package dev.dml.ray.train;
+
+import java.util.List;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.LongColumn;
+import tech.tablesaw.api.Table;
+
+/** A job's metrics as Tablesaw tables, for the notebook's next cell. */
+final class MetricTables {
+
+    private MetricTables() {}
+
+    static Table steps(String job, List<StepMetrics> steps) {
+        int n = steps.size();
+        LongColumn step = LongColumn.create("step", n);
+        IntColumn epoch = IntColumn.create("epoch", n);
+        DoubleColumn loss = DoubleColumn.create("loss", n);
+        DoubleColumn rate = DoubleColumn.create("examples_per_s", n);
+        DoubleColumn compute = DoubleColumn.create("compute_ms", n);
+        DoubleColumn comm = DoubleColumn.create("allreduce_ms", n);
+        LongColumn bytes = LongColumn.create("allreduce_bytes", n);
+        for (int i = 0; i < n; i++) {
+            StepMetrics m = steps.get(i);
+            step.set(i, m.step());
+            epoch.set(i, m.epoch());
+            loss.set(i, m.loss());
+            rate.set(i, m.examplesPerSecond());
+            compute.set(i, m.computeMillis());
+            comm.set(i, m.commMillis());
+            bytes.set(i, m.allReduceBytes());
+        }
+        return Table.create(job + " steps", step, epoch, loss, rate, compute, comm, bytes);
+    }
+
+    static Table epochs(String job, List<EpochMetrics> epochs) {
+        int n = epochs.size();
+        IntColumn epoch = IntColumn.create("epoch", n);
+        LongColumn steps = LongColumn.create("steps", n);
+        DoubleColumn loss = DoubleColumn.create("train_loss", n);
+        DoubleColumn seconds = DoubleColumn.create("seconds", n);
+        DoubleColumn rate = DoubleColumn.create("examples_per_s", n);
+        DoubleColumn valLoss = DoubleColumn.create("val_loss", n);
+        DoubleColumn valAccuracy = DoubleColumn.create("val_accuracy", n);
+        DoubleColumn valAuc = DoubleColumn.create("val_auc", n);
+        for (int i = 0; i < n; i++) {
+            EpochMetrics m = epochs.get(i);
+            epoch.set(i, m.epoch());
+            steps.set(i, m.steps());
+            loss.set(i, m.trainLoss());
+            seconds.set(i, m.seconds());
+            rate.set(i, m.examplesPerSecond());
+            valLoss.set(i, m.validationLoss());
+            valAccuracy.set(i, m.validationAccuracy());
+            valAuc.set(i, m.validationAuc());
+        }
+        return Table.create(job + " epochs", epoch, steps, loss, seconds, rate, valLoss,
+                valAccuracy, valAuc);
+    }
+}
