@@ -1,3 +1,0 @@
-package dev.dml.magics.live;
-/** TEMP */
-public record StageSample(int stage, double busyMillis, double idleMillis, long activationBytes) {}
