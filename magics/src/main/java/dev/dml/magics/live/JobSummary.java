@@ -1,0 +1,26 @@
+package dev.dml.magics.live;
+
+import java.util.List;
+
+/**
+ * The outcome of a training job, shown as a table when it ends.
+ *
+ * @param job the job's name
+ * @param stopped true when the user stopped the job before it finished
+ * @param wallSeconds wall time from start to end
+ * @param steps steps completed
+ * @param finalLoss the last training loss reported; NaN when none was
+ * @param accuracy the last validation accuracy, 0 to 1; NaN when not known
+ * @param auc the last validation ROC AUC; NaN when not known
+ * @param examplesPerSecond mean throughput, all workers together
+ * @param workers each worker's resource use, by rank
+ */
+public record JobSummary(String job, boolean stopped, double wallSeconds, long steps,
+        double finalLoss, double accuracy, double auc, double examplesPerSecond,
+        List<WorkerStats> workers) {
+
+    /** Copies the worker list. */
+    public JobSummary {
+        workers = List.copyOf(workers);
+    }
+}

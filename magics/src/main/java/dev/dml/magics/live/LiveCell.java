@@ -1,0 +1,148 @@
+package dev.dml.magics.live;
+
+import dev.dml.magics.DmlException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The in-place live output of one job: one display id, a first {@code display} at once, then
+ * {@code update}s from a daemon thread whenever the dashboard has new samples, at most one per
+ * {@code minInterval}. A sink or frame that throws is logged and skipped; the next change is
+ * published again. {@link #close()} stops the thread and publishes the last frame.
+ */
+public final class LiveCell implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(LiveCell.class.getName());
+
+    private final LiveDashboard dashboard;
+    private final DisplaySink sink;
+    private final long intervalNanos;
+    private final String displayId = "dml-live-" + UUID.randomUUID();
+    private final Object wake = new Object();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread thread;
+    private boolean displayed;
+    private int updates;
+    private long[] latencies = new long[16];
+    private int latencyCount;
+    private int failures;
+
+    /**
+     * Shows the dashboard's first frame at once and starts redrawing.
+     *
+     * @param dashboard the job's dashboard; this cell reads it, the caller keeps feeding it
+     * @param sink where frames go
+     * @param minInterval the least time between two updates; a few hundred milliseconds keeps
+     *     a notebook responsive
+     */
+    public LiveCell(LiveDashboard dashboard, DisplaySink sink, Duration minInterval) {
+        if (minInterval.isNegative() || minInterval.isZero()) {
+            throw new DmlException("The live update interval must be positive,"
+                    + " was " + minInterval + ".", "Pass a duration such as 250 ms.");
+        }
+        this.dashboard = dashboard;
+        this.sink = sink;
+        this.intervalNanos = minInterval.toNanos();
+        publish();
+        thread = new Thread(this::run, "dml-live-" + displayId.substring(9, 17));
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The display id every frame of this cell is shown under. */
+    public String displayId() {
+        return displayId;
+    }
+
+    /** How many update messages were sent so far (the first display not counted). */
+    public synchronized int updates() {
+        return updates;
+    }
+
+    /**
+     * For each published frame that showed reported samples: the publish time minus the
+     * earliest report time among them, in milliseconds.
+     */
+    public synchronized long[] latenciesMillis() {
+        return Arrays.copyOf(latencies, latencyCount);
+    }
+
+    /** Stops redrawing and publishes the final frame if anything changed; idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (dashboard.isDirty()) {
+            publish();
+        }
+    }
+
+    private void run() {
+        long last = System.nanoTime();
+        long poll = Math.max(1, intervalNanos / 5);
+        while (!closed.get() && !Thread.currentThread().isInterrupted()) {
+            long wait = dashboard.isDirty() ? last + intervalNanos - System.nanoTime() : poll;
+            if (wait > 0) {
+                sleep(wait);
+                continue;
+            }
+            publish();
+            last = System.nanoTime();
+        }
+    }
+
+    /** Waits up to {@code nanos}, or until {@link #close()} wakes it. */
+    private void sleep(long nanos) {
+        synchronized (wake) {
+            if (closed.get()) {
+                return;
+            }
+            try {
+                wake.wait(nanos / 1_000_000, (int) (nanos % 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // ends the loop; close() still publishes
+            }
+        }
+    }
+
+    /** Draws and sends one frame; the first successful send is a display, later ones update. */
+    private synchronized void publish() {
+        try {
+            Frame f = dashboard.frame();
+            if (displayed) {
+                sink.update(displayId, f.svg(), f.text());
+                updates++;
+            } else {
+                sink.display(displayId, f.svg(), f.text());
+                displayed = true;
+            }
+            if (f.oldestUnshownReportMillis() > 0) {
+                recordLatency(System.currentTimeMillis() - f.oldestUnshownReportMillis());
+            }
+        } catch (RuntimeException e) {
+            // The job must keep running when the notebook side fails; log the first few only.
+            if (failures++ < 3) {
+                LOG.log(System.Logger.Level.WARNING, "Live output of " + displayId
+                        + " could not be shown; later frames will try again", e);
+            }
+        }
+    }
+
+    private void recordLatency(long millis) {
+        if (latencyCount == latencies.length) {
+            latencies = Arrays.copyOf(latencies, latencyCount * 2);
+        }
+        latencies[latencyCount++] = millis;
+    }
+}

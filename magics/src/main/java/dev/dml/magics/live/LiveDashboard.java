@@ -1,0 +1,176 @@
+package dev.dml.magics.live;
+
+import dev.dml.magics.DmlException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+
+/**
+ * Accumulates a job's samples and draws frames. Thread-safe: samples arrive on one thread,
+ * frames are drawn on another. Drawing copies what it needs under the lock and renders outside
+ * it, so reporting threads never wait on a frame. Series are reduced to at most
+ * {@value #MAX_POINTS} points per frame, so a frame costs the same after 100 steps or 100,000.
+ */
+public final class LiveDashboard {
+
+    /** Most points a line series is drawn with. */
+    static final int MAX_POINTS = 400;
+
+    private final String jobName;
+    private final int epochs;
+    private final long totalSteps;
+    private final LongSupplier nanoTime;
+    private final String idPrefix;
+
+    private final Series loss = new Series();
+    private final Series validationLoss = new Series();
+    private final Series examplesPerSecond = new Series();
+    private final Series allReduceMiB = new Series();
+    private final WorkerTotals totals = new WorkerTotals();
+    private final List<EpochSample> epochSamples = new ArrayList<>();
+    private final Map<Integer, Long> lastStepOfEpoch = new TreeMap<>();
+    private List<WorkerRow> workers = List.of();
+    private List<StageSample> stages = List.of();
+    private long stageStep;
+    private long startNanos = -1;
+    private int epoch;
+    private long step;
+    private long allReduceTotal;
+    private double stepRateSum;
+    private long oldestUnshown;
+    private volatile boolean dirty = true;
+
+    /**
+     * A dashboard for one job.
+     *
+     * @param jobName the name shown in the header
+     * @param epochs the epochs the job will run; 0 when not known
+     * @param totalSteps the steps the whole job will run, all epochs; 0 when not known (no ETA)
+     */
+    public LiveDashboard(String jobName, int epochs, long totalSteps) {
+        this(jobName, epochs, totalSteps, System::nanoTime,
+                "dml" + UUID.randomUUID().toString().substring(0, 8) + "-");
+    }
+
+    /** For tests: a fixed clock and id prefix make frames reproducible. */
+    LiveDashboard(String jobName, int epochs, long totalSteps, LongSupplier nanoTime,
+            String idPrefix) {
+        if (jobName == null || jobName.isBlank() || epochs < 0 || totalSteps < 0) {
+            throw new DmlException("A live dashboard needs a job name and non-negative epochs"
+                    + " and steps, got '" + jobName + "', " + epochs + ", " + totalSteps + ".",
+                    "Pass the job's name, and 0 for an epoch or step count not known yet.");
+        }
+        this.jobName = jobName;
+        this.epochs = epochs;
+        this.totalSteps = totalSteps;
+        this.nanoTime = nanoTime;
+        this.idPrefix = idPrefix;
+    }
+
+    /** Records the job's workers (by rank) and starts the clock for elapsed time and ETA. */
+    public synchronized void start(List<WorkerRow> workers) {
+        this.workers = List.copyOf(workers);
+        this.startNanos = nanoTime.getAsLong();
+        dirty = true;
+    }
+
+    /** Adds what one step reported. */
+    public synchronized void addStep(StepSample s) {
+        epoch = Math.max(epoch, s.epoch());
+        step = Math.max(step, s.step());
+        lastStepOfEpoch.merge(s.epoch(), s.step(), Math::max);
+        loss.add(s.step(), s.loss());
+        examplesPerSecond.add(s.step(), s.examplesPerSecond());
+        if (Double.isFinite(s.examplesPerSecond())) {
+            stepRateSum += s.examplesPerSecond();
+        }
+        allReduceMiB.add(s.step(), s.allReduceBytes() / Formats.MIB);
+        allReduceTotal += s.allReduceBytes();
+        totals.add(s);
+        noteShown(s.reportedAtMillis());
+    }
+
+    /** Adds what the end of an epoch reported; its validation loss is drawn at its last step. */
+    public synchronized void addEpoch(EpochSample e) {
+        epochSamples.add(e);
+        epoch = Math.max(epoch, e.epoch());
+        long cumulative = epochSamples.stream().mapToLong(EpochSample::steps).sum();
+        validationLoss.add(lastStepOfEpoch.getOrDefault(e.epoch(), cumulative),
+                e.validationLoss());
+        dirty = true;
+    }
+
+    /** Replaces the pipeline stages' figures with those sampled at {@code step}. */
+    public synchronized void addStages(long step, List<StageSample> stages) {
+        this.stages = List.copyOf(stages);
+        this.stageStep = step;
+        dirty = true;
+    }
+
+    /** True when samples arrived since the last {@link #frame()} (and before the first). */
+    public boolean isDirty() {
+        return dirty;
+    }
+
+    /** Draws a frame of everything so far and clears {@link #isDirty()}. */
+    public Frame frame() {
+        Snapshot snapshot;
+        long oldest;
+        synchronized (this) {
+            snapshot = snapshot();
+            oldest = oldestUnshown;
+            oldestUnshown = 0;
+            dirty = false;
+        }
+        return new Frame(FrameRenderer.svg(snapshot, idPrefix), snapshot.line(), oldest);
+    }
+
+    /**
+     * The job's outcome from the samples seen: last loss, last known validation accuracy and
+     * AUC, mean throughput (over epochs, weighted by their time; over steps when no epoch
+     * ended) and each worker's mean CPU and peak memory.
+     *
+     * @param job the job's name as the table shows it
+     * @param stopped true when the user stopped the job
+     * @param wallSeconds the job's wall time
+     */
+    public synchronized JobSummary summary(String job, boolean stopped, double wallSeconds) {
+        double accuracy = Double.NaN;
+        double auc = Double.NaN;
+        double examples = 0;
+        double seconds = 0;
+        for (EpochSample e : epochSamples) {
+            accuracy = Double.isNaN(e.validationAccuracy()) ? accuracy : e.validationAccuracy();
+            auc = Double.isNaN(e.validationAuc()) ? auc : e.validationAuc();
+            examples += e.examplesPerSecond() * e.seconds();
+            seconds += e.seconds();
+        }
+        double rate = seconds > 0 ? examples / seconds
+                : examplesPerSecond.size() > 0 ? stepRateSum / examplesPerSecond.size()
+                : Double.NaN;
+        double finalLoss = loss.size() > 0 ? loss.lastY()
+                : epochSamples.isEmpty() ? Double.NaN
+                : epochSamples.get(epochSamples.size() - 1).trainLoss();
+        return new JobSummary(job, stopped, wallSeconds, step, finalLoss, accuracy, auc, rate,
+                totals.stats(workers));
+    }
+
+    private void noteShown(long reportedAtMillis) {
+        if (reportedAtMillis > 0 && (oldestUnshown == 0 || reportedAtMillis < oldestUnshown)) {
+            oldestUnshown = reportedAtMillis;
+        }
+        dirty = true;
+    }
+
+    private Snapshot snapshot() {
+        double elapsed = startNanos < 0 ? 0 : (nanoTime.getAsLong() - startNanos) / 1e9;
+        return new Snapshot(jobName, epoch, epochs, step, totalSteps, elapsed, loss.lastY(),
+                examplesPerSecond.lastY(), allReduceTotal, loss.points(MAX_POINTS),
+                validationLoss.points(MAX_POINTS), examplesPerSecond.points(MAX_POINTS),
+                allReduceMiB.points(MAX_POINTS), workers, totals.latestCpu(),
+                totals.latestGpu(), totals.latestRss(), totals.latestHeap(), stageStep, stages);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.dml.magics.live;
+
+import java.util.List;
+
+/**
+ * Everything one frame shows, copied out of {@link LiveDashboard} under its lock so drawing
+ * needs no lock. Series are {@code {xs, ys}} already reduced for drawing.
+ */
+record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
+        double elapsedSeconds, double lastLoss, double lastExamplesPerSecond,
+        long allReduceTotalBytes, double[][] loss, double[][] validationLoss,
+        double[][] examplesPerSecond, double[][] allReduceMiB, List<WorkerRow> workers,
+        double[] cpuPercent, double[] gpuPercent, long[] rssBytes, long[] heapBytes,
+        long stageStep, List<StageSample> stages) {
+
+    /** Seconds left at the rate so far; NaN when unknown (no steps yet or no total). */
+    double etaSeconds() {
+        if (step <= 0 || totalSteps <= 0 || elapsedSeconds <= 0) {
+            return Double.NaN;
+        }
+        return Math.max(0, totalSteps - step) * elapsedSeconds / step;
+    }
+
+    /** Share of the job done, 0 to 1; NaN when the total is unknown. */
+    double progress() {
+        return totalSteps <= 0 ? Double.NaN : Math.min(1.0, (double) step / totalSteps);
+    }
+
+    /** "epoch 2/5 · step 120/300" (totals left out when unknown). */
+    String position() {
+        String e = epochs > 0 ? epoch + "/" + epochs : Integer.toString(epoch);
+        String s = totalSteps > 0
+                ? Formats.count(step) + "/" + Formats.count(totalSteps)
+                : Formats.count(step);
+        return "epoch " + e + " · step " + s;
+    }
+
+    /** The plain-text fallback of a frame: position, loss, throughput and time left. */
+    String line() {
+        return position() + " · loss " + Formats.loss(lastLoss) + " · "
+                + Formats.count(lastExamplesPerSecond) + " ex/s · ETA "
+                + Formats.duration(etaSeconds());
+    }
+}

@@ -1,0 +1,96 @@
+package dev.dml.magics.live;
+
+import static org.jfree.svg.SVGUtils.escapeForXML;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The table shown when a job ends, as plain HTML (no scripts, no styles) and as aligned text:
+ * the job's figures, then one row per worker.
+ */
+public final class SummaryTable {
+
+    private static final List<String> WORKER_HEADER =
+            List.of("rank", "node", "pid", "mean CPU", "peak RSS", "peak heap");
+
+    private SummaryTable() {
+    }
+
+    /** The summary as two HTML tables: the job's figures, then the workers. */
+    public static String html(JobSummary s) {
+        StringBuilder out = new StringBuilder("<table>\n");
+        out.append("<caption>").append(escapeForXML(s.job())).append("</caption>\n");
+        for (List<String> row : jobRows(s)) {
+            out.append("<tr><th style=\"text-align:left\">").append(escapeForXML(row.get(0)))
+                    .append("</th><td style=\"text-align:right\">")
+                    .append(escapeForXML(row.get(1))).append("</td></tr>\n");
+        }
+        out.append("</table>\n<table>\n<tr>");
+        WORKER_HEADER.forEach(h -> out.append("<th>").append(h).append("</th>"));
+        out.append("</tr>\n");
+        for (List<String> row : workerRows(s)) {
+            out.append("<tr>");
+            row.forEach(c -> out.append("<td style=\"text-align:right\">")
+                    .append(escapeForXML(c)).append("</td>"));
+            out.append("</tr>\n");
+        }
+        return out.append("</table>\n").toString();
+    }
+
+    /** The summary as aligned plain text: the job's figures, a blank line, the workers. */
+    public static String text(JobSummary s) {
+        List<List<String>> workers = new ArrayList<>();
+        workers.add(WORKER_HEADER);
+        workers.addAll(workerRows(s));
+        return aligned(jobRows(s)) + "\n" + aligned(workers);
+    }
+
+    private static List<List<String>> jobRows(JobSummary s) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("job", s.job()));
+        rows.add(List.of("status", s.stopped() ? "stopped" : "finished"));
+        rows.add(List.of("wall time", Formats.duration(s.wallSeconds())));
+        rows.add(List.of("steps", Formats.count(s.steps())));
+        rows.add(List.of("final loss", Formats.loss(s.finalLoss())));
+        if (!Double.isNaN(s.accuracy())) {
+            rows.add(List.of("accuracy", Formats.fraction(s.accuracy())));
+        }
+        if (!Double.isNaN(s.auc())) {
+            rows.add(List.of("AUC", String.format(Locale.ROOT, "%.4f", s.auc())));
+        }
+        rows.add(List.of("throughput", Formats.count(s.examplesPerSecond()) + " ex/s"));
+        return rows;
+    }
+
+    private static List<List<String>> workerRows(JobSummary s) {
+        List<List<String>> rows = new ArrayList<>();
+        for (WorkerStats w : s.workers()) {
+            rows.add(List.of(Integer.toString(w.rank()), w.node(), Long.toString(w.pid()),
+                    Formats.percent(w.meanCpuPercent()), Formats.bytes(w.peakRssBytes()),
+                    Formats.bytes(w.peakHeapBytes())));
+        }
+        return rows;
+    }
+
+    /** Rows as columns padded to their widest cell, two spaces apart. */
+    private static String aligned(List<List<String>> rows) {
+        int columns = rows.get(0).size();
+        int[] width = new int[columns];
+        rows.forEach(r -> {
+            for (int c = 0; c < columns; c++) {
+                width[c] = Math.max(width[c], r.get(c).length());
+            }
+        });
+        StringBuilder out = new StringBuilder();
+        for (List<String> r : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < columns; c++) {
+                line.append(r.get(c)).append(" ".repeat(width[c] - r.get(c).length() + 2));
+            }
+            out.append(line.toString().stripTrailing()).append('\n');
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,172 @@
+package dev.dml.magics.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.Color;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class LiveDashboardTest {
+
+    private final Samples samples = new Samples();
+
+    /** How many bars ({@code <rect>}) are filled with colour {@code c}. */
+    private static long bars(String svg, Color c) {
+        String fill = "fill:rgb(" + c.getRed() + "," + c.getGreen() + "," + c.getBlue() + ")";
+        return Pattern.compile("<rect [^>]*" + Pattern.quote(fill)).matcher(svg).results()
+                .count();
+    }
+
+    private static long count(String haystack, String needle) {
+        return (haystack.length() - haystack.replace(needle, "").length()) / needle.length();
+    }
+
+    @Test
+    void writesASampleFrameWithEveryChart() throws Exception {
+        LiveDashboard d = samples.dashboard(5, 5_000);
+        d.start(Samples.WORKERS);
+        samples.feed(d, 5, 3_000, true, true);
+        d.addStages(3_000, Samples.stages());
+        samples.advanceSeconds(63);
+        Frame f = d.frame();
+        Files.writeString(Path.of("target", "live-sample.svg"), f.svg(), StandardCharsets.UTF_8);
+
+        SvgText svg = new SvgText(f.svg());
+        assertTrue(svg.hasText("fraud-mlp"));
+        assertTrue(svg.hasText("epoch 5/5 · step 3,000/5,000 (60 %)"), svg.texts().toString());
+        assertTrue(svg.hasText("elapsed 1 min 03 s · ETA 42 s"), svg.texts().toString());
+        assertTrue(svg.hasText("validation"));
+        assertTrue(svg.hasText("CPU and GPU per worker"));
+        // Stages 0..3 sent 3..6 MiB (see Samples.stages()).
+        assertTrue(svg.hasText("stage 2 · 5.0 MiB"), svg.texts().toString());
+        assertTrue(svg.hasTextStartingWith("pipeline stages at step 3,000 · bubble "));
+        assertTrue(svg.hasTextStartingWith("pipeline stages at step 3,000")
+                && svg.texts().stream().anyMatch(t -> t.endsWith("activations 18.0 MiB")));
+    }
+
+    @Test
+    void leavesOutValidationGpuAndStagesWhenNotReported() throws Exception {
+        LiveDashboard d = samples.dashboard(2, 200);
+        d.start(Samples.WORKERS);
+        samples.feed(d, 2, 200, false, false);
+        SvgText svg = new SvgText(d.frame().svg());
+        for (String title : List.of("loss", "throughput", "CPU per worker",
+                "memory per worker", "all-reduce per step", "RSS", "heap used")) {
+            assertTrue(svg.hasText(title), title + " in " + svg.texts());
+        }
+        assertFalse(svg.hasText("validation"));
+        assertFalse(svg.hasText("train"), "no legend for a single loss series");
+        assertFalse(svg.hasText("GPU"));
+        assertFalse(svg.hasTextStartingWith("pipeline stages"));
+        for (String axis : List.of("step", "examples/s", "MiB", "% (100 = one core)")) {
+            assertTrue(svg.hasText(axis), axis);
+        }
+    }
+
+    @Test
+    void eachWorkerKeepsItsColourInEveryPerWorkerChart() throws Exception {
+        LiveDashboard d = samples.dashboard(1, 10);
+        d.start(Samples.WORKERS);
+        samples.feed(d, 1, 10, false, true);
+        String svg = d.frame().svg();
+        for (WorkerRow w : Samples.WORKERS) {
+            // One bar each in the CPU and the memory chart, in the worker's colour.
+            assertEquals(2, bars(svg, Charts.worker(w.rank())), "rank " + w.rank());
+        }
+        assertEquals(List.of("0", "1", "2", "3"), new SvgText(svg).texts().stream()
+                .filter(t -> t.matches("\\d")).distinct().sorted().limit(4).toList());
+    }
+
+    @Test
+    void drawsALongHistoryWithABoundedNumberOfPoints() throws Exception {
+        LiveDashboard d = samples.dashboard(5, 5_000);
+        d.start(Samples.WORKERS);
+        samples.feed(d, 5, 5_000, true, false);
+        Frame f = d.frame();
+        List<String> paths = new SvgText(f.svg()).paths();
+        // A constant series (all-reduce bytes here) keeps one point per bucket, not two.
+        long longLines = paths.stream().filter(p -> count(p, "L") > 150).count();
+        assertEquals(3, longLines, "loss, throughput and all-reduce are drawn downsampled");
+        paths.forEach(p -> assertTrue(count(p, "L") < LiveDashboard.MAX_POINTS, p));
+        assertTrue(new SvgText(f.svg()).hasText("5,000"), "the step axis reaches the last step");
+    }
+
+    @Test
+    void progressLineGivesEpochStepLossThroughputAndEta() {
+        LiveDashboard d = samples.dashboard(4, 400);
+        d.start(Samples.WORKERS);
+        assertEquals("epoch 0/4 · step 0/400 · loss – · – ex/s · ETA –",
+                d.frame().text());
+        for (int s = 1; s <= 100; s++) {
+            d.addStep(new StepSample(1, s, 0.5, 1_234.4, 1, 1, 10, null, null, null, null, 0));
+        }
+        samples.advanceSeconds(10);
+        // 100 of 400 steps took 10 s: 300 more take 30 s.
+        assertEquals("epoch 1/4 · step 100/400 · loss 0.5000 · 1,234 ex/s · ETA 30 s",
+                d.frame().text());
+        samples.advanceSeconds(290);
+        assertTrue(d.frame().text().endsWith("ETA 15 min 00 s"), "300 s per 100 steps");
+    }
+
+    @Test
+    void sameSamplesDrawTheSameFrameAndOnlyNewOnesMakeItDirty() {
+        LiveDashboard d = samples.dashboard(1, 50);
+        d.start(Samples.WORKERS);
+        samples.feed(d, 1, 50, true, false);
+        assertTrue(d.isDirty());
+        Frame first = d.frame();
+        assertFalse(d.isDirty());
+        assertEquals(first, d.frame(), "no timestamps or random ids in a frame");
+        d.addStages(50, Samples.stages());
+        assertTrue(d.isDirty());
+        assertNotEquals(first.svg(), d.frame().svg());
+    }
+
+    @Test
+    void frameNamesTheOldestReportItShowsFirst() {
+        LiveDashboard d = samples.dashboard(1, 10);
+        d.start(Samples.WORKERS);
+        assertEquals(0, d.frame().oldestUnshownReportMillis());
+        d.addStep(report(1, 5_000));
+        d.addStep(report(2, 4_000));
+        d.addStep(report(3, 0));
+        assertEquals(4_000, d.frame().oldestUnshownReportMillis());
+        d.addStep(report(4, 6_000));
+        assertEquals(6_000, d.frame().oldestUnshownReportMillis());
+        assertEquals(0, d.frame().oldestUnshownReportMillis());
+    }
+
+    private static StepSample report(long step, long at) {
+        return new StepSample(1, step, 0.3, 100, 1, 1, 0, null, null, null, null, at);
+    }
+
+    @Test
+    void summaryComesFromTheSamples() {
+        LiveDashboard d = samples.dashboard(2, 4);
+        d.start(List.of(new WorkerRow(0, "node-a", 11), new WorkerRow(1, "node-b", 22)));
+        long mib = 1L << 20;
+        d.addStep(new StepSample(1, 1, 0.9, 100, 1, 1, 0, new double[] {50, 90},
+                new long[] {10 * mib, 20 * mib}, new long[] {100 * mib, 300 * mib}, null, 0));
+        d.addStep(new StepSample(1, 2, 0.7, 100, 1, 1, 0, new double[] {70, 110},
+                new long[] {30 * mib, 5 * mib}, new long[] {90 * mib, 200 * mib}, null, 0));
+        d.addEpoch(new EpochSample(1, 2, 0.8, 10, 1_000, 0.75, 0.8, 0.85));
+        d.addStep(new StepSample(2, 3, 0.5, 100, 1, 1, 0, null, null, null, null, 0));
+        d.addEpoch(new EpochSample(2, 1, 0.5, 30, 3_000, 0.6, 0.9, Double.NaN));
+
+        JobSummary s = d.summary("fraud", true, 41.5);
+        assertEquals(3, s.steps());
+        assertEquals(0.5, s.finalLoss());
+        assertEquals(0.9, s.accuracy());
+        assertEquals(0.85, s.auc(), "the last AUC that was known");
+        assertEquals((1_000 * 10 + 3_000 * 30) / 40.0, s.examplesPerSecond(), 1e-9);
+        assertEquals(List.of(new WorkerStats(0, "node-a", 11, 60, 100 * mib, 30 * mib),
+                new WorkerStats(1, "node-b", 22, 100, 300 * mib, 20 * mib)), s.workers());
+    }
+}

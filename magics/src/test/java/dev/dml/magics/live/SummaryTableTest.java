@@ -1,0 +1,63 @@
+package dev.dml.magics.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.xml.sax.InputSource;
+
+class SummaryTableTest {
+
+    private static final long MIB = 1L << 20;
+
+    private final JobSummary summary = new JobSummary("fraud <mlp>", false, 125.4, 3_000,
+            0.123456, 0.934, 0.9712, 12_345.6, List.of(
+                    new WorkerStats(0, "node-a", 4101, 87.4, 912 * MIB, 256 * MIB),
+                    new WorkerStats(1, "node-b", 5201, 91.6, 1_536 * MIB, 300 * MIB)));
+
+    @Test
+    void textListsTheJobThenOneAlignedRowPerWorker() {
+        String text = SummaryTable.text(summary);
+        for (String expected : List.of("job         fraud <mlp>", "status      finished",
+                "wall time   2 min 05 s", "steps       3,000", "final loss  0.1235",
+                "accuracy    93.4 %", "AUC         0.9712", "throughput  12,346 ex/s",
+                "rank  node    pid   mean CPU  peak RSS   peak heap",
+                "0     node-a  4101  87 %      912.0 MiB  256.0 MiB",
+                "1     node-b  5201  92 %      1.50 GiB   300.0 MiB")) {
+            assertTrue(text.contains(expected + "\n"), expected + " in\n" + text);
+        }
+    }
+
+    @Test
+    void htmlIsPlainTablesWithTheSameFigures() throws Exception {
+        String html = SummaryTable.html(summary);
+        assertFalse(html.contains("<script"));
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new InputSource(new StringReader("<div>" + html + "</div>")));
+        assertEquals(2, doc.getElementsByTagName("table").getLength());
+        assertEquals("fraud <mlp>", doc.getElementsByTagName("caption").item(0)
+                .getTextContent());
+        String all = doc.getDocumentElement().getTextContent();
+        for (String expected : List.of("finished", "2 min 05 s", "0.1235", "93.4 %", "0.9712",
+                "12,346 ex/s", "node-b", "5201", "92 %", "1.50 GiB", "300.0 MiB")) {
+            assertTrue(all.contains(expected), expected + " in " + all);
+        }
+    }
+
+    @Test
+    void unknownFiguresAreLeftOutOrDashed() {
+        JobSummary stopped = new JobSummary("j", true, 3, 0, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, List.of(new WorkerStats(0, "?", 0, Double.NaN, 0, 0)));
+        String text = SummaryTable.text(stopped);
+        assertTrue(text.contains("status      stopped\n"), text);
+        assertTrue(text.contains("final loss  –\n"), text);
+        assertFalse(text.contains("accuracy"), text);
+        assertFalse(text.contains("AUC"), text);
+        assertTrue(text.contains("0     ?     0    –         0 B       0 B\n"), text);
+    }
+}
