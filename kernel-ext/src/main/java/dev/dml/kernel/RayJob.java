@@ -121,6 +121,7 @@ final class RayJob implements PreparedJob, RunningJob {
     private static final class Bridge implements TrainingListener {
         private static final double[] NO_GPU = new double[0];
         volatile JobEvents events;
+        private long stepsBefore;
 
         @Override
         public void onStart(List<WorkerInfo> workers) {
@@ -134,7 +135,8 @@ final class RayJob implements PreparedJob, RunningJob {
         public void onStep(StepMetrics m) {
             JobEvents e = events;
             if (e != null) {
-                e.step(new StepSample(m.epoch(), m.step(), m.loss(), m.examplesPerSecond(),
+                // the engine counts epochs from 0, the dashboard (like its header) from 1
+                e.step(new StepSample(m.epoch() + 1, m.step(), m.loss(), m.examplesPerSecond(),
                         m.computeMillis(), m.commMillis(), m.allReduceBytes(), m.cpuPercent(),
                         m.heapBytes(), m.rssBytes(), NO_GPU, m.reportedAtMillis()));
             }
@@ -143,8 +145,10 @@ final class RayJob implements PreparedJob, RunningJob {
         @Override
         public void onEpoch(EpochMetrics m) {
             JobEvents e = events;
+            long ran = m.steps() - stepsBefore;
+            stepsBefore = m.steps();
             if (e != null) {
-                e.epoch(new EpochSample(m.epoch(), m.steps(), m.trainLoss(), m.seconds(),
+                e.epoch(new EpochSample(m.epoch() + 1, ran, m.trainLoss(), m.seconds(),
                         m.examplesPerSecond(), m.validationLoss(), m.validationAccuracy(),
                         m.validationAuc()));
             }

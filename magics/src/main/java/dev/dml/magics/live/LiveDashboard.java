@@ -115,6 +115,16 @@ public final class LiveDashboard {
         return dirty;
     }
 
+    /**
+     * The one-line progress of the latest frame's text, without drawing or clearing
+     * {@link #isDirty()}: for {@code %dml status} while the live cell keeps drawing.
+     *
+     * @return e.g. {@code epoch 2/5 · step 120/300 · loss 0.1234 · 1,234 ex/s · ETA 12 s}
+     */
+    public synchronized String progress() {
+        return snapshot().line();
+    }
+
     /** Draws a frame of everything so far and clears {@link #isDirty()}. */
     public Frame frame() {
         Snapshot snapshot;
