@@ -68,9 +68,17 @@ final class CellExecutionControl extends DirectExecutionControl {
         return park(result[0]);
     }
 
-    /** A dml error says what the interrupt did (e.g. which job it stopped): show it. */
-    private static boolean isDmlFailure(Throwable t) {
-        return t != null && t.getClass().getName().startsWith("dev.dml.");
+    /**
+     * A dml error says what the interrupt did (e.g. which job it stopped): show it. JJava wraps
+     * what a magic throws, so look along the causes.
+     */
+    private static boolean isDmlFailure(Throwable thrown) {
+        for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getClass().getName().startsWith("dev.dml.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
