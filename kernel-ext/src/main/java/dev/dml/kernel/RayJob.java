@@ -67,9 +67,15 @@ final class RayJob implements PreparedJob, RunningJob {
 
     @Override
     public String description() {
-        return String.format("%s on %,d rows x %d features, %d worker%s", spec.model(),
+        return String.format("%s on %,d rows x %d features, %d worker%s", describe(spec.model()),
                 spec.trainTable().rowCount(), spec.columns().featureCount(), spec.workers(),
                 spec.workers() == 1 ? "" : "s");
+    }
+
+    private static String describe(dev.dml.ray.model.ModelSpec model) {
+        String family = model.family().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+        int[] hidden = model.hidden();
+        return hidden.length == 0 ? family : family + " " + java.util.Arrays.toString(hidden);
     }
 
     @Override
