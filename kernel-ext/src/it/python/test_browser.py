@@ -3,8 +3,11 @@ a Java cell and reads its output. Leaves a screenshot in test-output/browser/.
 
 Never downloads a browser: Playwright drives the chromium that bin/install takes from apt.
 """
+import base64
+import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -13,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -25,8 +29,12 @@ from kernel_session import KERNEL_NAME, REPO_ROOT, STARTUP_TIMEOUT, require_kern
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-SCREENSHOT = REPO_ROOT / "test-output" / "browser" / "jupyterlab-java-cell.png"
+SHOTS = REPO_ROOT / "test-output" / "browser"
+SCREENSHOT = SHOTS / "jupyterlab-java-cell.png"
 NOTEBOOK = "browser-check.ipynb"
+QUICKSTART = REPO_ROOT / "notebooks" / "01-quickstart.ipynb"
+# The quickstart's data and train cells, as its own notebook (the rest needs no browser).
+TRAIN_NOTEBOOK = "quickstart-train.ipynb"
 JAVA_CELL = 'System.out.println("hello from dml " + (6*7));'
 EXPECTED = "hello from dml 42"
 # Without the background-networking flags Chromium keeps dialling hosts this machine cannot
@@ -85,6 +93,9 @@ def lab(tmp_path):
     nb.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "Java (dml)",
                                  "language": "java"}
     nbformat.write(nb, root / NOTEBOOK)
+    quickstart = nbformat.read(QUICKSTART, as_version=4)
+    quickstart.cells = [c for c in quickstart.cells if c.get("id") in ("load", "train")]
+    nbformat.write(quickstart, root / TRAIN_NOTEBOOK)
 
     port, token = free_port(), secrets.token_hex(16)
     base = f"http://127.0.0.1:{port}"
@@ -145,33 +156,87 @@ def stop_server(server, base, token):
             continue
 
 
-def test_java_cell_runs_in_jupyterlab(lab):
-    base, token = lab
+@contextlib.contextmanager
+def notebook_page(base, token, notebook, height=800):
+    """A headless Chromium page with the notebook open in JupyterLab."""
     chromium = shutil.which("chromium")
     assert chromium, "no chromium on PATH: run 'bash bin/install'"
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-
+    SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS,
                                     headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(f"{base}/lab/tree/{NOTEBOOK}?token={token}")
-            try:
-                run_java_cell(page)
-            finally:
-                page.screenshot(path=str(SCREENSHOT))
+            page = browser.new_page(viewport={"width": 1280, "height": height})
+            page.goto(f"{base}/lab/tree/{notebook}?token={token}")
+            wait_for_kernel(page)
+            yield page
         finally:
             browser.close()
 
 
-def run_java_cell(page):
+def test_java_cell_runs_in_jupyterlab(lab):
+    base, token = lab
+    with notebook_page(base, token, NOTEBOOK) as page:
+        try:
+            run_java_cell(page)
+        finally:
+            page.screenshot(path=str(SCREENSHOT))
+
+
+def test_train_cell_updates_its_plot_in_place(lab):
+    """The quickstart's %%dml train cell in JupyterLab: one output area holds the live plot,
+    and its image changes while the job runs (screenshots mid-run and at the end)."""
+    base, token = lab
+    with notebook_page(base, token, TRAIN_NOTEBOOK, height=1400) as page:
+        cells = page.locator(".jp-Notebook .jp-CodeCell")
+        cells.nth(0).locator(".cm-content").click()
+        page.keyboard.press("Shift+Enter")  # the data cell
+        page.keyboard.press("Shift+Enter")  # the train cell
+        train = cells.nth(1)
+        plot = train.locator(".jp-OutputArea-output img")
+        expect(plot).to_have_count(1, timeout=UI_TIMEOUT_MS)
+        mid = wait_for_progress(plot)
+        train.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "quickstart-train-mid-run.png"))
+        expect(train.locator(".jp-InputPrompt")).to_have_text("[2]:", timeout=UI_TIMEOUT_MS)
+        expect(train.locator(".jp-OutputArea-output").last).to_contain_text(
+            "finished", timeout=UI_TIMEOUT_MS)
+        train.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "quickstart-train-end.png"))
+        assert plot.count() == 1, "the live plot must stay one output, redrawn in place"
+        end = plot.get_attribute("src")
+        assert end != mid, "the plot did not change between mid-run and the end"
+        assert "468/468" in svg_text(end), "the last frame must show the last step"
+
+
+def wait_for_progress(plot):
+    """Waits for a frame drawn after some steps (not the empty first one); returns its src."""
+    deadline = time.monotonic() + UI_TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        src = plot.get_attribute("src") or ""
+        match = re.search(r"step (\d+)/468", svg_text(src))
+        if match and 0 < int(match.group(1)) < 468:
+            return src
+        time.sleep(0.2)
+    pytest.fail("the live plot showed no progress mid-run")
+
+
+def svg_text(src):
+    """The SVG behind an <img src="data:image/svg+xml;..."> as text."""
+    header, _, data = src.partition(",")
+    return (base64.b64decode(data).decode() if header.endswith(";base64")
+            else urllib.parse.unquote(data))
+
+
+def wait_for_kernel(page):
     # The toolbar names the notebook's kernel, and the kernel reports idle once it started.
     expect(page.locator(".jp-NotebookPanel-toolbar .jp-KernelName")).to_have_text(
         "Java (dml)", timeout=UI_TIMEOUT_MS)
     expect(page.locator(".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator")
            ).to_have_attribute("data-status", "idle", timeout=UI_TIMEOUT_MS)
 
+
+def run_java_cell(page):
     editor = page.locator(".jp-Notebook .jp-CodeCell .cm-content").first
     expect(editor).to_have_text(JAVA_CELL, timeout=UI_TIMEOUT_MS)
     editor.click()
