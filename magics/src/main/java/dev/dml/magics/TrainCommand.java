@@ -1,13 +1,9 @@
 package dev.dml.magics;
 
-import dev.dml.magics.live.EpochSample;
 import dev.dml.magics.live.JobSummary;
 import dev.dml.magics.live.LiveCell;
 import dev.dml.magics.live.LiveDashboard;
-import dev.dml.magics.live.StageSample;
-import dev.dml.magics.live.StepSample;
 import dev.dml.magics.live.SummaryTable;
-import dev.dml.magics.live.WorkerRow;
 import java.time.Duration;
 import java.util.List;
 
@@ -74,7 +70,7 @@ final class TrainCommand implements DmlCommand {
                 ? new LiveCell(dashboard, context.displaySink(), FRAME_INTERVAL) : null;
         RunningJob job;
         try {
-            job = backend.start(prepared, new DashboardEvents(dashboard));
+            job = backend.start(prepared, JobEvents.feeding(dashboard));
         } catch (RuntimeException e) {
             if (cell != null) {
                 cell.close();
@@ -167,28 +163,5 @@ final class TrainCommand implements DmlCommand {
         }, "dml-job-" + record.id());
         t.setDaemon(true);
         t.start();
-    }
-
-    /** Feeds the backend's events to the dashboard. */
-    private record DashboardEvents(LiveDashboard dashboard) implements JobEvents {
-        @Override
-        public void started(List<WorkerRow> workers) {
-            dashboard.start(workers);
-        }
-
-        @Override
-        public void step(StepSample sample) {
-            dashboard.addStep(sample);
-        }
-
-        @Override
-        public void epoch(EpochSample sample) {
-            dashboard.addEpoch(sample);
-        }
-
-        @Override
-        public void stages(long step, List<StageSample> stages) {
-            dashboard.addStages(step, stages);
-        }
     }
 }

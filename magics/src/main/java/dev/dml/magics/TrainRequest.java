@@ -43,6 +43,18 @@ public record TrainRequest(String source, String model, List<Integer> hidden, St
         Integer checkpointEvery, boolean resume, Long seed, String into, boolean background,
         boolean plots, boolean debug) {
 
+    /**
+     * Parses a request as {@code %dml train} does: its words, and for the cell form its body.
+     *
+     * @param args the words after {@code train}, e.g. {@code ["fraud", "--label", "is_fraud"]}
+     * @param body the {@code key: value} lines of a {@code %%dml train} cell, or null
+     * @return the request
+     * @throws DmlException naming the first bad option and how to write it
+     */
+    public static TrainRequest parse(List<String> args, String body) {
+        return TrainGrammar.parse(args, body);
+    }
+
     /** Lists stay immutable; the rest is plain data. */
     public TrainRequest {
         hidden = hidden == null ? null : List.copyOf(hidden);
