@@ -7,7 +7,6 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.nn.Block;
-import ai.djl.nn.Parameter;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
@@ -196,9 +195,7 @@ public final class TrainingReplica implements AutoCloseable {
 
     /** Sets every gradient to zero, e.g. for a worker that has no rows this step. */
     public void zeroGradients() {
-        for (Parameter p : params.parameters()) {
-            JniUtils.zeroGrad((PtNDArray) p.getArray());
-        }
+        params.zeroGradients();
     }
 
     /**
@@ -242,15 +239,7 @@ public final class TrainingReplica implements AutoCloseable {
 
     /** Applies one optimizer update to every parameter, in place, from the current gradients. */
     public void step() {
-        optimizer.beginStep();
-        int i = 0;
-        for (Parameter p : params.parameters()) {
-            try (NDArray g = p.getArray().getGradient()) {
-                FloatBuffer weights = ParameterBuffers.view(p.getArray());
-                optimizer.update(params.offset(i), weights, ParameterBuffers.view(g));
-            }
-            i++;
-        }
+        params.update(optimizer);
     }
 
     /**
