@@ -55,6 +55,33 @@ final class StageLayers {
         return shape;
     }
 
+    /** Runs blocks in order on {@code x}, in training mode. */
+    static NDArray forward(List<Block> blocks, ParameterStore store, NDArray x) {
+        NDList h = new NDList(x);
+        for (Block b : blocks) {
+            h = b.forward(store, h, true);
+        }
+        return h.singletonOrThrow();
+    }
+
+    /**
+     * Runs one backward of a zero loss through blocks so every parameter has a gradient tensor
+     * (zero it afterwards: the result is zero times the gradient, which may hold no number).
+     */
+    static void prime(List<Block> blocks, ParameterStore store, NDManager manager,
+            Shape inputShape) {
+        boolean was = JniUtils.isGradMode();
+        JniUtils.setGradMode(true);
+        try (NDManager scope = manager.newSubManager()) {
+            NDArray x = scope.zeros(inputShape, DataType.FLOAT32);
+            NDArray zero = forward(blocks, store, x).sum().mul(0f);
+            JniUtils.backward((PtNDArray) zero, (PtNDArray) scope.ones(zero.getShape()), false,
+                    false);
+        } finally {
+            JniUtils.setGradMode(was);
+        }
+    }
+
     static long[] parameters(List<Block> blocks, int[] starts) {
         long[] out = new long[starts.length];
         for (int j = 0; j < starts.length; j++) {
@@ -80,11 +107,7 @@ final class StageLayers {
                 for (int j = 0; j < starts.length; j++) {
                     h.setRequiresGradient(true);
                     long t0 = System.nanoTime();
-                    NDList out = new NDList(h);
-                    for (Block b : layer(blocks, starts, j)) {
-                        out = b.forward(store, out, true);
-                    }
-                    NDArray y = out.singletonOrThrow();
+                    NDArray y = forward(layer(blocks, starts, j), store, h);
                     NDArray s = y.sum();
                     JniUtils.backward((PtNDArray) s, (PtNDArray) scope.ones(s.getShape()),
                             false, false);

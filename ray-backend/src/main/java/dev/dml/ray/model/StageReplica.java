@@ -2,9 +2,7 @@ package dev.dml.ray.model;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
 import ai.djl.nn.SequentialBlock;
@@ -47,7 +45,6 @@ public final class StageReplica implements AutoCloseable {
     private final NDManager manager;
     private final List<Block> blocks;
     private final int[] layerStarts;
-    private final Shape inputShape;
     private final ParameterStore store;
     private final ParameterBuffers params;
     private final FlatOptimizer optimizer;
@@ -83,7 +80,6 @@ public final class StageReplica implements AutoCloseable {
                 skip = earlier.randomDraws();
                 offset = earlier.total();
             }
-            this.inputShape = shape;
             this.parameterOffset = offset;
             this.blocks = List.copyOf(all.subList(c0, c1));
             this.layerStarts = StageLayers.starts(blocks);
@@ -93,7 +89,8 @@ public final class StageReplica implements AutoCloseable {
             this.params = new ParameterBuffers(mine);
             params.initialize(spec.seed(), skip);
             this.optimizer = opt.newOptimizer(params.total());
-            primeGradients();
+            StageLayers.prime(blocks, store, manager, shape);
+            params.zeroGradients();
         } catch (RuntimeException e) {
             manager.close();
             throw e;
@@ -337,11 +334,7 @@ public final class StageReplica implements AutoCloseable {
         boolean was = JniUtils.isGradMode();
         JniUtils.setGradMode(true);
         try {
-            NDList h = new NDList(x);
-            for (Block b : blocks) {
-                h = b.forward(store, h, true);
-            }
-            return h.singletonOrThrow();
+            return StageLayers.forward(blocks, store, x);
         } finally {
             JniUtils.setGradMode(was);
         }
@@ -381,25 +374,6 @@ public final class StageReplica implements AutoCloseable {
             stepScope.close();
             stepScope = null;
         }
-    }
-
-    /** Runs one backward with a zero loss so every parameter has a gradient tensor. */
-    private void primeGradients() {
-        boolean was = JniUtils.isGradMode();
-        JniUtils.setGradMode(true);
-        try (NDManager scope = manager.newSubManager()) {
-            NDArray x = scope.zeros(inputShape, DataType.FLOAT32);
-            NDList h = new NDList(x);
-            for (Block b : blocks) {
-                h = b.forward(store, h, true);
-            }
-            NDArray zero = h.singletonOrThrow().sum().mul(0f);
-            JniUtils.backward((PtNDArray) zero, (PtNDArray) scope.ones(zero.getShape()), false,
-                    false);
-        } finally {
-            JniUtils.setGradMode(was);
-        }
-        params.zeroGradients();
     }
 
     @Override

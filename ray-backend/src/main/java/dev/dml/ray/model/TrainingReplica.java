@@ -63,7 +63,8 @@ public final class TrainingReplica implements AutoCloseable {
             this.params = new ParameterBuffers(block);
             params.initialize(spec.seed());
             this.optimizer = opt.newOptimizer(params.total());
-            primeGradients();
+            StageLayers.prime(java.util.List.of(block), store, manager, spec.inputShape());
+            zeroGradients();
         } catch (RuntimeException e) {
             manager.close();
             throw e;
@@ -366,22 +367,6 @@ public final class TrainingReplica implements AutoCloseable {
                             + " labels.",
                     "Slice features and labels with the same row range.");
         }
-    }
-
-    /** Runs one backward pass with a zero loss so every parameter has a gradient tensor. */
-    private void primeGradients() {
-        boolean was = JniUtils.isGradMode();
-        JniUtils.setGradMode(true);
-        try (NDManager scope = manager.newSubManager()) {
-            NDArray x = scope.zeros(spec.inputShape());
-            NDArray out = block.forward(store, new NDList(x), true).singletonOrThrow();
-            NDArray zero = out.sum().mul(0f);
-            NDArray head = scope.ones(zero.getShape());
-            JniUtils.backward((PtNDArray) zero, (PtNDArray) head, false, false);
-        } finally {
-            JniUtils.setGradMode(was);
-        }
-        zeroGradients();
     }
 
     @Override

@@ -89,12 +89,15 @@ final class StagedCommand implements DriverCommand<TrainResult> {
         JobControl control = context.register(key, new JobControl());
         List<ActorGroup<StageWorker>> groups = new ArrayList<>();
         try {
+            List<ActorGroup.Builder<StageWorker>> builders = new ArrayList<>();
             for (int s = 0; s < k; s++) {
                 ActorGroup.Builder<StageWorker> b = ActorGroup.builder(StageWorker::new)
                         .setSize(d).optCpusPerActor(cpus).optGpusPerActor(gpus)
                         .optTimeout(timeout);
                 jvmOptions.forEach(b::addJvmOption);
-                ActorGroup<StageWorker> g = b.open();
+                builders.add(b);
+            }
+            for (ActorGroup<StageWorker> g : ActorGroup.openAll(builders)) {
                 control.attach(g);
                 groups.add(g);
             }

@@ -63,7 +63,7 @@ class StagedLocalTest {
         return r;
     }
 
-    private static void assertSameTraining(TrainResult expected, TrainResult actual) {
+    static void assertSameTraining(TrainResult expected, TrainResult actual) {
         assertEquals(expected.globalSteps(), actual.globalSteps());
         for (int i = 0; i < expected.steps().size(); i++) {
             assertEquals(expected.steps().get(i).loss(), actual.steps().get(i).loss(), 1e-5,
