@@ -20,6 +20,7 @@ public final class Bench {
         BENCHMARKS.put("P2", new P2Scaling());
         BENCHMARKS.put("P4", new P4AllReduce());
         BENCHMARKS.put("P6", new P6DataPath());
+        BENCHMARKS.put("P8", new P8Pipeline());
     }
 
     private Bench() {}
