@@ -21,6 +21,7 @@ public final class Bench {
         BENCHMARKS.put("P4", new P4AllReduce());
         BENCHMARKS.put("P6", new P6DataPath());
         BENCHMARKS.put("P7", new P7LivePlots());
+        BENCHMARKS.put("P8", new P8Pipeline());
     }
 
     private Bench() {}

@@ -207,6 +207,35 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
     }
 
     /**
+     * Opens several groups at once: all their actors start together (a JVM each, in parallel)
+     * before any group waits for its members to join. See {@link Builder#open()}.
+     *
+     * @param builders the groups' builders
+     * @param <W> the actor class
+     * @return the groups, in order, owned by the caller
+     * @throws CollectiveException when an actor cannot start or join in time
+     */
+    public static <W extends CollectiveWorker> List<ActorGroup<W>> openAll(
+            List<Builder<W>> builders) {
+        List<List<ActorHandle<W>>> created = new ArrayList<>();
+        try {
+            for (Builder<W> b : builders) {
+                List<ActorHandle<W>> actors = new ArrayList<>();
+                created.add(actors); // before create: a failure kills what has started
+                b.create(actors);
+            }
+            List<ActorGroup<W>> groups = new ArrayList<>();
+            for (int i = 0; i < builders.size(); i++) {
+                groups.add(builders.get(i).join(created.get(i)));
+            }
+            return groups;
+        } catch (RuntimeException e) {
+            created.forEach(list -> list.forEach(ActorGroup::kill));
+            throw e;
+        }
+    }
+
+    /**
      * Builds an {@link ActorGroup}.
      *
      * @param <W> the actor class
@@ -308,8 +337,26 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
          * @return the group, owned by the caller
          * @throws CollectiveException when an actor cannot start or join in time
          */
-        @SuppressWarnings("unchecked")
         public ActorGroup<W> open() {
+            return openAll(List.of(this)).get(0);
+        }
+
+        @SuppressWarnings("unchecked")
+        private ActorGroup<W> join(List<ActorHandle<W>> actors) {
+            List<ActorHandle<CollectiveWorker>> peers = new ArrayList<>();
+            for (ActorHandle<W> a : actors) {
+                peers.add((ActorHandle<CollectiveWorker>) (ActorHandle<?>) a);
+            }
+            List<ObjectRef<WorkerInfo>> joins = new ArrayList<>();
+            for (int r = 0; r < size; r++) {
+                joins.add(actors.get(r).task(CollectiveWorker::join, r, size, peers,
+                        timeout.toMillis()).remote());
+            }
+            List<WorkerInfo> workers = Gather.await(joins, List.of(), "joining the group", timeout);
+            return new ActorGroup<>(actors, workers, timeout);
+        }
+
+        private void create(List<ActorHandle<W>> into) {
             if (size < 1) {
                 throw new CollectiveException("The actor group's size is not set.",
                         "Call ActorGroup.Builder.setSize before open().");
@@ -319,33 +366,15 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
                     .setMaxConcurrency(4)
                     .addMethod(CollectiveWorker::receive)
                     .build();
-            List<ActorHandle<W>> actors = new ArrayList<>();
-            try {
-                for (int r = 0; r < size; r++) {
-                    ActorCreator<W> creator = Ray.actor(factory)
-                            .setResource("CPU", cpusPerActor)
-                            .setJvmOptions(jvmOptions)
-                            .setConcurrencyGroups(delivery);
-                    if (gpusPerActor > 0) {
-                        creator.setResource("GPU", gpusPerActor);
-                    }
-                    actors.add(creator.remote());
+            for (int r = 0; r < size; r++) {
+                ActorCreator<W> creator = Ray.actor(factory)
+                        .setResource("CPU", cpusPerActor)
+                        .setJvmOptions(jvmOptions)
+                        .setConcurrencyGroups(delivery);
+                if (gpusPerActor > 0) {
+                    creator.setResource("GPU", gpusPerActor);
                 }
-                List<ActorHandle<CollectiveWorker>> peers = new ArrayList<>();
-                for (ActorHandle<W> a : actors) {
-                    peers.add((ActorHandle<CollectiveWorker>) (ActorHandle<?>) a);
-                }
-                List<ObjectRef<WorkerInfo>> joins = new ArrayList<>();
-                for (int r = 0; r < size; r++) {
-                    joins.add(actors.get(r).task(CollectiveWorker::join, r, size, peers,
-                            timeout.toMillis()).remote());
-                }
-                List<WorkerInfo> workers =
-                        Gather.await(joins, List.of(), "joining the group", timeout);
-                return new ActorGroup<>(actors, workers, timeout);
-            } catch (RuntimeException e) {
-                actors.forEach(ActorGroup::kill);
-                throw e;
+                into.add(creator.remote());
             }
         }
     }

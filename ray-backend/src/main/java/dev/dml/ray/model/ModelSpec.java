@@ -170,6 +170,18 @@ public final class ModelSpec implements Serializable {
     }
 
     /**
+     * Returns the number of layers a model or pipeline split can cut between: each linear or
+     * convolution layer with the activation, pooling or flatten after it (see {@link
+     * StageReplica}).
+     *
+     * @return at least 1
+     */
+    public int layerCount() {
+        int dense = family == Family.LOGISTIC_REGRESSION ? 0 : hidden.length;
+        return (family == Family.CNN ? convChannels.length : 0) + dense + 1;
+    }
+
+    /**
      * Returns the input standardisation built into the model, if any.
      *
      * @return the statistics, or {@code null}

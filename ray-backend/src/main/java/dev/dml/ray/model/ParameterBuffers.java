@@ -3,6 +3,8 @@ package dev.dml.ray.model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.nn.Block;
 import ai.djl.nn.Parameter;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
 import dev.dml.ray.DmlException;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
@@ -60,12 +62,23 @@ final class ParameterBuffers {
 
     /** Fills weights with He-uniform values from {@code seed}'s stream and biases with zeros. */
     void initialize(long seed) {
+        initialize(seed, 0);
+    }
+
+    /**
+     * Like {@link #initialize(long)} after skipping {@code skip} values of the stream: the
+     * parameters of a pipeline stage get the values they have in the whole model.
+     */
+    void initialize(long seed, long skip) {
         SplittableRandom rnd = new SplittableRandom(seed);
+        for (long i = 0; i < skip; i++) {
+            rnd.nextDouble();
+        }
         for (Parameter p : params) {
             NDArray a = p.getArray();
             FloatBuffer v = view(a);
             long[] shape = a.getShape().getShape();
-            boolean bias = p.getType() == Parameter.Type.BIAS || shape.length == 1;
+            boolean bias = isBias(p);
             long fanIn = 1;
             for (int d = 1; d < shape.length; d++) {
                 fanIn *= shape[d];
@@ -76,6 +89,37 @@ final class ParameterBuffers {
                 v.put(i, bias ? 0f : (float) ((rnd.nextDouble() * 2 - 1) * bound));
             }
         }
+    }
+
+    /** Applies one optimizer update to every parameter, in place, from its gradient. */
+    void update(FlatOptimizer optimizer) {
+        optimizer.beginStep();
+        for (int i = 0; i < params.size(); i++) {
+            NDArray a = params.get(i).getArray();
+            try (NDArray g = a.getGradient()) {
+                optimizer.update(offsets[i], view(a), view(g));
+            }
+        }
+    }
+
+    /** Sets every gradient to zero. */
+    void zeroGradients() {
+        for (Parameter p : params) {
+            JniUtils.zeroGrad((PtNDArray) p.getArray());
+        }
+    }
+
+    /** How many values {@link #initialize} draws from the stream: one per weight. */
+    long randomDraws() {
+        long n = 0;
+        for (Parameter p : params) {
+            n += isBias(p) ? 0 : p.getArray().size();
+        }
+        return n;
+    }
+
+    private static boolean isBias(Parameter p) {
+        return p.getType() == Parameter.Type.BIAS || p.getArray().getShape().dimension() == 1;
     }
 
     void copyParameters(FloatBuffer dst) {

@@ -7,7 +7,6 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.nn.Block;
-import ai.djl.nn.Parameter;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
@@ -64,7 +63,8 @@ public final class TrainingReplica implements AutoCloseable {
             this.params = new ParameterBuffers(block);
             params.initialize(spec.seed());
             this.optimizer = opt.newOptimizer(params.total());
-            primeGradients();
+            StageLayers.prime(java.util.List.of(block), store, manager, spec.inputShape());
+            zeroGradients();
         } catch (RuntimeException e) {
             manager.close();
             throw e;
@@ -196,9 +196,7 @@ public final class TrainingReplica implements AutoCloseable {
 
     /** Sets every gradient to zero, e.g. for a worker that has no rows this step. */
     public void zeroGradients() {
-        for (Parameter p : params.parameters()) {
-            JniUtils.zeroGrad((PtNDArray) p.getArray());
-        }
+        params.zeroGradients();
     }
 
     /**
@@ -242,15 +240,7 @@ public final class TrainingReplica implements AutoCloseable {
 
     /** Applies one optimizer update to every parameter, in place, from the current gradients. */
     public void step() {
-        optimizer.beginStep();
-        int i = 0;
-        for (Parameter p : params.parameters()) {
-            try (NDArray g = p.getArray().getGradient()) {
-                FloatBuffer weights = ParameterBuffers.view(p.getArray());
-                optimizer.update(params.offset(i), weights, ParameterBuffers.view(g));
-            }
-            i++;
-        }
+        params.update(optimizer);
     }
 
     /**
@@ -377,22 +367,6 @@ public final class TrainingReplica implements AutoCloseable {
                             + " labels.",
                     "Slice features and labels with the same row range.");
         }
-    }
-
-    /** Runs one backward pass with a zero loss so every parameter has a gradient tensor. */
-    private void primeGradients() {
-        boolean was = JniUtils.isGradMode();
-        JniUtils.setGradMode(true);
-        try (NDManager scope = manager.newSubManager()) {
-            NDArray x = scope.zeros(spec.inputShape());
-            NDArray out = block.forward(store, new NDList(x), true).singletonOrThrow();
-            NDArray zero = out.sum().mul(0f);
-            NDArray head = scope.ones(zero.getShape());
-            JniUtils.backward((PtNDArray) zero, (PtNDArray) head, false, false);
-        } finally {
-            JniUtils.setGradMode(was);
-        }
-        zeroGradients();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.dml.ray.train;
 
 import dev.dml.ray.collective.ActorGroup;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -12,10 +14,11 @@ final class JobControl implements AutoCloseable {
 
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicBoolean killed = new AtomicBoolean();
-    private volatile ActorGroup<TrainWorker> group;
+    private final List<ActorGroup<?>> groups = new CopyOnWriteArrayList<>();
 
-    void attach(ActorGroup<TrainWorker> g) {
-        this.group = g;
+    /** Adds a job's actor group, killed by {@link #close()}. */
+    void attach(ActorGroup<?> g) {
+        groups.add(g);
         if (killed.get()) {
             g.close();
         }
@@ -37,8 +40,7 @@ final class JobControl implements AutoCloseable {
     public void close() {
         killed.set(true);
         stop.set(true);
-        ActorGroup<TrainWorker> g = group;
-        if (g != null) {
+        for (ActorGroup<?> g : groups) {
             g.close();
         }
     }

@@ -7,21 +7,24 @@ import java.nio.file.Path;
 /**
  * Samples this process: CPU use since the previous sample (from {@code /proc/self/stat}), used
  * heap, and resident memory ({@code VmRSS} of {@code /proc/self/status}). Off Linux the CPU and
- * RSS read as 0.
+ * RSS read as 0. Used by every kind of training worker.
  */
-final class ProcessSampler {
+public final class ProcessSampler {
 
     /** Linux's USER_HZ, the unit of utime and stime; 100 on every common kernel. */
     private static final double TICKS_PER_SECOND = 100.0;
 
     private long lastTicks = cpuTicks();
     private long lastNanos = System.nanoTime();
+    /** Creates a sampler; its first CPU figure covers the time since now. */
+    public ProcessSampler() {}
+
     private double cpuPercent;
     private long heapBytes;
     private long rssBytes;
 
     /** Takes a sample; read it with the getters. */
-    void sample() {
+    public void sample() {
         long ticks = cpuTicks();
         long now = System.nanoTime();
         double seconds = (now - lastNanos) / 1e9;
@@ -34,15 +37,30 @@ final class ProcessSampler {
         rssBytes = rss();
     }
 
-    double cpuPercent() {
+    /**
+     * Returns the CPU use between the last two samples.
+     *
+     * @return percent, 100 = one core
+     */
+    public double cpuPercent() {
         return cpuPercent;
     }
 
-    long heapBytes() {
+    /**
+     * Returns the used heap at the last sample.
+     *
+     * @return bytes
+     */
+    public long heapBytes() {
         return heapBytes;
     }
 
-    long rssBytes() {
+    /**
+     * Returns the resident set size at the last sample.
+     *
+     * @return bytes, 0 off Linux
+     */
+    public long rssBytes() {
         return rssBytes;
     }
 

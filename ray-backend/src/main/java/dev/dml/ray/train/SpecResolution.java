@@ -45,15 +45,65 @@ final class SpecResolution {
             validation = b.table.rows(val);
             train = b.table.rows(tr);
         }
-        int smallest = train.rowCount() / b.workers;
+        boolean staged = b.strategy instanceof Strategy.Staged;
+        int shards = staged ? ((Strategy.Staged) b.strategy).replicas() : b.workers;
+        int smallest = train.rowCount() / shards;
         int steps = smallest / b.batchSize;
         if (steps < 1) {
-            throw new DmlException("Each of the " + b.workers + " workers gets " + smallest
-                    + " training rows, fewer than the batch size " + b.batchSize + ".",
-                    "Lower optBatchSize or optWorkers, or train on more rows.");
+            throw new DmlException("Each of the " + shards + (staged ? " replicas" : " workers")
+                    + " gets " + smallest + " training rows, fewer than the batch size "
+                    + b.batchSize + ".", "Lower optBatchSize or " + (staged ? "the replicas"
+                    : "optWorkers") + ", or train on more rows.");
         }
         ModelSpec resolved = resolveModel(b, train, classes);
+        if (b.strategy instanceof Strategy.Staged) {
+            checkStaged(b, (Strategy.Staged) b.strategy, resolved);
+        }
         return new TrainSpec(b, train, validation, resolved, steps);
+    }
+
+    /** The number of worker actors: {@code replicas * stages} for a staged strategy. */
+    static int actors(TrainSpecBuilder b) {
+        if (b.strategy instanceof Strategy.Staged) {
+            Strategy.Staged s = (Strategy.Staged) b.strategy;
+            return s.replicas() * s.stages();
+        }
+        return b.workers;
+    }
+
+    /** Rejects what a staged strategy cannot do with this model, batch and options. */
+    private static void checkStaged(TrainSpecBuilder b, Strategy.Staged s, ModelSpec model) {
+        int actors = actors(b);
+        if (b.workersSet && b.workers != actors) {
+            throw new DmlException("optWorkers(" + b.workers + ") conflicts with the strategy "
+                    + s + ", which runs replicas x stages = " + actors + " workers.",
+                    "Leave optWorkers out, or set it to " + actors + ".");
+        }
+        int layers = model.layerCount();
+        if (s.stages() > layers) {
+            throw new DmlException("The model has " + layers + " layers, too few for "
+                    + s.stages() + " stages.", "Use at most " + layers + " stages, or a model"
+                    + " with more layers (more hidden sizes).");
+        }
+        int[] split = s.layersPerStage().orElse(null);
+        if (split != null && Arrays.stream(split).sum() != layers) {
+            throw new DmlException("The split " + Arrays.toString(split) + " names "
+                    + Arrays.stream(split).sum() + " layers; the model has " + layers + ".",
+                    "Give layer counts that add up to " + layers + ".");
+        }
+        int m = s.microbatches();
+        if (b.batchSize % m != 0) {
+            int lower = Math.max(m, b.batchSize / m * m);
+            throw new DmlException("The batch of " + b.batchSize + " rows does not divide into "
+                    + m + " micro-batches.", "Set optBatchSize to a multiple of " + m
+                    + ", such as " + lower + " or " + (lower + m) + ", or change the"
+                    + " micro-batches.");
+        }
+        if (b.validationFraction > 0 || b.checkpointDir != null) {
+            throw new DmlException("Validation splits and checkpoints are not supported with"
+                    + " the " + s.kind() + " strategy yet.", "Leave out optValidationFraction"
+                    + " and optCheckpoints, and score held-out rows with result.predict(...).");
+        }
     }
 
     private static ModelSpec resolveModel(TrainSpecBuilder spec, Table train, int classes) {

@@ -79,7 +79,7 @@ final class TrainCommand implements DriverCommand<TrainResult> {
     public TrainResult run(DriverContext context) {
         long t0 = System.nanoTime();
         int workers = shards.size();
-        checkResources(workers);
+        checkResources(workers, cpus, gpus);
         JobControl control = context.register(key, new JobControl());
         ActorGroup<TrainWorker> group = null;
         try {
@@ -234,7 +234,7 @@ final class TrainCommand implements DriverCommand<TrainResult> {
     }
 
     /** Fails fast when no node set can hold the workers: Ray would wait without end. */
-    private void checkResources(int workers) {
+    static void checkResources(int workers, double cpus, double gpus) {
         if (Ray.getRuntimeContext().isLocalMode()) {
             return;
         }

@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.ray.DmlException;
+import dev.dml.ray.cluster.DriverCommand;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.collective.WorkerInfo;
 import java.time.Duration;
@@ -68,7 +69,18 @@ public final class TrainJob {
         String id = spec.name() + "-" + IDS.incrementAndGet() + "-" + Long.toHexString(
                 System.nanoTime() & 0xffffff);
         long t0 = System.nanoTime();
-        TrainCommand cmd = TrainCommand.of(spec, id, Duration.ofMinutes(10));
+        Duration timeout = Duration.ofMinutes(10);
+        DriverCommand<TrainResult> cmd;
+        String key;
+        if (spec.strategy() instanceof Strategy.Staged) {
+            StagedCommand staged = StagedCommand.of(spec, id, timeout);
+            cmd = staged;
+            key = staged.key;
+        } else {
+            TrainCommand data = TrainCommand.of(spec, id, timeout);
+            cmd = data;
+            key = data.key;
+        }
         List<TrainingListener> listeners = spec.listeners();
         TrainJob[] self = new TrainJob[1];
         CompletableFuture<TrainResult> sent = driver.submit(cmd, event -> {
@@ -104,7 +116,7 @@ public final class TrainJob {
             t.setDaemon(true);
             t.start();
         });
-        TrainJob job = new TrainJob(id, cmd.key, driver, done, onEnd);
+        TrainJob job = new TrainJob(id, key, driver, done, onEnd);
         self[0] = job;
         return job;
     }
@@ -114,6 +126,8 @@ public final class TrainJob {
             try {
                 if (event instanceof StepMetrics) {
                     l.onStep((StepMetrics) event);
+                } else if (event instanceof PipelineMetrics) {
+                    l.onPipeline((PipelineMetrics) event);
                 } else if (event instanceof EpochMetrics) {
                     l.onEpoch((EpochMetrics) event);
                 } else if (event instanceof JobStarted) {

@@ -53,6 +53,7 @@ public final class TrainSpec {
     private final List<String> workerJvmOptions;
     private final String name;
     private final int stepsPerEpoch;
+    private final Strategy strategy;
 
     TrainSpec(TrainSpecBuilder b, Table train, Table validation, ModelSpec model,
             int stepsPerEpoch) {
@@ -66,7 +67,8 @@ public final class TrainSpec {
         this.epochs = b.epochs;
         this.batchSize = b.batchSize;
         this.seed = b.seed;
-        this.workers = b.workers;
+        this.strategy = b.strategy;
+        this.workers = SpecResolution.actors(b);
         this.cpusPerWorker = b.cpusPerWorker;
         this.gpusPerWorker = b.gpusPerWorker;
         this.clusterAddress = b.clusterAddress;
@@ -279,6 +281,17 @@ public final class TrainSpec {
      */
     public String name() {
         return name;
+    }
+
+    /**
+     * Returns how the job spreads the model and the data. With a {@link Strategy.Staged}
+     * strategy, {@link #workers()} is {@code replicas * stages}, each replica trains on its own
+     * shard, and {@link #batchSize()} rows per replica make one step.
+     *
+     * @return the strategy, {@link Strategy#data()} by default
+     */
+    public Strategy strategy() {
+        return strategy;
     }
 
     /**

@@ -30,6 +30,8 @@ public final class TrainSpecBuilder {
     int batchSize = 64;
     long seed = 42;
     int workers = 1;
+    boolean workersSet;
+    Strategy strategy = Strategy.data();
     double cpusPerWorker = 1;
     double gpusPerWorker;
     String clusterAddress;
@@ -197,6 +199,24 @@ public final class TrainSpecBuilder {
                     "Pass a positive count to optWorkers.");
         }
         this.workers = n;
+        this.workersSet = true;
+        return this;
+    }
+
+    /**
+     * Sets how the job spreads the model and the data (default {@link Strategy#data()}). A
+     * staged strategy runs {@code replicas * stages} workers, so {@link #optWorkers} may be left
+     * out; {@link #optBatchSize} is then the batch of each replica, cut into micro-batches.
+     *
+     * @param s the strategy
+     * @return this builder
+     */
+    public TrainSpecBuilder optStrategy(Strategy s) {
+        if (s == null) {
+            throw new DmlException("The strategy is null.",
+                    "Pass Strategy.data(), model(k), pipeline(k, m, schedule) or hybrid(d, k, m).");
+        }
+        this.strategy = s;
         return this;
     }
 

@@ -37,6 +37,14 @@ public interface TrainingListener {
     default void onEpoch(EpochMetrics epoch) {}
 
     /**
+     * Called after each step of a staged job ({@link Strategy.Staged}), just after its {@link
+     * #onStep}: each stage's busy and idle (bubble) time, and the activation bytes moved.
+     *
+     * @param pipeline the step's pipeline metrics
+     */
+    default void onPipeline(PipelineMetrics pipeline) {}
+
+    /**
      * Called once when the job ends normally or was stopped; not called when it failed.
      *
      * @param result the result

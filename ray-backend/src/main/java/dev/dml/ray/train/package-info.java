@@ -1,5 +1,6 @@
 /**
- * Data-parallel training on a Ray cluster: the spec, the job, the workers and their events.
+ * Training on a Ray cluster, data-parallel or staged: the spec, the job, the workers and their
+ * events.
  *
  * <p>The kernel builds a {@link dev.dml.ray.train.TrainSpec} (the table is validated there,
  * before any process starts) and starts a {@link dev.dml.ray.train.TrainJob} through {@link
@@ -11,6 +12,13 @@
  * to the kernel as {@link dev.dml.ray.train.StepMetrics} and {@link
  * dev.dml.ray.train.EpochMetrics} events, which reach the {@link
  * dev.dml.ray.train.TrainingListener}s while training runs.
+ *
+ * <p>A {@link dev.dml.ray.train.Strategy.Staged} strategy (model, pipeline or hybrid
+ * parallelism, {@link dev.dml.ray.train.TrainSpecBuilder#optStrategy}) sends a {@code
+ * StagedCommand} instead: one actor per stage and replica ({@link
+ * dev.dml.ray.pipeline.StageWorker}), the same {@link dev.dml.ray.train.TrainJob} and {@link
+ * dev.dml.ray.train.TrainResult}, and a {@link dev.dml.ray.train.PipelineMetrics} event per step
+ * for the listeners' {@code onPipeline}.
  *
  * <p>What crosses Ray or the driver channel is a plain {@link java.io.Serializable} class, never
  * a record: Ray's serializer rejects records.

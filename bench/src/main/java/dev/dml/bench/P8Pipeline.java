@@ -1,0 +1,245 @@
+package dev.dml.bench;
+
+import dev.dml.ray.Dml;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.data.LabelKind;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.EpochMetrics;
+import dev.dml.ray.train.PipelineMetrics;
+import dev.dml.ray.train.Strategy;
+import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.TrainSpec;
+import dev.dml.ray.train.TrainingListener;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
+import tech.tablesaw.api.FloatColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * P8: a 4-stage GPipe pipeline with 8 micro-batches. Its throughput divided by the ideal {@code
+ * (1 - (p-1)/(m+p-1)) * single-stage rate} (goal at least 0.8), and its measured bubble fraction
+ * against the theoretical {@code (p-1)/(m+p-1)}.
+ *
+ * <p>The single-stage rate is the rate of the slowest stage working alone on a micro-batch: it
+ * is measured in the same rounds by a model-parallel job on the same stages with the batch set
+ * to the micro-batch size, where one stage works at a time (no bubble overlap, no contention).
+ * A 2-stage pipeline and its single-stage rate are measured as context.
+ */
+final class P8Pipeline implements Benchmark {
+
+    static final double GOAL = 0.8;
+    static final int FEATURES = 512;
+    static final int WIDTH = 512;
+    static final int MICRO = 8;
+    static final int BATCH = 512;
+    static final int STEPS = 6;
+    static final int EPOCHS = 3;
+    static final int WARMUPS = 1;
+    static final int REPETITIONS = 3;
+
+    @Override
+    public BenchResult run(String command) throws Exception {
+        Table table = table(STEPS * BATCH);
+        int micro = BATCH / MICRO;
+        Case p4 = new Case("pipeline_4x8", spec(table, BATCH,
+                Strategy.pipeline(4, MICRO, Strategy.Schedule.GPIPE)), 4);
+        Case a4 = new Case("stages_alone_4", spec(table, micro, Strategy.model(4)), 4);
+        Case p2 = new Case("pipeline_2x8", spec(table, BATCH,
+                Strategy.pipeline(2, MICRO, Strategy.Schedule.GPIPE)), 2);
+        Case a2 = new Case("stages_alone_2", spec(table, micro, Strategy.model(2)), 2);
+        double load0 = P1Jobs.loadAverage();
+        try (RayCluster cluster = P1Jobs.openCluster();
+                DriverProcess driver = cluster.openDriver()) {
+            SideBySide sbs = new SideBySide(WARMUPS, REPETITIONS);
+            for (Case c : new Case[] {p4, a4, p2, a2}) {
+                sbs.add(c.samples, round -> c.run(round, driver));
+            }
+            sbs.run();
+        }
+        double ratio4 = p4.rate() / p4.ideal(a4);
+        double ratio2 = p2.rate() / p2.ideal(a2);
+        System.out.printf("P8: 4 stages %.0f ex/s, ideal %.0f, ratio %.3f; bubble %.3f (theory"
+                + " %.3f); 2 stages ratio %.3f%n", p4.rate(), p4.ideal(a4), ratio4,
+                p4.bubble(), p4.theory(), ratio2);
+        Map<String, Object> setup = new LinkedHashMap<>();
+        setup.put("model", "MLP " + FEATURES + "-" + WIDTH + "x4-10 (5 layers of which 4 of"
+                + " 262k parameters), SGD lr 0.01; split by parameter count: 4 stages"
+                + " [1,1,1,2] layers, 2 stages [2,3]");
+        setup.put("data", "synthetic: " + FEATURES + " Gaussian float columns, 10 classes, "
+                + STEPS * BATCH + " rows");
+        setup.put("pipeline", "batch " + BATCH + ", " + MICRO + " micro-batches of " + micro
+                + " rows, GPipe, " + STEPS + " steps per epoch, " + EPOCHS + " epochs; the"
+                + " first epoch is the warm-up");
+        setup.put("cluster", "embedded Ray head, optNumCpus(2), optCpusPerWorker(0) (the stage"
+                + " actors share the 2 cores); one PyTorch thread per actor");
+        setup.put("load_average_1min_at_start", load0);
+        setup.put("load_average_1min_at_end", P1Jobs.loadAverage());
+        Map<String, Object> cases = new LinkedHashMap<>();
+        for (Case c : new Case[] {p4, a4, p2, a2}) {
+            cases.put(c.name, c.toJson());
+        }
+        return new BenchResult("P8", GOAL, command)
+                .setRatio(ratio4)
+                .put("ratio_is", "median 4-stage pipeline examples/s / ((1 - (p-1)/(m+p-1)) *"
+                        + " single-stage rate), p=4, m=" + MICRO + "; single-stage rate ="
+                        + " micro-batch rows / median slowest-stage busy time per micro-batch"
+                        + " in stages_alone_4")
+                .put("bubble_measured", Samples.round(p4.bubble(), 4))
+                .put("bubble_theoretical", Samples.round(p4.theory(), 4))
+                .put("bubble_is", "PipelineMetrics.bubbleFraction(): sum of stage idle time"
+                        + " (step wall - busy) / (stages * step wall), median over the timed"
+                        + " steps")
+                .put("ratio_2_stages", Samples.round(ratio2, 4))
+                .put("bubble_2_stages_measured", Samples.round(p2.bubble(), 4))
+                .put("bubble_2_stages_theoretical", Samples.round(p2.theory(), 4))
+                .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
+                        + " round, then " + REPETITIONS + " timed rounds of the four jobs"
+                        + " (SideBySide); medians")
+                .put("setup", setup)
+                .put("cases", cases);
+    }
+
+    static Table table(int rows) {
+        SplittableRandom rnd = new SplittableRandom(8);
+        Table t = Table.create("p8");
+        for (int j = 0; j < FEATURES; j++) {
+            float[] v = new float[rows];
+            for (int i = 0; i < rows; i++) {
+                v[i] = (float) (rnd.nextDouble() * 2 - 1);
+            }
+            t.addColumns(FloatColumn.create("f" + j, v));
+        }
+        int[] y = new int[rows];
+        for (int i = 0; i < rows; i++) {
+            y[i] = rnd.nextInt(10);
+        }
+        return t.addColumns(IntColumn.create("label", y));
+    }
+
+    private static TrainSpec spec(Table table, int batch, Strategy strategy) {
+        ModelSpec model = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(FEATURES)
+                .setOutputs(10).addHidden(WIDTH).addHidden(WIDTH).addHidden(WIDTH)
+                .addHidden(WIDTH).optSeed(3).build();
+        return TrainSpec.builder().setTable(table)
+                .setColumns(ColumnSelection.allNumericExcept(table, "label", LabelKind.CLASSES))
+                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.01f, 0f)).setEpochs(EPOCHS)
+                .optBatchSize(batch).optCpusPerWorker(0).optStrategy(strategy).optName("p8")
+                .build();
+    }
+
+    /** One job and what it measured over the timed rounds. */
+    private static final class Case implements TrainingListener {
+        final String name;
+        final TrainSpec spec;
+        final int stages;
+        final Samples samples;
+        final long examples;
+        final List<PipelineMetrics> events = new CopyOnWriteArrayList<>();
+        final List<Double> bubbles = new ArrayList<>();
+        final List<Double> slowestBusy = new ArrayList<>();
+        final List<Double> wall = new ArrayList<>();
+        final double[] busySum;
+        final double[] idleSum;
+        long activationBytes;
+        int timedSteps;
+
+        Case(String name, TrainSpec spec, int stages) {
+            this.name = name;
+            this.spec = spec;
+            this.stages = stages;
+            this.samples = new Samples(name, 0);
+            this.examples = (long) (EPOCHS - 1) * spec.stepsPerEpoch() * spec.batchSize();
+            this.busySum = new double[stages];
+            this.idleSum = new double[stages];
+        }
+
+        @Override
+        public void onPipeline(PipelineMetrics m) {
+            events.add(m);
+        }
+
+        double run(Round round, DriverProcess driver) {
+            events.clear();
+            TrainSpec s = TrainSpec.builder().setTable(spec.table()).setColumns(spec.columns())
+                    .setModel(spec.model()).optOptimizer(spec.optimizer()).setEpochs(EPOCHS)
+                    .optBatchSize(spec.batchSize()).optCpusPerWorker(0)
+                    .optStrategy(spec.strategy()).optName(name).addListener(this).build();
+            TrainResult r = Dml.start(s, driver).await();
+            double seconds = 0;
+            for (EpochMetrics e : r.epochs().subList(1, EPOCHS)) {
+                seconds += e.seconds();
+            }
+            if (round.timed()) {
+                for (PipelineMetrics m : events) {
+                    if (m.step() <= spec.stepsPerEpoch()) {
+                        continue; // the warm-up epoch
+                    }
+                    bubbles.add(m.bubbleFraction());
+                    slowestBusy.add(java.util.Arrays.stream(m.busyMillis()).max().orElse(0));
+                    wall.add(m.wallMillis());
+                    for (int i = 0; i < stages; i++) {
+                        busySum[i] += m.busyMillis()[i];
+                        idleSum[i] += m.idleMillis()[i];
+                    }
+                    activationBytes = m.activationBytes();
+                    timedSteps++;
+                }
+            }
+            System.out.printf("  %-16s %.0f examples/s, last step %s%n", name,
+                    examples / seconds, events.isEmpty() ? "-" : events.get(events.size() - 1));
+            return seconds;
+        }
+
+        double rate() {
+            return examples / samples.medianSeconds();
+        }
+
+        double bubble() {
+            return P1Jobs.median(bubbles);
+        }
+
+        double theory() {
+            return (stages - 1.0) / (MICRO + stages - 1.0);
+        }
+
+        /** The ideal rate of this pipeline, from the stages-alone case's slowest stage. */
+        double ideal(Case alone) {
+            double stageRate = alone.spec.batchSize() / (P1Jobs.median(alone.slowestBusy) / 1e3);
+            return (1 - theory()) * stageRate;
+        }
+
+        Map<String, Object> toJson() {
+            List<Double> rates = new ArrayList<>();
+            for (double s : samples.seconds()) {
+                rates.add(examples / s);
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("strategy", spec.strategy().toString());
+            m.put("batch", spec.batchSize());
+            m.put("examples_per_s", P1Jobs.series("examples/s over the timed epochs", rates, 1));
+            m.put("step_wall_ms", P1Jobs.series("driver's step wall time", wall, 2));
+            m.put("slowest_stage_busy_ms", P1Jobs.series("busiest stage's forward + backward +"
+                    + " update per step", slowestBusy, 2));
+            m.put("bubble_fraction", P1Jobs.series("PipelineMetrics.bubbleFraction per step",
+                    bubbles, 4));
+            double[] busy = new double[stages];
+            double[] idle = new double[stages];
+            for (int i = 0; i < stages; i++) {
+                busy[i] = Samples.round(busySum[i] / Math.max(1, timedSteps), 2);
+                idle[i] = Samples.round(idleSum[i] / Math.max(1, timedSteps), 2);
+            }
+            m.put("mean_busy_ms_by_stage", busy);
+            m.put("mean_idle_ms_by_stage", idle);
+            m.put("activation_bytes_per_step", activationBytes);
+            return m;
+        }
+    }
+}

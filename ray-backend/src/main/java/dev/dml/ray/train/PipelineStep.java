@@ -1,0 +1,183 @@
+package dev.dml.ray.train;
+
+import dev.dml.ray.DmlException;
+import dev.dml.ray.pipeline.Schedules;
+import dev.dml.ray.pipeline.StageReport;
+import dev.dml.ray.pipeline.StageWorker;
+import io.ray.api.ActorHandle;
+import io.ray.api.ObjectRef;
+import io.ray.api.Ray;
+import io.ray.api.WaitResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one step of a staged job from the driver: submits every stage's forward and backward
+ * tasks in its schedule's order, each fed the object reference its neighbour's task returned;
+ * waits until they have ended (without fetching their bytes), then runs every stage's end of
+ * step and waits for the reports.
+ *
+ * <p>On a cluster Ray runs one caller's tasks on an actor in submission order, each once its
+ * arguments exist; so the tasks are submitted in an order that follows each stage's schedule and
+ * in which every task's input was submitted before it (the schedules guarantee that such an
+ * order exists). Ray's LOCAL mode runs a task whose arguments are ready before an earlier one
+ * that waits: the data dependencies keep the result the same, only the order differs.
+ */
+final class PipelineStep {
+
+    private static final byte[] NONE = {0};
+
+    private final List<List<ActorHandle<StageWorker>>> actors;
+    private final int[][] ops;
+    private final int microbatches;
+    private final Duration timeout;
+
+    /**
+     * @param actors the actors, by replica, then stage
+     * @param schedule the schedule
+     * @param microbatches micro-batches per step
+     * @param timeout how long a step may take
+     */
+    PipelineStep(List<List<ActorHandle<StageWorker>>> actors, Strategy.Schedule schedule,
+            int microbatches, Duration timeout) {
+        this.actors = actors;
+        this.microbatches = microbatches;
+        this.timeout = timeout;
+        int k = actors.get(0).size();
+        this.ops = new int[k][];
+        for (int s = 0; s < k; s++) {
+            ops[s] = schedule == Strategy.Schedule.GPIPE
+                    ? Schedules.gpipe(s, k, microbatches)
+                    : Schedules.oneFOneB(s, k, microbatches);
+        }
+    }
+
+    /** Runs step {@code stepInEpoch}; returns the reports by replica, then stage. */
+    List<List<StageReport>> run(int stepInEpoch, long globalStep) {
+        List<ObjectRef<byte[]>> submitted = new ArrayList<>();
+        for (List<ActorHandle<StageWorker>> replica : actors) {
+            submit(replica, submitted, stepInEpoch * microbatches);
+        }
+        waitFor(submitted, globalStep);
+        List<ObjectRef<StageReport>> ends = new ArrayList<>();
+        for (List<ActorHandle<StageWorker>> replica : actors) {
+            for (ActorHandle<StageWorker> a : replica) {
+                ends.add(a.task(StageWorker::endStep, globalStep).remote());
+            }
+        }
+        waitFor(ends, globalStep);
+        try {
+            List<StageReport> flat = new ArrayList<>();
+            ends.forEach(r -> flat.add(get(r)));
+            List<List<StageReport>> out = new ArrayList<>();
+            int k = ops.length;
+            for (int d = 0; d < actors.size(); d++) {
+                out.add(flat.subList(d * k, (d + 1) * k));
+            }
+            return out;
+        } catch (DmlException e) {
+            throw rootCause(submitted, e);
+        }
+    }
+
+    /** Submits one replica's forward and backward tasks. */
+    @SuppressWarnings("unchecked")
+    private void submit(List<ActorHandle<StageWorker>> stages, List<ObjectRef<byte[]>> all,
+            int base) {
+        int k = stages.size();
+        ObjectRef<byte[]>[][] fwd = new ObjectRef[k][microbatches];
+        ObjectRef<byte[]>[][] bwd = new ObjectRef[k][microbatches];
+        int[] next = new int[k];
+        int left = 0;
+        for (int[] o : ops) {
+            left += o.length;
+        }
+        while (left > 0) {
+            boolean progress = false;
+            for (int s = 0; s < k; s++) {
+                while (next[s] < ops[s].length) {
+                    int op = ops[s][next[s]];
+                    ActorHandle<StageWorker> a = stages.get(s);
+                    ObjectRef<byte[]> ref;
+                    if (op >= 0) {
+                        if (s == 0) {
+                            ref = a.task(StageWorker::forward, base + op, NONE).remote();
+                        } else if (fwd[s - 1][op] != null) {
+                            ref = a.task(StageWorker::forward, base + op, fwd[s - 1][op])
+                                    .remote();
+                        } else {
+                            break;
+                        }
+                        fwd[s][op] = ref;
+                    } else {
+                        int m = -op - 1;
+                        // the last stage's forward returns the gradient of its input
+                        ObjectRef<byte[]> g = s + 1 == k - 1 ? fwd[s + 1][m] : bwd[s + 1][m];
+                        if (g == null) {
+                            break;
+                        }
+                        ref = a.task(StageWorker::backward, base + m, g).remote();
+                        bwd[s][m] = ref;
+                    }
+                    all.add(ref);
+                    next[s]++;
+                    left--;
+                    progress = true;
+                }
+            }
+            if (!progress) {
+                throw new DmlException("The pipeline schedule cannot proceed.",
+                        "Report this as a bug in dml, with the strategy.");
+            }
+        }
+    }
+
+    private <T> void waitFor(List<ObjectRef<T>> refs, long step) {
+        WaitResult<T> w = Ray.wait(refs, refs.size(), (int) Math.min(Integer.MAX_VALUE,
+                timeout.toMillis()), false);
+        if (w.getReady().size() < refs.size()) {
+            throw new DmlException("Step " + step + " did not end within " + timeout.toSeconds()
+                    + " s.", "Check the workers' logs; a stage may be stuck or out of memory.");
+        }
+    }
+
+    /**
+     * The first failed task in submission order caused the rest (its inputs come from tasks
+     * submitted before it): report its error. Every task has ended once its actor's end of
+     * step has.
+     */
+    private DmlException rootCause(List<ObjectRef<byte[]>> submitted, DmlException fallback) {
+        for (ObjectRef<byte[]> r : submitted) {
+            try {
+                get(r);
+            } catch (DmlException e) {
+                return e;
+            }
+        }
+        return fallback;
+    }
+
+    private static <T> T get(ObjectRef<T> ref) {
+        try {
+            return ref.get();
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof DmlException) {
+                    DmlException d = (DmlException) t;
+                    throw new DmlException("A stage failed: " + d.what(), d.hint(), e);
+                }
+            }
+            throw new DmlException("A stage failed: " + firstLine(e.getMessage()),
+                    "See the worker logs of the job's actors.", e);
+        }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

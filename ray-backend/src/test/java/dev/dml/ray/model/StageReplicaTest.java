@@ -1,0 +1,180 @@
+package dev.dml.ray.model;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.Shape;
+import dev.dml.ray.DmlException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A model split into stages computes exactly what the whole model does: same initial
+ * parameters, same loss, same gradient of every parameter (micro-batches accumulated), same
+ * parameters after a step.
+ */
+class StageReplicaTest {
+
+    private NDManager manager;
+
+    @BeforeEach
+    void setUp() {
+        manager = NDManager.newBaseManager("PyTorch");
+    }
+
+    @AfterEach
+    void tearDown() {
+        manager.close();
+    }
+
+    private NDArray features(int rows, int cols) {
+        Random r = new Random(11);
+        float[] v = new float[rows * cols];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (float) r.nextGaussian();
+        }
+        return manager.create(v, new Shape(rows, cols));
+    }
+
+    private NDArray classes(int rows, int k) {
+        Random r = new Random(12);
+        int[] v = new int[rows];
+        for (int i = 0; i < rows; i++) {
+            v[i] = r.nextInt(k);
+        }
+        return manager.create(v);
+    }
+
+    /** Splits the model at {@code cuts}, runs one step on M micro-batches; checks all. */
+    private void assertSplitEqualsWhole(ModelSpec spec, int[] layersPerStage, int micro,
+            int rows) {
+        assertEquals(spec.layerCount(), java.util.Arrays.stream(layersPerStage).sum());
+        OptimizerSpec sgd = OptimizerSpec.sgd(0.1f, 0.9f);
+        NDArray x = features(rows, spec.inputs());
+        NDArray y = classes(rows, spec.outputs());
+        List<StageReplica> stages = new ArrayList<>();
+        try (TrainingReplica whole = TrainingReplica.open(spec, sgd, "whole")) {
+            int from = 0;
+            for (int n : layersPerStage) {
+                stages.add(StageReplica.open(spec, sgd, from, from + n, "stage/" + from));
+                from += n;
+            }
+            float[] p0 = whole.parameters();
+            assertArrayEquals(p0, concat(stages, StageReplica::parameters),
+                    "the stages start from the whole model's parameters");
+            assertEquals(0, stages.get(0).parameterOffset());
+            float loss = whole.forwardBackward(x, y);
+            float[] g = whole.gradients();
+
+            stages.forEach(StageReplica::beginStep);
+            int b = rows / micro;
+            double stagedLoss = 0;
+            int k = stages.size();
+            for (int m = 0; m < micro; m++) {
+                NDIndex rowsOf = new NDIndex("{}:{}", m * b, (m + 1) * b);
+                try (NDArray xm = x.get(rowsOf); NDArray ym = y.get(rowsOf)) {
+                    byte[] act = null;
+                    for (int s = 0; s < k - 1; s++) {
+                        act = s == 0 ? stages.get(0).forward(m, xm)
+                                : stages.get(s).forward(m, act);
+                    }
+                    StageReplica tail = stages.get(k - 1);
+                    stagedLoss += tail.forwardBackward(m, act, xm, ym, 1f / micro) / micro;
+                    byte[] grad = tail.inputGradient(m);
+                    for (int s = k - 2; s >= 0; s--) {
+                        grad = stages.get(s).backward(m, grad);
+                    }
+                    assertNull(grad, "the first stage's input is data: no gradient");
+                }
+            }
+            assertEquals(loss, stagedLoss, 1e-5, "loss");
+            assertClose(g, concat(stages, StageReplica::gradients), 1e-4, 1e-6);
+            whole.step();
+            stages.forEach(StageReplica::step);
+            assertClose(whole.parameters(), concat(stages, StageReplica::parameters), 1e-5,
+                    1e-6);
+        } finally {
+            stages.forEach(StageReplica::close);
+        }
+    }
+
+    private static float[] concat(List<StageReplica> stages,
+            java.util.function.Function<StageReplica, float[]> part) {
+        int n = 0;
+        for (StageReplica s : stages) {
+            n += s.parameterCount();
+        }
+        float[] out = new float[n];
+        for (StageReplica s : stages) {
+            float[] p = part.apply(s);
+            System.arraycopy(p, 0, out, s.parameterOffset(), p.length);
+        }
+        return out;
+    }
+
+    static void assertClose(float[] expected, float[] actual, double rel, double abs) {
+        assertEquals(expected.length, actual.length);
+        for (int i = 0; i < expected.length; i++) {
+            double err = Math.abs(expected[i] - actual[i]);
+            assertTrue(err <= abs + rel * Math.abs(expected[i]),
+                    "value " + i + ": " + expected[i] + " vs " + actual[i]);
+        }
+    }
+
+    @Test
+    void mlpInThreeStagesEqualsTheWholeModel() {
+        ModelSpec spec = ModelSpec.mlp(12, 3, 16, 8).withSeed(5);
+        assertSplitEqualsWhole(spec, new int[] {1, 1, 1}, 1, 24);
+    }
+
+    @Test
+    void mlpInTwoStagesWithFourMicroBatchesEqualsTheWholeBatch() {
+        ModelSpec spec = ModelSpec.mlp(12, 3, 32, 16, 8).withSeed(6);
+        assertSplitEqualsWhole(spec, new int[] {3, 1}, 4, 32);
+    }
+
+    @Test
+    void cnnSplitsAcrossConvolutionsAndDense() {
+        ModelSpec spec = ModelSpec.builder(ModelSpec.Family.CNN).setOutputs(10)
+                .optConvChannels(4, 8).addHidden(16).build();
+        assertEquals(4, spec.layerCount());
+        assertSplitEqualsWhole(spec, new int[] {1, 2, 1}, 2, 8);
+    }
+
+    @Test
+    void oneStageIsTheWholeModel() {
+        assertSplitEqualsWhole(ModelSpec.mlp(6, 2, 4), new int[] {2}, 3, 12);
+    }
+
+    @Test
+    void layerCostsCountParametersAndTime() {
+        ModelSpec spec = ModelSpec.mlp(12, 3, 16, 8);
+        try (StageReplica all = StageReplica.open(spec, OptimizerSpec.adam(1e-3f), 0, 3, "a")) {
+            assertArrayEquals(new long[] {12 * 16 + 16, 16 * 8 + 8, 8 * 3 + 3},
+                    all.layerParameters());
+            double[] ms = all.layerMillis(features(64, 12), 3);
+            assertEquals(3, ms.length);
+            for (double t : ms) {
+                assertTrue(t > 0, "a layer took no time");
+            }
+        }
+    }
+
+    @Test
+    void badLayerRangesSayHowToFix() {
+        ModelSpec spec = ModelSpec.mlp(12, 3, 16);
+        DmlException e = assertThrows(DmlException.class,
+                () -> StageReplica.open(spec, OptimizerSpec.adam(1e-3f), 1, 3, "x"));
+        assertTrue(e.getMessage().contains("2 layers"), e.getMessage());
+    }
+}

@@ -1,0 +1,115 @@
+package dev.dml.ray.train;
+
+import static dev.dml.ray.train.StagedLocalTest.assertSameTraining;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.ray.Dml;
+import dev.dml.ray.cluster.ClusterSpec;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.collective.WorkerInfo;
+import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.OptimizerSpec;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
+
+/**
+ * Model, pipeline and hybrid parallelism on a real local cluster, one stage actor per JVM, as
+ * the kernel runs them: each trains exactly what the unsplit model trains on the same batches,
+ * and the pipeline events reach the kernel's listener.
+ */
+@Tag("cluster")
+class StagedIT {
+
+    private static final int BATCH = 32;
+    private static final Duration WAIT = Duration.ofMinutes(3);
+    private static RayCluster cluster;
+    private static DriverProcess driver;
+    private static Table table;
+    private static ModelSpec model;
+
+    @BeforeAll
+    static void open() {
+        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+        driver = cluster.openDriver();
+        table = SyntheticFraud.generate(2 * BATCH * 5, 3);
+        model = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
+                .addHidden(32).addHidden(16).optStandardize(FeatureStats.of(table,
+                        SyntheticFraud.selection())).optSeed(5).build();
+    }
+
+    @AfterAll
+    static void close() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** Records the pipeline events and the workers, as a live plot would. */
+    static final class Recorder implements TrainingListener {
+        final List<PipelineMetrics> pipeline = new CopyOnWriteArrayList<>();
+        final List<StepMetrics> steps = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onStep(StepMetrics step) {
+            steps.add(step);
+        }
+
+        @Override
+        public void onPipeline(PipelineMetrics p) {
+            pipeline.add(p);
+        }
+    }
+
+    private static TrainResult train(Table t, int batch, Strategy s, Recorder rec) {
+        return Dml.start(TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
+                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).setEpochs(1)
+                .optBatchSize(batch).optCpusPerWorker(0).optStrategy(s).addListener(rec)
+                .optName("staged").build(), driver).await(WAIT);
+    }
+
+    @Test
+    void everyStrategyTrainsWhatTheUnsplitModelTrains() {
+        TrainResult whole = train(table, BATCH, Strategy.data(), new Recorder());
+
+        Recorder rec = new Recorder();
+        TrainResult split = train(table, BATCH, Strategy.model(2), rec);
+        assertSameTraining(whole, split);
+        List<WorkerInfo> who = split.workers();
+        assertEquals(2, who.size());
+        assertEquals(2, new HashSet<>(who.stream().map(WorkerInfo::pid).toList()).size(),
+                "one JVM per stage");
+        assertEquals(split.globalSteps(), rec.pipeline.size());
+        assertEquals(table.rowCount(), split.predictTable(table).rowCount());
+
+        Recorder piped = new Recorder();
+        TrainResult oneFOneB = train(table, BATCH, Strategy.pipeline(3, 4,
+                Strategy.Schedule.ONE_F_ONE_B), piped);
+        assertSameTraining(whole, oneFOneB);
+        PipelineMetrics p = piped.pipeline.get(piped.pipeline.size() - 1);
+        assertEquals(3, p.busyMillis().length);
+        assertEquals(4, p.microbatches());
+        assertTrue(p.activationBytes() > 0);
+        assertTrue(p.bubbleFraction() > 0 && p.bubbleFraction() < 1, p.toString());
+
+        // hybrid: 2 replicas of 2 stages = one replica on the interleaved rows, batch 2B
+        Recorder hr = new Recorder();
+        TrainResult hybrid = train(table, BATCH, Strategy.hybrid(2, 2, 2), hr);
+        TrainResult concat = train(TrainLocalTest.interleaved(table, BATCH), 2 * BATCH,
+                Strategy.data(), new Recorder());
+        assertSameTraining(concat, hybrid);
+        assertEquals(4, hybrid.workers().size());
+        assertTrue(hr.steps.get(0).allReduceBytes() > 0, "the replicas averaged nothing");
+        assertEquals(4, hr.steps.get(0).rssBytes().length);
+    }
+}
