@@ -5,16 +5,19 @@ import dev.dml.magics.PreparedJob;
 import dev.dml.magics.RunningJob;
 import dev.dml.magics.TrainRequest;
 import dev.dml.magics.live.EpochSample;
+import dev.dml.magics.live.StageSample;
 import dev.dml.magics.live.StepSample;
 import dev.dml.magics.live.WorkerRow;
 import dev.dml.ray.collective.WorkerInfo;
 import dev.dml.ray.train.EpochMetrics;
+import dev.dml.ray.train.PipelineMetrics;
 import dev.dml.ray.train.StepMetrics;
 import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainingListener;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -146,6 +149,25 @@ final class RayJob implements PreparedJob, RunningJob {
                         m.computeMillis(), m.commMillis(), m.allReduceBytes(), m.cpuPercent(),
                         m.heapBytes(), m.rssBytes(), NO_GPU, m.reportedAtMillis()));
             }
+        }
+
+        @Override
+        public void onPipeline(PipelineMetrics m) {
+            JobEvents e = events;
+            if (e == null) {
+                return;
+            }
+            double[] busy = m.busyMillis();
+            double[] idle = m.idleMillis();
+            List<StageSample> stages = new ArrayList<>(busy.length);
+            long share = m.activationBytes() / Math.max(1, busy.length);
+            for (int s = 0; s < busy.length; s++) {
+                // the step's activation bytes, spread so that the stages add up to the total
+                long bytes = s < busy.length - 1 ? share
+                        : m.activationBytes() - share * (busy.length - 1);
+                stages.add(new StageSample(s, busy[s], idle[s], bytes));
+            }
+            e.stages(m.step(), stages);
         }
 
         @Override

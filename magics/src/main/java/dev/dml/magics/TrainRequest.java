@@ -20,7 +20,8 @@ import java.util.List;
  * @param learningRate the optimizer's learning rate
  * @param optimizer {@code sgd} or {@code adam}
  * @param strategy {@code data}, {@code model}, {@code pipeline} or {@code hybrid}
- * @param stages the stages of a model, pipeline or hybrid job
+ * @param stages a model, pipeline or hybrid job's stages: one count, or layers per stage
+ * @param balance how an automatic split balances stages: {@code params} or {@code time}
  * @param microbatches the micro-batches per step of a pipeline or hybrid job
  * @param replicas the data-parallel replicas of a hybrid job
  * @param schedule the pipeline schedule: {@code gpipe} or {@code 1f1b}
@@ -38,8 +39,8 @@ import java.util.List;
 public record TrainRequest(String source, String model, List<Integer> hidden, String label,
         List<String> features, Integer workers, Double cpusPerWorker, Double gpusPerWorker,
         Integer epochs, Integer batchSize, Double learningRate, String optimizer,
-        String strategy, Integer stages, Integer microbatches, Integer replicas,
-        String schedule, String validation, String cluster, String checkpointDir,
+        String strategy, List<Integer> stages, String balance, Integer microbatches,
+        Integer replicas, String schedule, String validation, String cluster, String checkpointDir,
         Integer checkpointEvery, boolean resume, Long seed, String into, boolean background,
         boolean plots, boolean debug) {
 
@@ -59,5 +60,6 @@ public record TrainRequest(String source, String model, List<Integer> hidden, St
     public TrainRequest {
         hidden = hidden == null ? null : List.copyOf(hidden);
         features = features == null ? null : List.copyOf(features);
+        stages = stages == null ? null : List.copyOf(stages);
     }
 }

@@ -90,7 +90,7 @@ class StagedIT {
         assertEquals(2, new HashSet<>(who.stream().map(WorkerInfo::pid).toList()).size(),
                 "one JVM per stage");
         assertEquals(split.globalSteps(), rec.pipeline.size());
-        assertEquals(table.rowCount(), split.predictTable(table).rowCount());
+        assertEquals(table.rowCount(), split.predict(table).rowCount());
 
         Recorder piped = new Recorder();
         TrainResult oneFOneB = train(table, BATCH, Strategy.pipeline(3, 4,

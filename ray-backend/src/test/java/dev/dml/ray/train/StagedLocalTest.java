@@ -94,7 +94,7 @@ class StagedLocalTest {
         }
         assertTrue(p.bubbleFraction() > 0 && p.bubbleFraction() < 1, p.toString());
         assertEquals(3, split.steps().get(0).rssBytes().length);
-        assertEquals(table.rowCount(), split.predictTable(table).rowCount());
+        assertEquals(table.rowCount(), split.predict(table).rowCount());
     }
 
     @Test

@@ -1,0 +1,80 @@
+package dev.dml.magics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The line and cell forms of %dml train read the same options, with one error line each. */
+class TrainGrammarTest {
+
+    private static TrainRequest line(String words) {
+        return TrainRequest.parse(List.of(words.split(" ")), null);
+    }
+
+    private static String error(Runnable parse) {
+        return assertThrows(DmlException.class, parse::run).getMessage();
+    }
+
+    @Test
+    void lineFormReadsEveryKind() {
+        TrainRequest r = line("fraud --label is_fraud --hidden 64,32 --workers 2 --lr 0.01"
+                + " --optimizer SGD --validation 0.2 --seed 0 --into model --debug --no-plots"
+                + " --strategy pipeline --stages 2,1 --microbatches 4 --schedule 1f1b");
+        assertEquals("fraud", r.source());
+        assertEquals(List.of(64, 32), r.hidden());
+        assertEquals(2, r.workers());
+        assertEquals(0.01, r.learningRate());
+        assertEquals("sgd", r.optimizer());
+        assertEquals("0.2", r.validation());
+        assertEquals(0L, r.seed());
+        assertEquals("model", r.into());
+        assertTrue(r.debug());
+        assertFalse(r.plots());
+        assertEquals(List.of(2, 1), r.stages());
+        assertEquals("1f1b", r.schedule());
+        assertNull(r.epochs());
+        assertNull(r.cluster());
+    }
+
+    @Test
+    void cellFormReadsKeyValueLinesLikeFlags() {
+        TrainRequest cell = TrainRequest.parse(List.of(), """
+                # the fraud model
+                table: fraud
+                label: is_fraud
+                hidden: 64, 32
+                batch_size: 128
+                background: yes
+                into: model
+                """);
+        TrainRequest flags = line("fraud --label is_fraud --hidden 64,32 --batch-size 128"
+                + " --background --into model");
+        assertEquals(flags, cell);
+    }
+
+    @Test
+    void badInputNamesTheProblemAndTheFix() {
+        assertTrue(error(() -> line("fraud --label y --wrokers 2"))
+                .contains("unknown option --wrokers.\nDid you mean --workers?".replace("\n",
+                        System.lineSeparator())));
+        assertTrue(error(() -> line("fraud --label y --epochs 0"))
+                .startsWith("%dml train: --epochs must be a whole number of at least 1, got '0'"));
+        assertTrue(error(() -> line("fraud --label y --model rnn"))
+                .contains("--model must be one of mlp, logistic, cnn"));
+        assertTrue(error(() -> line("fraud --label y --hidden 64,x"))
+                .contains("--hidden must be sizes of at least 1"));
+        assertTrue(error(() -> line("fraud --label y --into 2fast"))
+                .contains("a Java variable name"));
+        assertTrue(error(() -> line("fraud")).contains("needs --label"));
+        assertTrue(error(() -> line("--label y")).contains("needs its data"));
+        assertTrue(error(() -> TrainRequest.parse(List.of(), "table fraud"))
+                .contains("line 1 'table fraud' is not 'key: value'"));
+        assertTrue(error(() -> line("fraud --label y --epochs 2 --epochs 3"))
+                .startsWith("%dml train:"));
+    }
+}
