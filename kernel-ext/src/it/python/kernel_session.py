@@ -6,7 +6,11 @@ bin/install put in the user's Jupyter data dir, over ZeroMQ, with jupyter_client
 import contextlib
 import queue
 import time
+from collections import Counter
 from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
 
 import pytest
 from jupyter_client import KernelManager
@@ -100,3 +104,35 @@ def error_text(error_content):
     parts = [error_content.get("ename", ""), error_content.get("evalue", "")]
     parts += error_content.get("traceback", [])
     return "\n".join(parts)
+
+
+class CountingClient(NotebookClient):
+    """Counts display messages per display id as they arrive (the saved notebook only keeps
+    the last frame of an updated display)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.displays = Counter()
+        self.updates = Counter()
+
+    def process_message(self, msg, cell, cell_index):
+        display_id = msg["content"].get("transient", {}).get("display_id")
+        if msg["msg_type"] == "display_data" and display_id:
+            self.displays[display_id] += 1
+        if msg["msg_type"] == "update_display_data":
+            self.updates[display_id] += 1
+        return super().process_message(msg, cell, cell_index)
+
+
+def run_counting(path, timeout=900):
+    """Executes a notebook on the dml kernel, failing on any error output; returns the executed
+    notebook and the client, whose counters hold the display messages seen per display id."""
+    require_kernelspec()
+    nb = nbformat.read(path, as_version=4)
+    client = CountingClient(nb, kernel_name=KERNEL_NAME, timeout=timeout,
+                            startup_timeout=STARTUP_TIMEOUT,
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    for cell in nb.cells:
+        assert not [o for o in cell.get("outputs", []) if o.output_type == "error"], cell
+    return nb, client

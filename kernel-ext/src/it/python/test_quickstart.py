@@ -2,45 +2,17 @@
 is one display updated in place many times, the model it trains is good, and an HTML export
 keeps the plot's last frame."""
 import re
-from collections import Counter
-
 import nbformat
-from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
-from kernel_session import KERNEL_NAME, REPO_ROOT, STARTUP_TIMEOUT, require_kernelspec
+from kernel_session import REPO_ROOT, run_counting
 
 QUICKSTART = REPO_ROOT / "notebooks" / "01-quickstart.ipynb"
 
 
-class CountingClient(NotebookClient):
-    """Counts display messages per display id as they arrive (the saved notebook only keeps
-    the last frame of an updated display)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.displays = Counter()
-        self.updates = Counter()
-
-    def process_message(self, msg, cell, cell_index):
-        display_id = msg["content"].get("transient", {}).get("display_id")
-        if msg["msg_type"] == "display_data" and display_id:
-            self.displays[display_id] += 1
-        if msg["msg_type"] == "update_display_data":
-            self.updates[display_id] += 1
-        return super().process_message(msg, cell, cell_index)
-
-
 def test_quickstart_trains_with_a_live_plot_and_a_good_model():
-    require_kernelspec()
-    nb = nbformat.read(QUICKSTART, as_version=4)
-    client = CountingClient(nb, kernel_name=KERNEL_NAME, timeout=900,
-                            startup_timeout=STARTUP_TIMEOUT,
-                            resources={"metadata": {"path": str(QUICKSTART.parent)}})
-    client.execute()
+    nb, client = run_counting(QUICKSTART)
     cells = {cell.id: cell for cell in nb.cells}
-    for cell in nb.cells:
-        assert not [o for o in cell.get("outputs", []) if o.output_type == "error"], cell
 
     assert len(client.displays) == 1, client.displays  # one live display...
     (live_id,) = client.displays
