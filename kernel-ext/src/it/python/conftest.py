@@ -1,6 +1,11 @@
 """Fixtures for the end-to-end tests of the installed "dml" kernel."""
 import pytest
 
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a long end-to-end test; bin/test runs it in CI"
+                                       " (CI=true) only")
+
 from kernel_session import running_kernel
 
 

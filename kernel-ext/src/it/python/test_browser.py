@@ -188,25 +188,33 @@ def test_train_cell_updates_its_plot_in_place(lab):
     and its image changes while the job runs (screenshots mid-run and at the end)."""
     base, token = lab
     with notebook_page(base, token, TRAIN_NOTEBOOK, height=1400) as page:
-        cells = page.locator(".jp-Notebook .jp-CodeCell")
-        cells.nth(0).locator(".cm-content").click()
-        page.keyboard.press("Shift+Enter")  # the data cell
-        page.keyboard.press("Shift+Enter")  # the train cell
-        train = cells.nth(1)
-        plot = train.locator(".jp-OutputArea-output img")
-        expect(plot).to_have_count(1, timeout=UI_TIMEOUT_MS)
-        mid = wait_for_progress(plot)
-        train.scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / "quickstart-train-mid-run.png"))
-        expect(train.locator(".jp-InputPrompt")).to_have_text("[2]:", timeout=UI_TIMEOUT_MS)
-        expect(train.locator(".jp-OutputArea-output").last).to_contain_text(
-            "finished", timeout=UI_TIMEOUT_MS)
-        train.scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / "quickstart-train-end.png"))
-        assert plot.count() == 1, "the live plot must stay one output, redrawn in place"
-        end = plot.get_attribute("src")
-        assert end != mid, "the plot did not change between mid-run and the end"
-        assert "468/468" in svg_text(end), "the last frame must show the last step"
+        try:
+            check_live_plot(page)
+        except BaseException:
+            page.screenshot(path=str(SHOTS / "quickstart-train-failure.png"))
+            raise
+
+
+def check_live_plot(page):
+    cells = page.locator(".jp-Notebook .jp-CodeCell")
+    cells.nth(0).locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")  # the data cell
+    page.keyboard.press("Shift+Enter")  # the train cell
+    train = cells.nth(1)
+    plot = train.locator(".jp-OutputArea-output img")
+    expect(plot).to_have_count(1, timeout=UI_TIMEOUT_MS)
+    mid = wait_for_progress(plot)
+    train.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "quickstart-train-mid-run.png"))
+    expect(train.locator(".jp-InputPrompt")).to_have_text("[2]:", timeout=UI_TIMEOUT_MS)
+    expect(train.locator(".jp-OutputArea-output").last).to_contain_text(
+        "finished", timeout=UI_TIMEOUT_MS)
+    train.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "quickstart-train-end.png"))
+    assert plot.count() == 1, "the live plot must stay one output, redrawn in place"
+    end = plot.get_attribute("src")
+    assert end != mid, "the plot did not change between mid-run and the end"
+    assert "468/468" in svg_text(end), "the last frame must show the last step"
 
 
 def wait_for_progress(plot):

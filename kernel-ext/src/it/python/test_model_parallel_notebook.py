@@ -2,11 +2,14 @@
 model-parallel job from %dml train, each with its live plot showing the stages."""
 import re
 
+import pytest
+
 from kernel_session import REPO_ROOT, run_counting
 
 NOTEBOOK = REPO_ROOT / "notebooks" / "02-model-parallel.ipynb"
 
 
+@pytest.mark.slow
 def test_model_parallel_notebook_trains_split_models():
     nb, client = run_counting(NOTEBOOK)
     cells = {cell.id: cell for cell in nb.cells}
