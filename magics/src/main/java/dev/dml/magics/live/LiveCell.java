@@ -1,6 +1,8 @@
 package dev.dml.magics.live;
 
 import dev.dml.magics.DmlException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.UUID;
@@ -11,10 +13,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code update}s from a daemon thread whenever the dashboard has new samples, at most one per
  * {@code minInterval}. A sink or frame that throws is logged and skipped; the next change is
  * published again. {@link #close()} stops the thread and publishes the last frame.
+ *
+ * <p>Drawing competes with the job's workers for the machine's cores, so the cell also keeps
+ * its own CPU use under {@value #CPU_SHARE_PERCENT}% of one core: when a frame costs more, the
+ * next one waits longer than {@code minInterval} (a frame of 10 ms CPU every 0.5 s).
  */
 public final class LiveCell implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LiveCell.class.getName());
+    /** The most of one core that drawing and sending frames may take. */
+    static final int CPU_SHARE_PERCENT = 2;
+    /** However costly frames get, the plot moves at least this often. */
+    private static final long MAX_INTERVAL_NANOS = 750_000_000L;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final LiveDashboard dashboard;
     private final DisplaySink sink;
@@ -28,6 +39,7 @@ public final class LiveCell implements AutoCloseable {
     private long[] latencies = new long[16];
     private int latencyCount;
     private int failures;
+    private volatile long frameCpuNanos;
 
     /**
      * Shows the dashboard's first frame at once and starts redrawing.
@@ -92,7 +104,9 @@ public final class LiveCell implements AutoCloseable {
         long last = System.nanoTime();
         long poll = Math.max(1, intervalNanos / 5);
         while (!closed.get() && !Thread.currentThread().isInterrupted()) {
-            long wait = dashboard.isDirty() ? last + intervalNanos - System.nanoTime() : poll;
+            long interval = Math.max(intervalNanos, Math.min(MAX_INTERVAL_NANOS,
+                    frameCpuNanos * 100 / CPU_SHARE_PERCENT));
+            long wait = dashboard.isDirty() ? last + interval - System.nanoTime() : poll;
             if (wait > 0) {
                 sleep(wait);
                 continue;
@@ -118,6 +132,7 @@ public final class LiveCell implements AutoCloseable {
 
     /** Draws and sends one frame; the first successful send is a display, later ones update. */
     private synchronized void publish() {
+        long cpu = cpuNanos();
         try {
             Frame f = dashboard.frame();
             if (displayed) {
@@ -130,6 +145,12 @@ public final class LiveCell implements AutoCloseable {
             if (f.oldestUnshownReportMillis() > 0) {
                 recordLatency(System.currentTimeMillis() - f.oldestUnshownReportMillis());
             }
+            long spent = cpuNanos() - cpu;
+            // a moving average, so one slow frame (a GC, a cold JIT) does not stall the plot;
+            // the first frame pays for class loading and does not count
+            if (updates > 0) {
+                frameCpuNanos = frameCpuNanos == 0 ? spent : (frameCpuNanos * 3 + spent) / 4;
+            }
         } catch (RuntimeException e) {
             // The job must keep running when the notebook side fails; log the first few only.
             if (failures++ < 3) {
@@ -137,6 +158,11 @@ public final class LiveCell implements AutoCloseable {
                         + " could not be shown; later frames will try again", e);
             }
         }
+    }
+
+    private static long cpuNanos() {
+        return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime()
+                : System.nanoTime();
     }
 
     private void recordLatency(long millis) {
