@@ -1,0 +1,87 @@
+package dev.dml.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.magics.TrainRequest;
+import dev.dml.ray.DmlException;
+import dev.dml.ray.data.LabelKind;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.train.Strategy;
+import dev.dml.ray.train.TrainSpec;
+import dev.dml.ray.train.TrainingListener;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.Table;
+
+/** What a %dml train request becomes in the engine, checked before anything starts. */
+class TrainRequestsTest {
+
+    private final Table fraud = SyntheticFraud.generate(2_000, 7);
+    private final NotebookData data = new NotebookData(
+            name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud,
+                    "holdout", SyntheticFraud.generate(300, 8), "text", "x").get(name)),
+            () -> List.of("fraud", "holdout", "text"));
+
+    private TrainSpec spec(String words) {
+        return TrainRequests.spec(TrainRequest.parse(List.of(words.split(" ")), null), data,
+                new TrainingListener() { });
+    }
+
+    private String failure(String words) {
+        return assertThrows(DmlException.class, () -> spec(words)).getMessage();
+    }
+
+    @Test
+    void defaultsAndOptionsReachTheSpec() {
+        TrainSpec s = spec("fraud --label is_fraud --workers 2 --epochs 3 --batch-size 32"
+                + " --validation holdout --seed 5");
+        assertEquals(2, s.workers());
+        assertEquals(3, s.epochs());
+        assertEquals(32, s.batchSize());
+        assertEquals(300, s.validationTable().orElseThrow().rowCount());
+        assertEquals(31, s.columns().featureCount()); // every numeric column but the label
+        assertEquals("[64]", java.util.Arrays.toString(s.model().hidden()));
+        assertEquals(Strategy.data(), s.strategy());
+        assertEquals(400, spec("fraud --label is_fraud --validation 0.2").validationTable()
+                .orElseThrow().rowCount());
+    }
+
+    @Test
+    void strategiesMapToTheEngines() {
+        Strategy.Staged pipeline = (Strategy.Staged) spec("fraud --label is_fraud --hidden 32,16"
+                + " --strategy pipeline --stages 3 --microbatches 4 --schedule 1f1b"
+                + " --batch-size 64").strategy();
+        assertEquals(3, pipeline.stages());
+        assertEquals(4, pipeline.microbatches());
+        assertEquals(Strategy.Schedule.ONE_F_ONE_B, pipeline.schedule());
+        Strategy.Staged model = (Strategy.Staged) spec("fraud --label is_fraud --hidden 32,16"
+                + " --strategy model --stages 2,1").strategy();
+        assertEquals(2, model.stages());
+        assertTrue(failure("fraud --label is_fraud --stages 2").contains("apply to --strategy"));
+        assertTrue(failure("fraud --label is_fraud --strategy model --microbatches 2")
+                .contains("not to --strategy model"));
+    }
+
+    @Test
+    void labelsAreClassesUnlessFractional() {
+        assertEquals(LabelKind.CLASSES, TrainRequests.labelKind(fraud, "is_fraud"));
+        Table prices = Table.create("p", DoubleColumn.create("price", 1.5, 2.25));
+        assertEquals(LabelKind.REGRESSION, TrainRequests.labelKind(prices, "price"));
+    }
+
+    @Test
+    void badCombinationsSayHowToFix() {
+        assertTrue(failure("text --label y").contains("is a String, not a Tablesaw Table"));
+        assertTrue(failure("fraud --label is_fraud --model logistic --hidden 8")
+                .contains("Drop --hidden"));
+        assertTrue(failure("fraud --label is_fraud --resume").contains("need --checkpoint-dir"));
+        assertTrue(failure("fraud --label is_fraud --validation 1.5").contains("fraction"));
+        assertTrue(failure("fraud --label is_fraud --validation holdot")
+                .contains("Did you mean 'holdout'?"));
+    }
+}
