@@ -18,6 +18,7 @@ public final class Bench {
     static {
         BENCHMARKS.put("P1", new P1Throughput());
         BENCHMARKS.put("P2", new P2Scaling());
+        BENCHMARKS.put("P3", new P3VsDdp());
         BENCHMARKS.put("P4", new P4AllReduce());
         BENCHMARKS.put("P6", new P6DataPath());
         BENCHMARKS.put("P7", new P7LivePlots());

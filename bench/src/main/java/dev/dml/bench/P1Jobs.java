@@ -15,6 +15,7 @@ import dev.dml.ray.train.EpochMetrics;
 import dev.dml.ray.train.StepMetrics;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
+import dev.dml.ray.train.TrainSpecBuilder;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,6 +55,12 @@ final class P1Jobs {
 
     /** Builds the job: one spec reused by every repetition. */
     static TrainSpec spec(Table table, int workers, int batch, int epochs, String name) {
+        return builder(table, workers, batch, epochs, name).build();
+    }
+
+    /** The job's builder, for benchmarks that change the model or add listeners. */
+    static TrainSpecBuilder builder(Table table, int workers, int batch, int epochs,
+            String name) {
         return TrainSpec.builder()
                 .setTable(table)
                 .setColumns(FashionMnist.selection())
@@ -64,8 +71,7 @@ final class P1Jobs {
                 .optCpusPerWorker(1)
                 .optOptimizer(OptimizerSpec.adam(LEARNING_RATE))
                 .optSeed(SEED)
-                .optName(name)
-                .build();
+                .optName(name);
     }
 
     /** Opens the embedded head with 2 CPUs (what this machine has). */

@@ -67,8 +67,10 @@ final class TrainCommand implements DriverCommand<TrainResult> {
         WorkerConfig cfg = new WorkerConfig(jobId, spec.model(), spec.optimizer(),
                 spec.batchSize(), spec.stepsPerEpoch(),
                 spec.checkpointDir().map(Path::toString).orElse(null), spec.checkpointEvery());
+        // 32 MB G1 regions: a step's flat gradients and ring chunks (up to 16 MB, 4M parameters)
+        // are then young objects, not humongous ones that each start a concurrent GC cycle.
         List<String> opts = new ArrayList<>(List.of("-Dai.djl.pytorch.num_threads=1",
-                "-Dai.djl.offline=true"));
+                "-Dai.djl.offline=true", "-XX:G1HeapRegionSize=32m"));
         opts.addAll(spec.workerJvmOptions());
         return new TrainCommand("dml-train/" + jobId, shards, val, cfg, spec.columns(),
                 spec.epochs(), spec.reportEvery(), spec.cpusPerWorker(), spec.gpusPerWorker(),

@@ -13,6 +13,7 @@ import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.Objective;
 import dev.dml.ray.model.TrainingReplica;
 import java.nio.ByteBuffer;
+import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.arrow.memory.BufferAllocator;
@@ -42,6 +43,8 @@ public class TrainWorker extends CollectiveWorker {
     private TrainingReplica replica;
     private WorkerConfig config;
     private final ProcessSampler sampler = new ProcessSampler();
+    /** The gradients sent to the all-reduce, reused: a fresh one per step is a G1 humongous. */
+    private float[] gradients;
 
     /** Creates a worker; Ray calls it. */
     public TrainWorker() {}
@@ -134,7 +137,11 @@ public class TrainWorker extends CollectiveWorker {
             if (worldSize() > 1) {
                 // Alone, a rank's gradients already are the average: skip three copies of them.
                 long sent0 = stats().bytesSent();
-                float[] mean = allReduce(r.gradients(), ReduceOp.AVERAGE);
+                if (gradients == null || gradients.length != r.parameterCount()) {
+                    gradients = new float[r.parameterCount()];
+                }
+                r.copyGradients(FloatBuffer.wrap(gradients));
+                float[] mean = allReduce(gradients, ReduceOp.AVERAGE);
                 t2 = System.nanoTime();
                 bytes[i] = stats().bytesSent() - sent0;
                 r.setGradients(mean);
@@ -230,6 +237,7 @@ public class TrainWorker extends CollectiveWorker {
             replica.close();
             replica = null;
         }
+        gradients = null;
         for (ShardArrays a : new ShardArrays[] {data, validation}) {
             if (a != null) {
                 a.close();

@@ -1,0 +1,163 @@
+package dev.dml.bench;
+
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.data.FashionMnist;
+import dev.dml.ray.model.Metrics;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.TrainingReplica;
+import dev.dml.ray.train.Checkpoints;
+import dev.dml.ray.train.EpochMetrics;
+import dev.dml.ray.train.StepMetrics;
+import dev.dml.ray.train.TrainSpec;
+import dev.dml.ray.train.TrainSpecBuilder;
+import dev.dml.ray.train.TrainingListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import tech.tablesaw.api.Table;
+
+/**
+ * P3's dml side: one {@code Dml.start(spec, driver)} job of a {@link P3Setting}, timed by a
+ * listener in this JVM. A step's end is when its metrics arrive here; the first step's start is
+ * the arrival of epoch 1's metrics minus the epoch's own seconds (both arrive alike late).
+ *
+ * <p>A trajectory run also writes a checkpoint every {@link P3Setting#EVAL_EVERY} steps; the
+ * listener copies each one as it appears, and after the job each is loaded into a replica here
+ * and scored on the test split. Checkpoints cost time, so only untimed runs write them.
+ */
+final class P3Dml {
+
+    private final Table train;
+    private final Table test;
+    private final int[] testLabels;
+    private final List<String> workerJvmOptions;
+
+    /**
+     * @param train the first rows of the training split, at least the setting's rows
+     * @param test the test split
+     * @param workerJvmOptions extra worker JVM options, e.g. a flight recording
+     */
+    P3Dml(Table train, Table test, List<String> workerJvmOptions) {
+        this.train = train;
+        this.test = test;
+        this.testLabels = test.intColumn(FashionMnist.LABEL).asIntArray();
+        this.workerJvmOptions = workerJvmOptions;
+    }
+
+    /** Runs the setting's job once; a trajectory run also scores the test split. */
+    P3Run run(P3Setting s, DriverProcess driver, boolean trajectory) throws IOException {
+        Path ckDir = trajectory ? Files.createTempDirectory("dml-p3-") : null;
+        try {
+            Clock clock = new Clock(s.steps(), ckDir);
+            TrainSpecBuilder b = P1Jobs.builder(train.first(s.rows()), s.workers(),
+                    P3Setting.BATCH, P3Setting.EPOCHS, "p3-" + s.name())
+                    .addListener(clock);
+            if (s.cnn()) {
+                b.setModel(ModelSpec.Family.CNN);
+            }
+            if (trajectory) {
+                b.optCheckpoints(ckDir, P3Setting.EVAL_EVERY);
+            }
+            workerJvmOptions.forEach(b::addWorkerJvmOption);
+            TrainSpec spec = b.build();
+            clock.t0 = System.nanoTime();
+            P1Jobs.JobRun j = P1Jobs.runJob(spec, driver);
+            Map<String, Double> parts = new LinkedHashMap<>();
+            parts.put("compute_ms", j.stepComputeMs);
+            parts.put("all_reduce_ms", j.stepCommMs);
+            parts.put("driver_ms", j.driverMsPerStep(
+                    (P3Setting.EPOCHS - 1) * P3Setting.STEPS_PER_EPOCH));
+            parts.put("worker_cpu_percent", Arrays.stream(j.cpuPercent).average().orElse(0));
+            Map<Integer, Double> acc = trajectory ? score(spec, clock) : Map.of();
+            return new P3Run(clock.epoch1End - clock.epoch1Seconds, clock.at, j.finalLoss, acc,
+                    parts);
+        } finally {
+            if (ckDir != null) {
+                try (Stream<Path> files = Files.list(ckDir)) {
+                    for (Path f : files.toList()) {
+                        Files.deleteIfExists(f);
+                    }
+                }
+                Files.deleteIfExists(ckDir);
+            }
+        }
+    }
+
+    private Map<Integer, Double> score(TrainSpec spec, Clock clock) {
+        Map<Integer, Double> acc = new TreeMap<>();
+        for (int step = P3Setting.EVAL_EVERY; step <= clock.at.length - 1;
+                step += P3Setting.EVAL_EVERY) {
+            if (!clock.states.containsKey((long) step)) {
+                throw new IllegalStateException("The checkpoint of step " + step + " was not"
+                        + " copied" + (clock.error != null ? ": " + clock.error : "") + ".");
+            }
+        }
+        try (TrainingReplica r = TrainingReplica.open(spec.model(), spec.optimizer(),
+                "bench/p3-score")) {
+            for (Map.Entry<Long, byte[]> e : clock.states.entrySet()) {
+                r.loadState(e.getValue());
+                int[] predicted = r.predictClasses(test, spec.columns().featuresOnly());
+                acc.put(e.getKey().intValue(), Metrics.accuracy(predicted, testLabels));
+            }
+        }
+        return acc;
+    }
+
+    /** Times the steps as their metrics arrive, and copies checkpoints as they appear. */
+    private static final class Clock implements TrainingListener {
+        final double[] at;
+        final Path ckDir;
+        final Map<Long, byte[]> states = new TreeMap<>();
+        final Set<Path> seen = new HashSet<>();
+        long t0;
+        double epoch1End = Double.NaN;
+        double epoch1Seconds = Double.NaN;
+        String error;
+
+        Clock(int steps, Path ckDir) {
+            this.at = new double[steps + 1];
+            Arrays.fill(at, Double.NaN);
+            this.ckDir = ckDir;
+        }
+
+        @Override
+        public void onStep(StepMetrics m) {
+            at[(int) m.step()] = (System.nanoTime() - t0) / 1e9;
+            if (ckDir != null && m.step() % P3Setting.EVAL_EVERY == 0) {
+                copyCheckpoints();
+            }
+        }
+
+        @Override
+        public void onEpoch(EpochMetrics e) {
+            if (e.epoch() == 0) {
+                epoch1End = (System.nanoTime() - t0) / 1e9;
+                epoch1Seconds = e.seconds();
+            }
+        }
+
+        /** Rank 0 keeps only the newest few files, so each is read soon after it appears. */
+        private void copyCheckpoints() {
+            try (Stream<Path> files = Files.list(ckDir)) {
+                for (Path f : files.toList()) {
+                    if (f.getFileName().toString().endsWith(".dml") && seen.add(f)) {
+                        Checkpoints.Checkpoint c = Checkpoints.read(f);
+                        states.put(c.step(), c.state());
+                    }
+                }
+            } catch (IOException e) {
+                error = e.toString();
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
