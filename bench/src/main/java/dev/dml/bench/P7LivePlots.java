@@ -36,7 +36,7 @@ import java.util.ServiceLoader;
  */
 final class P7LivePlots implements Benchmark {
 
-    private static final int PAIRS = 4;
+    private static final int PAIRS = 5;
     private static final String JOB = "--label is_fraud --hidden 64,32 --workers 2 --epochs 2"
             + " --batch-size 64 --lr 0.005";
 
@@ -48,6 +48,9 @@ final class P7LivePlots implements Benchmark {
         List<Double> off = new ArrayList<>();
         List<Long> latencies = new ArrayList<>();
         List<Integer> updates = new ArrayList<>();
+        List<Double> cpuOn = new ArrayList<>();
+        List<Double> cpuOff = new ArrayList<>();
+        List<Double> frameCpu = new ArrayList<>();
         long[] frameBytes = new long[1];
         DmlBackend backend = ServiceLoader.load(DmlBackend.Factory.class).findFirst()
                 .orElseThrow().open(null);
@@ -58,12 +61,15 @@ final class P7LivePlots implements Benchmark {
                 for (boolean plots : new boolean[] {plotsFirst, !plotsFirst}) {
                     Run r = run(backend, data, plots, frameBytes);
                     (plots ? on : off).add(r.examplesPerSecond);
+                    (plots ? cpuOn : cpuOff).add(r.kernelCpuSeconds);
                     if (plots) {
                         Arrays.stream(r.latencies).forEach(latencies::add);
                         updates.add(r.updates);
+                        frameCpu.add(r.drawCpuMillis / Math.max(1, r.updates + 1));
                     }
-                    System.out.printf("P7 %s: %.0f examples/s, %d updates%n",
-                            plots ? "plots on " : "plots off", r.examplesPerSecond, r.updates);
+                    System.out.printf("P7 %s: %.0f examples/s, %d updates, kernel CPU %.2f s%n",
+                            plots ? "plots on " : "plots off", r.examplesPerSecond, r.updates,
+                            r.kernelCpuSeconds);
                 }
             }
         } finally {
@@ -86,16 +92,27 @@ final class P7LivePlots implements Benchmark {
                 .put("examples_per_s_plots_off", off)
                 .put("latency", latency)
                 .put("updates_per_job", updates)
+                .put("draw_cpu_ms_per_frame", frameCpu)
+                .put("kernel_cpu_seconds_plots_on", cpuOn)
+                .put("kernel_cpu_seconds_plots_off", cpuOff)
                 .put("mean_frame_message_bytes", lat.length == 0 ? 0
                         : frameBytes[0] / Math.max(1, updates.stream().mapToInt(i -> i).sum()))
                 .put("frame_interval_ms", 250)
                 .put("machine", Machine.describe());
     }
 
-    private record Run(double examplesPerSecond, long[] latencies, int updates) {}
+    private record Run(double examplesPerSecond, long[] latencies, int updates,
+            double kernelCpuSeconds, double drawCpuMillis) {}
+
+    /** CPU time of this JVM, the one that plays the kernel: the plots' cost shows here. */
+    private static double processCpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+    }
 
     private static Run run(DmlBackend backend, Path data, boolean plots, long[] frameBytes)
             throws InterruptedException {
+        double cpu0 = processCpuSeconds();
         List<String> words = new ArrayList<>(List.of(data.toString()));
         words.addAll(List.of(JOB.split(" ")));
         PreparedJob prepared = backend.prepare(TrainRequest.parse(words, null));
@@ -118,7 +135,8 @@ final class P7LivePlots implements Benchmark {
             seconds += e.seconds();
         }
         return new Run(examples / seconds, cell == null ? new long[0] : cell.latenciesMillis(),
-                cell == null ? 0 : cell.updates());
+                cell == null ? 0 : cell.updates(), processCpuSeconds() - cpu0,
+                cell == null ? 0 : cell.drawCpuMillis());
     }
 
     /** Encodes each frame as the display message's content, as the kernel does before sending. */

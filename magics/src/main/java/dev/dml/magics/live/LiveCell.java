@@ -40,6 +40,7 @@ public final class LiveCell implements AutoCloseable {
     private int latencyCount;
     private int failures;
     private volatile long frameCpuNanos;
+    private long drawCpuNanos;
 
     /**
      * Shows the dashboard's first frame at once and starts redrawing.
@@ -79,6 +80,16 @@ public final class LiveCell implements AutoCloseable {
      */
     public synchronized long[] latenciesMillis() {
         return Arrays.copyOf(latencies, latencyCount);
+    }
+
+    /**
+     * The CPU time spent drawing and sending frames so far: what the live plot costs the
+     * machine the job shares.
+     *
+     * @return milliseconds of this cell's thread CPU time
+     */
+    public synchronized double drawCpuMillis() {
+        return drawCpuNanos / 1e6;
     }
 
     /** Stops redrawing and publishes the final frame if anything changed; idempotent. */
@@ -146,6 +157,7 @@ public final class LiveCell implements AutoCloseable {
                 recordLatency(System.currentTimeMillis() - f.oldestUnshownReportMillis());
             }
             long spent = cpuNanos() - cpu;
+            drawCpuNanos += spent;
             // a moving average, so one slow frame (a GC, a cold JIT) does not stall the plot;
             // the first frame pays for class loading and does not count
             if (updates > 0) {
