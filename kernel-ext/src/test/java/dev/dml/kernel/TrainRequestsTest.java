@@ -68,6 +68,18 @@ class TrainRequestsTest {
     }
 
     @Test
+    void aFilePathIsReadAsTheTable(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path csv = dir.resolve("fraud.csv");
+        fraud.write().csv(csv.toFile());
+        TrainSpec s = spec(csv + " --label is_fraud");
+        assertEquals(fraud.rowCount(), s.trainTable().rowCount());
+        assertEquals("fraud", s.name());
+        assertTrue(failure(dir.resolve("missing.csv") + " --label is_fraud")
+                .contains("no variable or file"));
+    }
+
+    @Test
     void labelsAreClassesUnlessFractional() {
         assertEquals(LabelKind.CLASSES, TrainRequests.labelKind(fraud, "is_fraud"));
         Table prices = Table.create("p", DoubleColumn.create("price", 1.5, 2.25));
