@@ -45,7 +45,9 @@ def running_kernel():
     finally:
         kc.stop_channels()
         if km.has_kernel:
-            km.shutdown_kernel(now=True)
+            # A shutdown request, as a notebook's "Shut Down" sends: the kernel then stops the
+            # Ray head its session started (a kill would leave the head running).
+            km.shutdown_kernel(now=False)
 
 
 def wait_shell_reply(kc, msg_id, timeout=CELL_TIMEOUT):

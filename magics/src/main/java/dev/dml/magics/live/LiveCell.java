@@ -30,6 +30,7 @@ public final class LiveCell implements AutoCloseable {
     private final LiveDashboard dashboard;
     private final DisplaySink sink;
     private final long intervalNanos;
+    private final int cpuSharePercent;
     private final String displayId = "dml-live-" + UUID.randomUUID();
     private final Object wake = new Object();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -51,6 +52,12 @@ public final class LiveCell implements AutoCloseable {
      *     a notebook responsive
      */
     public LiveCell(LiveDashboard dashboard, DisplaySink sink, Duration minInterval) {
+        this(dashboard, sink, minInterval, CPU_SHARE_PERCENT);
+    }
+
+    /** For tests: {@code cpuSharePercent} 100 turns the CPU budget off. */
+    LiveCell(LiveDashboard dashboard, DisplaySink sink, Duration minInterval,
+            int cpuSharePercent) {
         if (minInterval.isNegative() || minInterval.isZero()) {
             throw new DmlException("The live update interval must be positive,"
                     + " was " + minInterval + ".", "Pass a duration such as 250 ms.");
@@ -58,6 +65,7 @@ public final class LiveCell implements AutoCloseable {
         this.dashboard = dashboard;
         this.sink = sink;
         this.intervalNanos = minInterval.toNanos();
+        this.cpuSharePercent = cpuSharePercent;
         publish();
         thread = new Thread(this::run, "dml-live-" + displayId.substring(9, 17));
         thread.setDaemon(true);
@@ -115,8 +123,7 @@ public final class LiveCell implements AutoCloseable {
         long last = System.nanoTime();
         long poll = Math.max(1, intervalNanos / 5);
         while (!closed.get() && !Thread.currentThread().isInterrupted()) {
-            long interval = Math.max(intervalNanos, Math.min(MAX_INTERVAL_NANOS,
-                    frameCpuNanos * 100 / CPU_SHARE_PERCENT));
+            long interval = interval(intervalNanos, frameCpuNanos, cpuSharePercent);
             long wait = dashboard.isDirty() ? last + interval - System.nanoTime() : poll;
             if (wait > 0) {
                 sleep(wait);
@@ -170,6 +177,15 @@ public final class LiveCell implements AutoCloseable {
                         + " could not be shown; later frames will try again", e);
             }
         }
+    }
+
+    /**
+     * The wait before the next frame: at least {@code minNanos}, and long enough that frames of
+     * {@code frameCpuNanos} take at most {@code sharePercent}% of a core, but never over 750 ms.
+     */
+    static long interval(long minNanos, long frameCpuNanos, int sharePercent) {
+        return Math.max(minNanos, Math.min(Math.max(minNanos, MAX_INTERVAL_NANOS),
+                frameCpuNanos * 100 / sharePercent));
     }
 
     private static long cpuNanos() {

@@ -86,14 +86,22 @@ class LiveCellTest {
     }
 
     @Test
+    void costlyFramesWaitLongerUpToACap() {
+        long ms = 1_000_000L;
+        assertEquals(250 * ms, LiveCell.interval(250 * ms, 2 * ms, 2)); // 2 ms: 100 ms > 250
+        assertEquals(500 * ms, LiveCell.interval(250 * ms, 10 * ms, 2)); // 10 ms at 2% of a core
+        assertEquals(750 * ms, LiveCell.interval(250 * ms, 60 * ms, 2)); // capped
+        assertEquals(2_000 * ms, LiveCell.interval(2_000 * ms, 60 * ms, 2)); // never below min
+        assertEquals(250 * ms, LiveCell.interval(250 * ms, 60 * ms, 100)); // budget off
+    }
+
+    @Test
     void sendsAFewUpdatesASecondWhileSamplesPourIn() throws Exception {
         LiveDashboard d = started();
         RecordingSink sink = new RecordingSink(0);
-        for (int i = 0; i < 30; i++) {
-            d.frame(); // warm: a cold JIT's frames cost more CPU, which the cell throttles
-        }
         int updates;
-        try (LiveCell cell = new LiveCell(d, sink, Duration.ofMillis(250))) {
+        // the CPU budget off: this is about the minimum interval, whatever frames cost here
+        try (LiveCell cell = new LiveCell(d, sink, Duration.ofMillis(250), 100)) {
             long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
             for (long s = 1; System.nanoTime() < end; s++) {
                 d.addStep(samples.step(1, s, false));
