@@ -102,6 +102,7 @@ final class EmbeddedHead implements AutoCloseable {
                     "See " + log + " and " + tempDir + "/session_latest/logs.");
         }
         String address = readAddress(tempDir, log);
+        Processes.stopWhenThisJvmDies(process.toHandle());
         return new EmbeddedHead(process, tempDir, log, address);
     }
 

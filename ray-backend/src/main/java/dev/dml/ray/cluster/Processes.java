@@ -103,6 +103,33 @@ final class Processes {
     }
 
     /**
+     * Starts a watchdog that stops {@code head}'s process group once this JVM is gone, however
+     * it ended: a JVM killed with SIGKILL runs no shutdown hook, and its head must not outlive
+     * it. The watchdog ends by itself when the head ends first (a normal close).
+     *
+     * @param head the root of a process group started with {@link #newSessionPrefix()}
+     */
+    static void stopWhenThisJvmDies(ProcessHandle head) {
+        long owner = ProcessHandle.current().pid();
+        String target = newSessionPrefix().isEmpty() ? Long.toString(head.pid())
+                : "-" + head.pid(); // the group; dash's kill takes no "--"
+        String script = "while kill -0 " + owner + " 2>/dev/null; do sleep 1;"
+                + " kill -0 " + head.pid() + " 2>/dev/null || exit 0; done;"
+                + " kill -TERM " + target + " 2>/dev/null; sleep 10;"
+                + " kill -KILL " + target + " 2>/dev/null";
+        List<String> cmd = new ArrayList<>(newSessionPrefix());
+        cmd.addAll(List.of("sh", "-c", script));
+        try {
+            new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File(
+                    "/dev/null"))).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            org.slf4j.LoggerFactory.getLogger(Processes.class).warn(
+                    "cannot start the watchdog of Ray head {}: {}", head.pid(), e.toString());
+        }
+    }
+
+    /**
      * Ends a process and everything under it: SIGTERM to the root, then SIGKILL to whatever of
      * the tree (as it was before the SIGTERM) is still alive after {@code grace}.
      *
