@@ -50,6 +50,18 @@ def running_kernel():
             km.shutdown_kernel(now=False)
 
 
+def processes_mentioning(text):
+    """Pids whose command line mentions text, e.g. a Ray head's temp dir or a runtime dir."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and text in (proc / "cmdline").read_text(errors="replace"):
+                pids.append(int(proc.name))
+        except OSError:
+            pass
+    return pids
+
+
 def wait_shell_reply(kc, msg_id, timeout=CELL_TIMEOUT):
     """The shell reply whose parent is msg_id; other replies are dropped."""
     deadline = time.monotonic() + timeout

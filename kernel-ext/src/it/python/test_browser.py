@@ -18,13 +18,13 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from kernel_session import KERNEL_NAME, REPO_ROOT, STARTUP_TIMEOUT, require_kernelspec
+from kernel_session import (KERNEL_NAME, REPO_ROOT, STARTUP_TIMEOUT, processes_mentioning,
+                            require_kernelspec)
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
@@ -57,19 +57,6 @@ def api(base, token, path, method="GET"):
     with urllib.request.urlopen(request, timeout=10) as response:
         body = response.read()
         return json.loads(body) if body else None
-
-
-def processes_mentioning(text):
-    """Pids whose command line mentions text (the kernels' connection files live in a
-    runtime dir of this test's own, so this finds exactly the kernels it started)."""
-    pids = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and text in (proc / "cmdline").read_text(errors="replace"):
-                pids.append(int(proc.name))
-        except OSError:
-            pass
-    return pids
 
 
 def write_lab_settings(config_dir):

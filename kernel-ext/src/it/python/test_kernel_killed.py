@@ -4,20 +4,8 @@ import os
 import re
 import signal
 import time
-from pathlib import Path
 
-from kernel_session import execute, running_kernel
-
-
-def processes_mentioning(text):
-    pids = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and text in (proc / "cmdline").read_text(errors="replace"):
-                pids.append(int(proc.name))
-        except OSError:
-            pass
-    return pids
+from kernel_session import execute, processes_mentioning, running_kernel
 
 
 def test_a_killed_kernel_leaves_no_ray_head():
