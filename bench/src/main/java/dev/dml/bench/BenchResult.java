@@ -114,7 +114,7 @@ public final class BenchResult {
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", id);
-        m.put("ratio", Samples.round(ratio, 4));
+        m.put("ratio", TrialTimes.round(ratio, 4));
         m.put("goal", goal);
         m.put("met", met());
         m.put("command", command);

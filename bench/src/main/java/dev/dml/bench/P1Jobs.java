@@ -189,17 +189,17 @@ final class P1Jobs {
         double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("what", what);
-        m.put("median", Samples.round(Samples.median(v), decimals));
+        m.put("median", TrialTimes.round(TrialTimes.median(v), decimals));
         List<Double> r = new ArrayList<>();
         for (double x : v) {
-            r.add(Samples.round(x, decimals));
+            r.add(TrialTimes.round(x, decimals));
         }
         m.put("samples", r);
         return m;
     }
 
     static double median(List<Double> values) {
-        return Samples.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+        return TrialTimes.median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     static double mean(double[] v) {

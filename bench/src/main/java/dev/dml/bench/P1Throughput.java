@@ -54,8 +54,8 @@ final class P1Throughput implements Benchmark {
         long examples = (long) steadySteps * BATCH;
         double load0 = P1Jobs.loadAverage();
 
-        Samples subject = new Samples("dml_1_worker", 0);
-        Samples peer = new Samples("plain_djl_loop", 0);
+        TrialTimes subject = new TrialTimes("dml_1_worker", 0);
+        TrialTimes peer = new TrialTimes("plain_djl_loop", 0);
         List<Double> startup = new ArrayList<>();
         List<Double> firstEpoch = new ArrayList<>();
         List<Double> wall = new ArrayList<>();
@@ -149,12 +149,12 @@ final class P1Throughput implements Benchmark {
         split.put("driver_ms", P1Jobs.series("epoch time per step minus the worker's compute"
                 + " + all-reduce: the driver's round trips (one per 10 steps) and reporting",
                 driverMs, 2));
-        split.put("peer_step_ms", Samples.round(peerStepMs, 2));
-        split.put("dml_step_ms", Samples.round(subjectStepMs, 2));
+        split.put("peer_step_ms", TrialTimes.round(peerStepMs, 2));
+        split.put("dml_step_ms", TrialTimes.round(subjectStepMs, 2));
 
         Map<String, Object> excluded = new LinkedHashMap<>();
-        excluded.put("cluster_start_s", Samples.round(clusterStart, 3));
-        excluded.put("driver_start_s", Samples.round(driverStart, 3));
+        excluded.put("cluster_start_s", TrialTimes.round(clusterStart, 3));
+        excluded.put("driver_start_s", TrialTimes.round(driverStart, 3));
         excluded.put("job_startup_s", P1Jobs.series("per job: wall time minus all epochs ="
                 + " shard encoding, submit, actor JVM start, shipping and decoding the shard,"
                 + " init (broadcast), parameter fetch and release", startup, 3));
@@ -172,8 +172,8 @@ final class P1Throughput implements Benchmark {
                         + " median(dml s)")
                 .put("subject", subj)
                 .put("peer", pr)
-                .put("paired_ratios", paired.stream().map(x -> Samples.round(x, 4)).toArray())
-                .put("paired_ratio_median", Samples.round(P1Jobs.median(paired), 4))
+                .put("paired_ratios", paired.stream().map(x -> TrialTimes.round(x, 4)).toArray())
+                .put("paired_ratio_median", TrialTimes.round(P1Jobs.median(paired), 4))
                 .put("method", "one process; " + WARMUPS + " warm-up round, then " + REPETITIONS
                         + " timed rounds alternating dml and plain (SideBySide: each round"
                         + " starts at the next trial, full GC before each); medians")
@@ -184,14 +184,14 @@ final class P1Throughput implements Benchmark {
     }
 
     /** One side's timings as examples/s (P1 moves examples, not bytes). */
-    private static Map<String, Object> throughputJson(Samples side, String what, double examples,
+    private static Map<String, Object> throughputJson(TrialTimes side, String what, double examples,
             List<Double> rates, double stepMs) {
         Map<String, Object> json = new LinkedHashMap<>(side.toJson(what));
         json.remove("bytes");
         json.remove("mb_per_s");
-        json.put("examples_per_s", Samples.round(examples / side.medianSeconds(), 1));
+        json.put("examples_per_s", TrialTimes.round(examples / side.medianSeconds(), 1));
         json.put("examples_per_s_samples", P1Jobs.series("", rates, 1).get("samples"));
-        json.put("step_ms", Samples.round(stepMs, 2));
+        json.put("step_ms", TrialTimes.round(stepMs, 2));
         return json;
     }
 }

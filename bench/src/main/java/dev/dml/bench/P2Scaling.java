@@ -81,7 +81,7 @@ final class P2Scaling implements Benchmark {
         setup.put("timed_steps_per_repetition", (EPOCHS - 1) * STEPS);
         setup.put("load_average_1min_at_start", load0);
         setup.put("load_average_1min_at_end", P1Jobs.loadAverage());
-        setup.put("cluster_start_s", Samples.round(clusterStart, 3));
+        setup.put("cluster_start_s", TrialTimes.round(clusterStart, 3));
 
         Map<String, Object> cases = new LinkedHashMap<>();
         for (Case c : new Case[] {c1, c2, cs}) {
@@ -91,11 +91,11 @@ final class P2Scaling implements Benchmark {
                 .setRatio(ratio)
                 .put("ratio_is", "median(2-worker global examples/s) / median(1-worker"
                         + " examples/s), weak scaling (the same batch per worker)")
-                .put("strong_scaling_ratio", Samples.round(strongRatio, 4))
+                .put("strong_scaling_ratio", TrialTimes.round(strongRatio, 4))
                 .put("strong_scaling_is", "median(2 workers, same global batch " + BATCH
                         + " and rows as 1 worker) / median(1 worker): context, not the goal")
-                .put("paired_ratios", paired.stream().map(x -> Samples.round(x, 4)).toArray())
-                .put("paired_ratio_median", Samples.round(P1Jobs.median(paired), 4))
+                .put("paired_ratios", paired.stream().map(x -> TrialTimes.round(x, 4)).toArray())
+                .put("paired_ratio_median", TrialTimes.round(P1Jobs.median(paired), 4))
                 .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
                         + " round, then " + REPETITIONS + " timed rounds of the three jobs"
                         + " (SideBySide: each round starts at the next job, full GC before each);"
@@ -109,7 +109,7 @@ final class P2Scaling implements Benchmark {
         final String name;
         final TrainSpec spec;
         final String what;
-        final Samples samples;
+        final TrialTimes samples;
         final long examples;
         final int steadySteps;
         final List<Double> compute = new ArrayList<>();
@@ -124,7 +124,7 @@ final class P2Scaling implements Benchmark {
             this.name = name;
             this.spec = spec;
             this.what = what;
-            this.samples = new Samples(name, 0);
+            this.samples = new TrialTimes(name, 0);
             this.steadySteps = (spec.epochs() - 1) * spec.stepsPerEpoch();
             this.examples = (long) steadySteps * spec.batchSize() * spec.workers();
             if (spec.stepsPerEpoch() != STEPS) {
@@ -174,7 +174,7 @@ final class P2Scaling implements Benchmark {
                     rates, 1));
             m.put("steady_seconds", P1Jobs.series("seconds of the timed epochs",
                     java.util.Arrays.stream(samples.seconds()).boxed().toList(), 4));
-            m.put("step_ms", Samples.round(samples.medianSeconds() * 1e3 / steadySteps, 2));
+            m.put("step_ms", TrialTimes.round(samples.medianSeconds() * 1e3 / steadySteps, 2));
             Map<String, Object> split = new LinkedHashMap<>();
             split.put("source", "StepMetrics of the timed epochs (slowest rank per step), mean"
                     + " per step; median over the repetitions");

@@ -13,7 +13,7 @@ final class P3Side {
 
     private final P3Setting setting;
     private final String what;
-    private final Samples timed;
+    private final TrialTimes timed;
     private final List<P3Run> runs = new ArrayList<>();
     private final List<Double> loads = new ArrayList<>();
     private P3Run trajectory;
@@ -21,11 +21,11 @@ final class P3Side {
     P3Side(P3Setting setting, String name, String what) {
         this.setting = setting;
         this.what = what;
-        this.timed = new Samples(setting.name() + "_" + name, 0);
+        this.timed = new TrialTimes(setting.name() + "_" + name, 0);
     }
 
     /** Returns where the harness puts the timed seconds. */
-    Samples samples() {
+    TrialTimes samples() {
         return timed;
     }
 

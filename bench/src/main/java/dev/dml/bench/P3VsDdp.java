@@ -1,6 +1,6 @@
 package dev.dml.bench;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.FashionMnist;
@@ -131,7 +131,7 @@ final class P3VsDdp implements Benchmark {
         double[] ts = torch.samples().seconds();
         List<Double> paired = new ArrayList<>();
         for (int i = 0; i < ds.length; i++) {
-            paired.add(Samples.round(ts[i] / ds[i], 4));
+            paired.add(TrialTimes.round(ts[i] / ds[i], 4));
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("model", s.model());
@@ -140,7 +140,7 @@ final class P3VsDdp implements Benchmark {
         m.put("steps", s.steps());
         m.put("target_accuracy", s.targetAccuracy());
         double tr = torch.samples().medianSeconds() / dml.samples().medianSeconds();
-        m.put("throughput_ratio_dml_over_ddp", Samples.round(tr, 4));
+        m.put("throughput_ratio_dml_over_ddp", TrialTimes.round(tr, 4));
         m.put("throughput_paired_ratios", paired);
         m.put("time_to_accuracy_ratio_ddp_over_dml", ratio(torch.trainingToTarget(),
                 dml.trainingToTarget()));
@@ -156,7 +156,7 @@ final class P3VsDdp implements Benchmark {
     /** median(a) / median(b), or null when a side never reached the target. */
     private static Double ratio(List<Double> a, List<Double> b) {
         return a.isEmpty() || b.isEmpty() ? null
-                : Samples.round(P1Jobs.median(a) / P1Jobs.median(b), 4);
+                : TrialTimes.round(P1Jobs.median(a) / P1Jobs.median(b), 4);
     }
 
     private static Map<String, Object> setup(P3Torch torch, double load0, double clusterStart) {
@@ -185,7 +185,7 @@ final class P3VsDdp implements Benchmark {
                 + " in rank 0");
         m.put("load_average_1min_at_start", load0);
         m.put("load_average_1min_at_end", P1Jobs.loadAverage());
-        m.put("cluster_start_s", Samples.round(clusterStart, 3));
+        m.put("cluster_start_s", TrialTimes.round(clusterStart, 3));
         return m;
     }
 }

@@ -1,7 +1,7 @@
 package dev.dml.bench;
 
 import dev.dml.ray.cluster.ClusterSpec;
-import dev.dml.ray.cluster.DriverCommand;
+import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
@@ -22,7 +22,7 @@ import java.util.Map;
  * all-reduce is {@code allReduce(float[6_250_000], AVERAGE)} on both ranks after a one-float
  * barrier; its time is the slower rank's. The hand-off is rank 0's {@code Ray.put(byte[25 MB])}
  * until rank 1's reply to a call that takes the reference. This JVM loads no Ray classes: the
- * commands run in the driver child JVM, which has the cluster's {@code ray_dist.jar}.
+ * tasks run in the driver child JVM, which has the cluster's {@code ray_dist.jar}.
  */
 final class P4AllReduce implements Benchmark {
 
@@ -42,9 +42,9 @@ final class P4AllReduce implements Benchmark {
             + " bandwidth = 25 MB / time from the put to the reply";
 
     @Override
-    public BenchResult run(String command) throws Exception {
-        Samples allReduce = new Samples("ring_all_reduce", BYTES);
-        Samples handOff = new Samples("object_store_hand_off", BYTES);
+    public BenchResult run(String task) throws Exception {
+        TrialTimes allReduce = new TrialTimes("ring_all_reduce", BYTES);
+        TrialTimes handOff = new TrialTimes("object_store_hand_off", BYTES);
         List<Map<String, Object>> workers = new ArrayList<>();
         Map<String, Object> workerEnv = new LinkedHashMap<>();
         try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
@@ -67,16 +67,16 @@ final class P4AllReduce implements Benchmark {
         double[] h = handOff.seconds();
         double[] paired = new double[a.length];
         for (int i = 0; i < a.length; i++) {
-            paired[i] = Samples.round(h[i] / a[i], 4);
+            paired[i] = TrialTimes.round(h[i] / a[i], 4);
         }
         System.out.printf("P4: all-reduce %.1f MB/s (bus %.1f MB/s), hand-off %.1f MB/s;"
                 + " ratio %.3f (goal %.2f)%n", algBw, busBw, handOff.medianMbPerSecond(), ratio,
                 GOAL);
         Map<String, Object> bw = new LinkedHashMap<>();
-        bw.put("all_reduce_algorithm_mb_per_s", Samples.round(algBw, 1));
-        bw.put("all_reduce_bus_mb_per_s", Samples.round(busBw, 1));
-        bw.put("hand_off_mb_per_s", Samples.round(handOff.medianMbPerSecond(), 1));
-        return new BenchResult("P4", GOAL, command)
+        bw.put("all_reduce_algorithm_mb_per_s", TrialTimes.round(algBw, 1));
+        bw.put("all_reduce_bus_mb_per_s", TrialTimes.round(busBw, 1));
+        bw.put("hand_off_mb_per_s", TrialTimes.round(handOff.medianMbPerSecond(), 1));
+        return new BenchResult("P4", GOAL, task)
                 .setRatio(ratio)
                 .put("ratio_is", "median(all-reduce algorithm bandwidth) / median(hand-off"
                         + " bandwidth); both 25 MB / median seconds; MB = 10^6 bytes")
@@ -91,7 +91,7 @@ final class P4AllReduce implements Benchmark {
                         + " both trials, alternating which goes first; medians")
                 .put("bandwidth", bw)
                 .put("paired_ratios", paired)
-                .put("paired_ratio_median", Samples.round(Samples.median(paired), 4))
+                .put("paired_ratio_median", TrialTimes.round(TrialTimes.median(paired), 4))
                 .put("all_reduce", allReduce.toJson(SUBJECT))
                 .put("hand_off", handOff.toJson(PEER))
                 .put("workers", workers)
@@ -104,7 +104,7 @@ final class P4AllReduce implements Benchmark {
     }
 
     /** Opens the group of two workers and registers it; returns who they are. */
-    static final class Open implements DriverCommand<ArrayList<String>> {
+    static final class Open implements DriverTask<ArrayList<String>> {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -120,7 +120,7 @@ final class P4AllReduce implements Benchmark {
     }
 
     /** Returns an environment variable of rank 0's worker process. */
-    static final class Env implements DriverCommand<String> {
+    static final class Env implements DriverTask<String> {
         private static final long serialVersionUID = 1L;
         private final String name;
 
@@ -135,7 +135,7 @@ final class P4AllReduce implements Benchmark {
     }
 
     /** Times one all-reduce on both ranks; returns the slower rank's seconds. */
-    static final class TimeAllReduce implements DriverCommand<Double> {
+    static final class TimeAllReduce implements DriverTask<Double> {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -149,7 +149,7 @@ final class P4AllReduce implements Benchmark {
     }
 
     /** Times one hand-off from rank 0 to rank 1. */
-    static final class TimeHandOff implements DriverCommand<Double> {
+    static final class TimeHandOff implements DriverTask<Double> {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -160,7 +160,7 @@ final class P4AllReduce implements Benchmark {
     }
 
     /** Closes the group (kills its actors). */
-    static final class Close implements DriverCommand<Boolean> {
+    static final class Close implements DriverTask<Boolean> {
         private static final long serialVersionUID = 1L;
 
         @Override

@@ -129,13 +129,13 @@ final class P6DataPath implements Benchmark {
         src.duplicate().get(heapSrc);
         byte[] heapDst = new byte[n];
 
-        Samples subject = new Samples("tablesaw_arrow_ndarray", bytes);
-        Samples encode = new Samples("encode", bytes);
-        Samples decode = new Samples("decode", bytes);
-        Samples memcpy = new Samples("memcpy_warm_direct", bytes);
-        Samples fresh = new Samples("memcpy_fresh_tensor", bytes);
-        Samples heap = new Samples("arraycopy_warm_heap", bytes);
-        Samples noIpc = new Samples("tablesaw_ndarray_no_ipc", bytes);
+        TrialTimes subject = new TrialTimes("tablesaw_arrow_ndarray", bytes);
+        TrialTimes encode = new TrialTimes("encode", bytes);
+        TrialTimes decode = new TrialTimes("decode", bytes);
+        TrialTimes memcpy = new TrialTimes("memcpy_warm_direct", bytes);
+        TrialTimes fresh = new TrialTimes("memcpy_fresh_tensor", bytes);
+        TrialTimes heap = new TrialTimes("arraycopy_warm_heap", bytes);
+        TrialTimes noIpc = new TrialTimes("tablesaw_ndarray_no_ipc", bytes);
         long[] ipcBytes = new long[1];
         try (ShardDecoder dec = new ShardDecoder(root, "p6/" + name)) {
             ipcBytes[0] = check(t, sel, dec, m);
@@ -195,10 +195,10 @@ final class P6DataPath implements Benchmark {
         out.put("features", f);
         out.put("payload_bytes", bytes);
         out.put("ipc_bytes", ipcBytes[0]);
-        out.put("ratio", Samples.round(ratio, 4));
+        out.put("ratio", TrialTimes.round(ratio, 4));
         out.put("paired_ratios", java.util.Arrays.stream(paired)
-                .map(x -> Samples.round(x, 4)).toArray());
-        out.put("paired_ratio_median", Samples.round(Samples.median(paired), 4));
+                .map(x -> TrialTimes.round(x, 4)).toArray());
+        out.put("paired_ratio_median", TrialTimes.round(TrialTimes.median(paired), 4));
         out.put("subject", subject.toJson(SUBJECT));
         Map<String, Object> parts = new LinkedHashMap<>();
         parts.put("encode", encode.toJson("ArrowShards.encode: read the Tablesaw columns as"
@@ -235,10 +235,10 @@ final class P6DataPath implements Benchmark {
         return ipc.length;
     }
 
-    private static void print(String name, int rows, int f, double ratio, Samples... all) {
+    private static void print(String name, int rows, int f, double ratio, TrialTimes... all) {
         System.out.printf("%s: %,d rows x %d features, %.1f MB payload; ratio %.3f (goal %.2f)%n",
                 name, rows, f, all[0].medianMbPerSecond() * all[0].medianSeconds(), ratio, GOAL);
-        for (Samples s : all) {
+        for (TrialTimes s : all) {
             System.out.printf("  %-26s %9.1f MB/s  median %.4f s%n",
                     s.name(), s.medianMbPerSecond(), s.medianSeconds());
         }

@@ -164,7 +164,7 @@ final class P7LivePlots implements Benchmark {
     }
 
     private static double median(List<Double> values) {
-        return Samples.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+        return TrialTimes.median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private static double percentile(double[] sorted, double q) {

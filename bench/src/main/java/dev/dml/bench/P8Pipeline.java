@@ -92,14 +92,14 @@ final class P8Pipeline implements Benchmark {
                         + " single-stage rate), p=4, m=" + MICRO + "; single-stage rate ="
                         + " micro-batch rows / median slowest-stage busy time per micro-batch"
                         + " in stages_alone_4")
-                .put("bubble_measured", Samples.round(p4.bubble(), 4))
-                .put("bubble_theoretical", Samples.round(p4.theory(), 4))
+                .put("bubble_measured", TrialTimes.round(p4.bubble(), 4))
+                .put("bubble_theoretical", TrialTimes.round(p4.theory(), 4))
                 .put("bubble_is", "PipelineMetrics.bubbleFraction(): sum of stage idle time"
                         + " (step wall - busy) / (stages * step wall), median over the timed"
                         + " steps")
-                .put("ratio_2_stages", Samples.round(ratio2, 4))
-                .put("bubble_2_stages_measured", Samples.round(p2.bubble(), 4))
-                .put("bubble_2_stages_theoretical", Samples.round(p2.theory(), 4))
+                .put("ratio_2_stages", TrialTimes.round(ratio2, 4))
+                .put("bubble_2_stages_measured", TrialTimes.round(p2.bubble(), 4))
+                .put("bubble_2_stages_theoretical", TrialTimes.round(p2.theory(), 4))
                 .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
                         + " round, then " + REPETITIONS + " timed rounds of the four jobs"
                         + " (SideBySide); medians")
@@ -140,7 +140,7 @@ final class P8Pipeline implements Benchmark {
         final String name;
         final TrainSpec spec;
         final int stages;
-        final Samples samples;
+        final TrialTimes samples;
         final long examples;
         final List<PipelineMetrics> events = new CopyOnWriteArrayList<>();
         final List<Double> bubbles = new ArrayList<>();
@@ -155,7 +155,7 @@ final class P8Pipeline implements Benchmark {
             this.name = name;
             this.spec = spec;
             this.stages = stages;
-            this.samples = new Samples(name, 0);
+            this.samples = new TrialTimes(name, 0);
             this.examples = (long) (EPOCHS - 1) * spec.stepsPerEpoch() * spec.batchSize();
             this.busySum = new double[stages];
             this.idleSum = new double[stages];
@@ -233,8 +233,8 @@ final class P8Pipeline implements Benchmark {
             double[] busy = new double[stages];
             double[] idle = new double[stages];
             for (int i = 0; i < stages; i++) {
-                busy[i] = Samples.round(busySum[i] / Math.max(1, timedSteps), 2);
-                idle[i] = Samples.round(idleSum[i] / Math.max(1, timedSteps), 2);
+                busy[i] = TrialTimes.round(busySum[i] / Math.max(1, timedSteps), 2);
+                idle[i] = TrialTimes.round(idleSum[i] / Math.max(1, timedSteps), 2);
             }
             m.put("mean_busy_ms_by_stage", busy);
             m.put("mean_idle_ms_by_stage", idle);

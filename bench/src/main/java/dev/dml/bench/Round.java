@@ -27,7 +27,7 @@ public final class Round {
      * @param part where the part's times go
      * @param seconds the part's time
      */
-    public void record(Samples part, double seconds) {
+    public void record(TrialTimes part, double seconds) {
         if (timed) {
             part.add(seconds);
         }

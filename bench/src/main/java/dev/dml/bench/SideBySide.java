@@ -12,7 +12,7 @@ import java.util.Map;
  * before every trial, so one trial's garbage is not collected in another's time.
  *
  * <pre>{@code
- * Map<String, Samples> s = new SideBySide(2, 7)
+ * Map<String, TrialTimes> s = new SideBySide(2, 7)
  *         .add(subject, round -> timeSubject(round))
  *         .add(memcpy, round -> timeMemcpy())
  *         .run();
@@ -22,7 +22,7 @@ public final class SideBySide {
 
     private final int warmups;
     private final int repetitions;
-    private final List<Samples> samples = new ArrayList<>();
+    private final List<TrialTimes> samples = new ArrayList<>();
     private final List<Trial> trials = new ArrayList<>();
 
     /**
@@ -48,7 +48,7 @@ public final class SideBySide {
      * @param trial the trial
      * @return this run
      */
-    public SideBySide add(Samples into, Trial trial) {
+    public SideBySide add(TrialTimes into, Trial trial) {
         samples.add(into);
         trials.add(trial);
         return this;
@@ -60,7 +60,7 @@ public final class SideBySide {
      * @return the samples by name, in the order added
      * @throws Exception the first failure of a trial
      */
-    public Map<String, Samples> run() throws Exception {
+    public Map<String, TrialTimes> run() throws Exception {
         int n = trials.size();
         Round warm = new Round(false);
         Round timed = new Round(true);
@@ -77,8 +77,8 @@ public final class SideBySide {
                 samples.get(i).add(trials.get(i).seconds(timed));
             }
         }
-        Map<String, Samples> out = new LinkedHashMap<>();
-        for (Samples s : samples) {
+        Map<String, TrialTimes> out = new LinkedHashMap<>();
+        for (TrialTimes s : samples) {
             out.put(s.name(), s);
         }
         return out;

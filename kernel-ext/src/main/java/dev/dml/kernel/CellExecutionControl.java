@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.DmlException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Map;
@@ -74,7 +75,7 @@ final class CellExecutionControl extends DirectExecutionControl {
      */
     private static boolean isDmlFailure(Throwable thrown) {
         for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getClass().getName().startsWith("dev.dml.")) {
+            if (t instanceof DmlException) {
                 return true;
             }
         }

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import dev.dml.DmlException;
 import dev.dml.magics.DmlDebugException;
 import jdk.jshell.Diag;
 import org.dflib.jjava.jupyter.kernel.magic.UndefinedMagicException;
@@ -18,7 +19,6 @@ final class ErrorLines {
     /** Frames shown per exception in a chain; users need the top, not the kernel's plumbing. */
     private static final int MAX_FRAMES = 12;
     private static final String REPL_CLASS_PREFIX = "REPL.";
-    private static final String DML_PACKAGE = "dev.dml.";
     private static final String KERNEL_PACKAGE = "dev.dml.kernel.";
 
     private ErrorLines() {
@@ -157,8 +157,7 @@ final class ErrorLines {
     private static Throwable findDmlError(Throwable thrown) {
         Map<Throwable, Boolean> seen = new IdentityHashMap<>();
         for (Throwable t = thrown; t != null && seen.put(t, true) == null; t = t.getCause()) {
-            String name = t.getClass().getName();
-            if (name.startsWith(DML_PACKAGE) && !name.startsWith(KERNEL_PACKAGE)) {
+            if (t instanceof DmlException) {
                 return t;
             }
         }

@@ -1,6 +1,6 @@
 package dev.dml.kernel;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.data.TableReaders;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import dev.dml.magics.JobEvents;
 import dev.dml.magics.PreparedJob;
 import dev.dml.magics.RunningJob;
 import dev.dml.magics.TrainRequest;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.cluster.ClusterNodes;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;

@@ -1,7 +1,7 @@
 package dev.dml.kernel;
 
 import dev.dml.magics.TrainRequest;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainSpecBuilder;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.dml.kernel;
 
 import dev.dml.magics.TrainRequest;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.model.ModelSpec;

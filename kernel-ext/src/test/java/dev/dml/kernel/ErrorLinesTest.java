@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.magics.DmlException;
+import dev.dml.DmlException;
 import java.util.List;
 import org.dflib.jjava.jupyter.kernel.magic.UndefinedMagicException;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package dev.dml.magics;
 
+import dev.dml.DmlException;
+
 /**
  * A failure shown with its stack trace, because the user asked for it with {@code --debug}.
  * Its message is the failure's own; kernels that know dml print the cause's trace below it.

@@ -1,5 +1,7 @@
 package dev.dml.magics;
 
+import dev.dml.DmlException;
+import dev.dml.Vocabulary;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -63,9 +65,13 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>,
 
     private Object dispatch(BaseKernel kernel, List<String> args, String body) {
         List<String> words = args.isEmpty() ? List.of(HelpCommand.NAME) : args;
-        DmlCommand command = find(words.get(0));
-        return command.run(new CommandContext(kernel, session(kernel)),
-                words.subList(1, words.size()), body);
+        try {
+            DmlCommand command = find(words.get(0));
+            return command.run(new CommandContext(kernel, session(kernel)),
+                    words.subList(1, words.size()), body);
+        } catch (DmlException e) {
+            throw e.speaking(Vocabulary.NOTEBOOK); // the user typed a magic, not Java
+        }
     }
 
     /** The session of the kernel these magics were installed into, opened on first use. */

@@ -1,5 +1,6 @@
 package dev.dml.magics;
 
+import dev.dml.DmlException;
 import java.util.Iterator;
 import java.util.ServiceLoader;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;

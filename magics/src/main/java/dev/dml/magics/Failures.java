@@ -1,22 +1,27 @@
 package dev.dml.magics;
 
+import dev.dml.DmlException;
+import dev.dml.Vocabulary;
+
+
 /** What a failed command shows: dml's two lines, plus the stack trace with {@code --debug}. */
 final class Failures {
-
-    private static final String DML_PACKAGE = "dev.dml.";
 
     private Failures() {}
 
     /**
      * The exception a command throws for a failure: a dml error as it is, anything else as a dml
-     * error naming it; with {@code debug}, one that carries the stack trace to the cell.
+     * error naming it; with {@code debug}, one that carries the stack trace to the cell. A dml
+     * error speaks the notebook's words from here on ({@code --batch-size}, not Java's).
      */
     static RuntimeException shown(RuntimeException e, boolean debug) {
-        boolean isDml = e.getClass().getName().startsWith(DML_PACKAGE);
+        if (e instanceof DmlException dml) {
+            dml.speaking(Vocabulary.NOTEBOOK);
+        }
         if (debug) {
             return new DmlDebugException(e);
         }
-        if (isDml) {
+        if (e instanceof DmlException) {
             return e;
         }
         return new DmlException("Unexpected failure: " + e + ".",

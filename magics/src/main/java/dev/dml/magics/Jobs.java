@@ -1,5 +1,6 @@
 package dev.dml.magics;
 
+import dev.dml.DmlException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.dml.magics;
 
+import dev.dml.DmlException;
 import java.util.List;
 import java.util.Map;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;

@@ -1,5 +1,6 @@
 package dev.dml.magics;
 
+import dev.dml.DmlException;
 import dev.dml.magics.live.JobSummary;
 import dev.dml.magics.live.LiveCell;
 import dev.dml.magics.live.LiveDashboard;

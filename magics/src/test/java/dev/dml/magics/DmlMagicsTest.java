@@ -1,5 +1,6 @@
 package dev.dml.magics;
 
+import dev.dml.DmlException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

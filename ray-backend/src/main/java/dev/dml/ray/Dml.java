@@ -1,5 +1,6 @@
 package dev.dml.ray;
 
+import dev.dml.DmlException;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;

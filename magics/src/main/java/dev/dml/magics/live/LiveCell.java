@@ -1,6 +1,6 @@
 package dev.dml.magics.live;
 
-import dev.dml.magics.DmlException;
+import dev.dml.DmlException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;

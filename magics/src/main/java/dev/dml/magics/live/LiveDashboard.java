@@ -1,6 +1,6 @@
 package dev.dml.magics.live;
 
-import dev.dml.magics.DmlException;
+import dev.dml.DmlException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.magics.DmlException;
+import dev.dml.DmlException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import java.util.ArrayList;
  * Lists a cluster's nodes and their resources, as {@code %dml cluster} shows them. Runs in the
  * driver: {@code driver.call(new ClusterNodes())}.
  */
-public final class ClusterNodes implements DriverCommand<ArrayList<ClusterNodes.Node>> {
+public final class ClusterNodes implements DriverTask<ArrayList<ClusterNodes.Node>> {
 
     private static final long serialVersionUID = 1L;
 

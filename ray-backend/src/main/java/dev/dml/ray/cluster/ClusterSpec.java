@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;

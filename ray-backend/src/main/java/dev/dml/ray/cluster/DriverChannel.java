@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -32,7 +32,7 @@ final class DriverChannel implements AutoCloseable {
         READY,
         /** {@code Ray.init()} failed; the payload is a {@link RemoteError}. */
         FAILED,
-        /** Run the {@link DriverCommand} in the payload; {@code id} names the call. */
+        /** Run the {@link DriverTask} in the payload; {@code id} names the call. */
         REQUEST,
         /** Call {@code id} returned the payload. */
         RESULT,
@@ -70,6 +70,9 @@ final class DriverChannel implements AutoCloseable {
         final String type;
         final String message;
         final String trace;
+        /** A dml failure's unrendered lines, so the kernel can render them in its vocabulary. */
+        final String dmlWhat;
+        final String dmlHint;
 
         /** Keeps the first {@link DmlException} in the cause chain, else {@code t} itself. */
         RemoteError(Throwable t) {
@@ -82,6 +85,9 @@ final class DriverChannel implements AutoCloseable {
             }
             this.type = shown.getClass().getName();
             this.message = String.valueOf(shown.getMessage());
+            DmlException dml = shown instanceof DmlException d ? d : null;
+            this.dmlWhat = dml == null ? null : dml.whatTemplate();
+            this.dmlHint = dml == null ? null : dml.hintTemplate();
             StringWriter w = new StringWriter();
             t.printStackTrace(new PrintWriter(w));
             this.trace = w.toString();

@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverChannel.Kind;
 import dev.dml.ray.cluster.DriverChannel.Message;
 import dev.dml.ray.cluster.DriverChannel.RemoteError;
@@ -42,16 +42,16 @@ final class DriverLauncher {
         new SecureRandom().nextBytes(secret);
         String token = HexFormat.of().formatHex(secret);
         try (ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
-            List<String> cmd = new ArrayList<>(Processes.newSessionPrefix());
-            cmd.add(java.toString());
-            cmd.addAll(DriverProcess.ADD_OPENS);
-            cmd.addAll(spec.jvmOptions());
-            properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
-            cmd.add("-cp");
-            cmd.add(Classpaths.join(classpath));
-            cmd.add(DriverMain.class.getName());
-            cmd.add(Integer.toString(server.getLocalPort()));
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+            List<String> task = new ArrayList<>(Processes.newSessionPrefix());
+            task.add(java.toString());
+            task.addAll(DriverProcess.ADD_OPENS);
+            task.addAll(spec.jvmOptions());
+            properties.forEach((k, v) -> task.add("-D" + k + "=" + v));
+            task.add("-cp");
+            task.add(Classpaths.join(classpath));
+            task.add(DriverMain.class.getName());
+            task.add(Integer.toString(server.getLocalPort()));
+            ProcessBuilder pb = new ProcessBuilder(task).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             pb.environment().put(DriverProcess.TOKEN_ENV, token);
             pb.environment().putAll(DriverProcess.workerEnv());

@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverChannel.Kind;
 import dev.dml.ray.cluster.DriverChannel.Message;
 import dev.dml.ray.cluster.DriverChannel.RemoteError;
@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>It connects back to the kernel over loopback (port in {@code args[0]}, token in the
  * environment variable {@code DML_DRIVER_TOKEN}), initialises Ray from the system properties it was
- * started with, then runs the {@link DriverCommand}s it receives, each on its own thread. When
- * the kernel closes the channel or goes away, it closes what commands registered, shuts Ray
+ * started with, then runs the {@link DriverTask}s it receives, each on its own thread. When
+ * the kernel closes the channel or goes away, it closes what tasks registered, shuts Ray
  * down (Ray then ends this job's actors) and exits.
  */
 public final class DriverMain {
@@ -48,7 +48,7 @@ public final class DriverMain {
         this.resources = new Resources(address);
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "dml-driver-command-" + n.incrementAndGet());
+            Thread t = new Thread(r, "dml-driver-task-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -127,15 +127,15 @@ public final class DriverMain {
     private void execute(Message request) {
         Message reply;
         try {
-            DriverCommand<?> command = (DriverCommand<?>) DriverChannel.deserialize(request.payload);
-            System.err.println("dml driver: #" + request.id + " " + command.getClass().getName());
-            Object result = command.run(new CallContext(resources, request.id));
+            DriverTask<?> task = (DriverTask<?>) DriverChannel.deserialize(request.payload);
+            System.err.println("dml driver: #" + request.id + " " + task.getClass().getName());
+            Object result = task.run(new CallContext(resources, request.id));
             byte[] bytes;
             try {
                 bytes = DriverChannel.serialize(result);
             } catch (NotSerializableException e) {
                 throw new DmlException(
-                        command.getClass().getSimpleName() + " returned a "
+                        task.getClass().getSimpleName() + " returned a "
                                 + result.getClass().getName() + ", which is not Serializable.",
                         "Return a Serializable value (a plain class, an array, a List).", e);
             }

@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverChannel.Kind;
 import dev.dml.ray.cluster.DriverChannel.Message;
 import dev.dml.ray.cluster.DriverChannel.RemoteError;
@@ -27,13 +27,13 @@ import org.slf4j.LoggerFactory;
  * there, never in the kernel, so no Ray failure (a native abort, a lost cluster) can end the
  * kernel. If the child dies, pending and later calls fail with a {@link DmlException}.
  *
- * <p>Open one with {@link RayCluster#openDriver()}; send it {@link DriverCommand}s. Closing it
+ * <p>Open one with {@link RayCluster#openDriver()}; send it {@link DriverTask}s. Closing it
  * ends the child; Ray then ends the actors of its job.
  *
  * <pre>{@code
  * try (RayCluster cluster = RayCluster.open(ClusterSpec.defaults());
  *      DriverProcess driver = cluster.openDriver()) {
- *     float[] mean = driver.call(new MeanOfRanks());   // see DriverCommand
+ *     float[] mean = driver.call(new MeanOfRanks());   // see DriverTask
  * }
  * }</pre>
  */
@@ -87,7 +87,7 @@ public final class DriverProcess implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile String deathReason;
 
-    private record Pending(CompletableFuture<Object> future, String command,
+    private record Pending(CompletableFuture<Object> future, String task,
             Consumer<Object> events) {}
 
     DriverProcess(Process process, DriverChannel channel, Path log, String address,
@@ -104,29 +104,29 @@ public final class DriverProcess implements AutoCloseable {
     }
 
     /**
-     * Sends a command to the driver and returns at once.
+     * Sends a task to the driver and returns at once.
      *
-     * @param command the command; serialized now
+     * @param task the task; serialized now
      * @param <R> the result type
-     * @return the result, or a {@link DmlException} when the command threw or the driver died
+     * @return the result, or a {@link DmlException} when the task threw or the driver died
      */
-    public <R> CompletableFuture<R> submit(DriverCommand<R> command) {
-        return submit(command, event -> { });
+    public <R> CompletableFuture<R> submit(DriverTask<R> task) {
+        return submit(task, event -> { });
     }
 
     /**
-     * Sends a command to the driver and returns at once; the events it emits while it runs
+     * Sends a task to the driver and returns at once; the events it emits while it runs
      * ({@link DriverContext#emit}) go to {@code events}, in order, on the driver's reader thread,
      * all before the future completes. A listener that throws loses that event, not the call.
      *
-     * @param command the command; serialized now
-     * @param events receives each event the command emits
+     * @param task the task; serialized now
+     * @param events receives each event the task emits
      * @param <R> the result type
-     * @return the result, or a {@link DmlException} when the command threw or the driver died
+     * @return the result, or a {@link DmlException} when the task threw or the driver died
      */
     @SuppressWarnings("unchecked")
-    public <R> CompletableFuture<R> submit(DriverCommand<R> command, Consumer<Object> events) {
-        String name = command.getClass().getSimpleName();
+    public <R> CompletableFuture<R> submit(DriverTask<R> task, Consumer<Object> events) {
+        String name = task.getClass().getSimpleName();
         if (closed.get()) {
             return CompletableFuture.failedFuture(new DmlException(
                     "This driver process is closed; " + name + " was not sent.",
@@ -137,11 +137,11 @@ public final class DriverProcess implements AutoCloseable {
         }
         byte[] bytes;
         try {
-            bytes = DriverChannel.serialize(command);
+            bytes = DriverChannel.serialize(task);
         } catch (IOException e) {
             return CompletableFuture.failedFuture(new DmlException(
                     name + " cannot be sent to the driver: " + e + ".",
-                    "A command and all its fields must be Serializable.", e));
+                    "A task and all its fields must be Serializable.", e));
         }
         long id = ids.incrementAndGet();
         CompletableFuture<Object> f = new CompletableFuture<>();
@@ -163,31 +163,31 @@ public final class DriverProcess implements AutoCloseable {
     }
 
     /**
-     * Runs a command in the driver and waits for its result, at most {@link
+     * Runs a task in the driver and waits for its result, at most {@link
      * DriverSpec#callTimeout()}.
      *
-     * @param command the command
+     * @param task the task
      * @param <R> the result type
      * @return its result
-     * @throws DmlException when the command threw, timed out, or the driver died
+     * @throws DmlException when the task threw, timed out, or the driver died
      */
-    public <R> R call(DriverCommand<R> command) {
-        return call(command, callTimeout);
+    public <R> R call(DriverTask<R> task) {
+        return call(task, callTimeout);
     }
 
     /**
-     * Runs a command in the driver and waits for its result; on timeout the command is
+     * Runs a task in the driver and waits for its result; on timeout the task is
      * interrupted.
      *
-     * @param command the command
+     * @param task the task
      * @param timeout how long to wait
      * @param <R> the result type
      * @return its result
-     * @throws DmlException when the command threw, timed out, or the driver died
+     * @throws DmlException when the task threw, timed out, or the driver died
      */
-    public <R> R call(DriverCommand<R> command, Duration timeout) {
-        CompletableFuture<R> f = submit(command);
-        String name = command.getClass().getSimpleName();
+    public <R> R call(DriverTask<R> task, Duration timeout) {
+        CompletableFuture<R> f = submit(task);
+        String name = task.getClass().getSimpleName();
         try {
             return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -237,7 +237,7 @@ public final class DriverProcess implements AutoCloseable {
                 if (m.kind == Kind.RESULT) {
                     complete(p, m);
                 } else if (m.kind == Kind.ERROR) {
-                    p.future().completeExceptionally(remoteFailure(p.command(), m));
+                    p.future().completeExceptionally(remoteFailure(p.task(), m));
                 }
             }
         } catch (IOException e) {
@@ -249,7 +249,7 @@ public final class DriverProcess implements AutoCloseable {
         for (Long id : new ArrayList<>(pending.keySet())) {
             Pending p = pending.remove(id);
             if (p != null) {
-                p.future().completeExceptionally(dead(p.command()));
+                p.future().completeExceptionally(dead(p.task()));
             }
         }
     }
@@ -261,7 +261,7 @@ public final class DriverProcess implements AutoCloseable {
         try {
             p.events().accept(DriverChannel.deserialize(m.payload));
         } catch (IOException | ClassNotFoundException | RuntimeException e) {
-            LOG.warn("event of {} dropped: {}", p.command(), e.toString());
+            LOG.warn("event of {} dropped: {}", p.task(), e.toString());
         }
     }
 
@@ -270,22 +270,20 @@ public final class DriverProcess implements AutoCloseable {
             p.future().complete(DriverChannel.deserialize(m.payload));
         } catch (IOException | ClassNotFoundException | RuntimeException e) {
             p.future().completeExceptionally(new DmlException(
-                    "The result of " + p.command() + " cannot be read in the kernel: " + e + ".",
+                    "The result of " + p.task() + " cannot be read in the kernel: " + e + ".",
                     "Return a type whose class the kernel has on its class path.", e));
         }
     }
 
-    private DmlException remoteFailure(String command, Message m) {
+    private DmlException remoteFailure(String task, Message m) {
         RemoteError e = readError(m);
         DmlException trace = new RemoteTrace(e.trace);
-        if (e.message.contains("\n") && isDml(e.type)) {
-            int nl = e.message.indexOf('\n');
-            return new DmlException(e.message.substring(0, nl), e.message.substring(nl + 1),
-                    trace);
+        if (e.dmlWhat != null) {
+            return new DmlException(e.dmlWhat, e.dmlHint, trace);
         }
         return new DmlException(
-                command + " failed in the driver: " + simpleName(e.type) + ": "
-                        + firstLine(e.message),
+                task + " failed in the driver: " + simpleName(e.type) + ": "
+                        + DmlException.literal(firstLine(e.message)),
                 "The driver's stack trace is the cause; its log is " + log + ".", trace);
     }
 
@@ -297,10 +295,6 @@ public final class DriverProcess implements AutoCloseable {
         }
     }
 
-    private static boolean isDml(String type) {
-        return type.startsWith("dev.dml.");
-    }
-
     private static String simpleName(String type) {
         return type.substring(type.lastIndexOf('.') + 1);
     }
@@ -310,10 +304,10 @@ public final class DriverProcess implements AutoCloseable {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    private DmlException dead(String command) {
+    private DmlException dead(String task) {
         return new DmlException(
                 "The Ray driver process (pid " + process.pid() + ") " + deathReason + "; "
-                        + command + " did not complete.",
+                        + task + " did not complete.",
                 "Open a new driver with RayCluster.openDriver(); its log is " + log + ".");
     }
 
@@ -381,7 +375,7 @@ public final class DriverProcess implements AutoCloseable {
         private static final long serialVersionUID = 1L;
 
         RemoteTrace(String trace) {
-            super("Stack trace in the driver process:\n" + trace, null);
+            super("Stack trace in the driver process:\n" + DmlException.literal(trace), null);
         }
 
         @Override

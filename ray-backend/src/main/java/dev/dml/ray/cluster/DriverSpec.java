@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,7 +74,7 @@ public final class DriverSpec {
     }
 
     /**
-     * Returns how long {@link DriverProcess#call(DriverCommand)} waits for a result.
+     * Returns how long {@link DriverProcess#call(DriverTask)} waits for a result.
      *
      * @return the timeout
      */
@@ -137,7 +137,7 @@ public final class DriverSpec {
         }
 
         /**
-         * Sets how long {@link DriverProcess#call(DriverCommand)} waits (default 10 min).
+         * Sets how long {@link DriverProcess#call(DriverTask)} waits (default 10 min).
          *
          * @param timeout a positive duration
          * @return this builder

@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

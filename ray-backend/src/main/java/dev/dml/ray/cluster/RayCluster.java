@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * single-node head that this handle started and owns.
  *
  * <p>The kernel never calls Ray itself. It opens {@link DriverProcess}es, child JVMs that attach
- * to the cluster as Ray drivers, and sends them {@link DriverCommand}s.
+ * to the cluster as Ray drivers, and sends them {@link DriverTask}s.
  *
  * <pre>{@code
  * try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());

@@ -16,7 +16,7 @@ import java.util.function.Function;
 
 /**
  * {@code N} actors that know their ranks and each other: the unit of data-parallel training.
- * Lives in the Ray driver (a {@link dev.dml.ray.cluster.DriverCommand}), never in the kernel.
+ * Lives in the Ray driver (a {@link dev.dml.ray.cluster.DriverTask}), never in the kernel.
  *
  * <pre>{@code
  * try (ActorGroup<Trainer> group = ActorGroup.builder(Trainer::new)
@@ -332,7 +332,7 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
 
         /**
          * Creates the actors, tells each its rank and peers, and waits until all have joined.
-         * Must run in a Ray driver (inside a {@link dev.dml.ray.cluster.DriverCommand}).
+         * Must run in a Ray driver (inside a {@link dev.dml.ray.cluster.DriverTask}).
          *
          * @return the group, owned by the caller
          * @throws CollectiveException when an actor cannot start or join in time

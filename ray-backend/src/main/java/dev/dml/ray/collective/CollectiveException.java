@@ -1,6 +1,6 @@
 package dev.dml.ray.collective;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 
 /** A collective operation failed: a peer died, timed out, or was called out of order. */
 public class CollectiveException extends DmlException {

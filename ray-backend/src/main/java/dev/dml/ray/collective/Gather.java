@@ -1,6 +1,6 @@
 package dev.dml.ray.collective;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
 import io.ray.api.WaitResult;

@@ -8,7 +8,7 @@
  * actor through Ray's object store and never through the driver. Chunks travel as raw {@code
  * byte[]}, which Ray copies as one buffer.
  *
- * <p>Everything here runs in the Ray driver (a {@link dev.dml.ray.cluster.DriverCommand}) or in
+ * <p>Everything here runs in the Ray driver (a {@link dev.dml.ray.cluster.DriverTask}) or in
  * the actors, never in the kernel.
  */
 package dev.dml.ray.collective;

@@ -1,6 +1,6 @@
 package dev.dml.ray.data;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;

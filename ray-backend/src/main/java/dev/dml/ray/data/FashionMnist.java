@@ -3,7 +3,7 @@ package dev.dml.ray.data;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -65,7 +65,7 @@ final class IpcWriter {
         int metaLength = (int) (pad8(start + 8L + meta.remaining()) - start - 8);
         long total = schemaMessage.length + 8L + metaLength + bodyLength + 8;
         if (total > Integer.MAX_VALUE - 16) {
-            throw new dev.dml.ray.DmlException(
+            throw new dev.dml.DmlException(
                     "A shard of " + rows + " rows x " + features + " features is over 2 GiB.",
                     "Split the table into more shards (more workers or smaller pieces).");
         }

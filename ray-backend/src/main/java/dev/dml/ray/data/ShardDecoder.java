@@ -6,7 +6,7 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -95,7 +95,7 @@ final class ShardEncoder {
     /**
      * Writes rows row-major into {@code dst} from its position, which then moves past them.
      *
-     * @throws dev.dml.ray.DmlException when a feature value is missing or not finite
+     * @throws dev.dml.DmlException when a feature value is missing or not finite
      */
     void fillFeatures(FloatBuffer dst, int[] index, int from, int n) {
         int f = features.length;

@@ -1,6 +1,6 @@
 package dev.dml.ray.data;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.util.SplittableRandom;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;

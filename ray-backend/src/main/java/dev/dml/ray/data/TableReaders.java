@@ -1,6 +1,6 @@
 package dev.dml.ray.data;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;

@@ -1,6 +1,6 @@
 package dev.dml.ray.data;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.util.List;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;

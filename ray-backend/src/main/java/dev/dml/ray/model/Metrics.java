@@ -1,6 +1,6 @@
 package dev.dml.ray.model;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.util.Arrays;
 
 /** Evaluation metrics over heap arrays. */

@@ -2,7 +2,7 @@ package dev.dml.ray.model;
 
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.data.FeatureStats;
 import java.io.Serializable;
 import java.util.Arrays;

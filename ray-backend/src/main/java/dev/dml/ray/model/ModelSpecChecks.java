@@ -1,6 +1,6 @@
 package dev.dml.ray.model;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.data.FeatureStats;
 import java.util.Arrays;
 

@@ -9,7 +9,7 @@ import ai.djl.nn.SequentialBlock;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.nio.FloatBuffer;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.dml.ray.model;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

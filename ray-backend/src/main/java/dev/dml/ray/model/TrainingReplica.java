@@ -10,7 +10,7 @@ import ai.djl.nn.Block;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.ShardArrays;
 import java.nio.FloatBuffer;

@@ -1,6 +1,6 @@
 package dev.dml.ray.pipeline;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 
 /** Splits a model's layers into contiguous stages of balanced cost. */
 public final class Partition {

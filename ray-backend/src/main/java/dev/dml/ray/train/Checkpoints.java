@@ -1,6 +1,6 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

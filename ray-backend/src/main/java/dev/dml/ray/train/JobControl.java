@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A running job's handle in the driver, registered in the {@link
- * dev.dml.ray.cluster.DriverContext} under the job's name so that a later command can stop it.
+ * dev.dml.ray.cluster.DriverContext} under the job's name so that a later task can stop it.
  * Closing it kills the job's actors.
  */
 final class JobControl implements AutoCloseable {

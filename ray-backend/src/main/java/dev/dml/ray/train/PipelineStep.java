@@ -1,6 +1,6 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.pipeline.Schedules;
 import dev.dml.ray.pipeline.StageReport;
 import dev.dml.ray.pipeline.StageWorker;

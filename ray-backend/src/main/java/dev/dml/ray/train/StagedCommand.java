@@ -1,7 +1,7 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.DmlException;
-import dev.dml.ray.cluster.DriverCommand;
+import dev.dml.DmlException;
+import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.WorkerInfo;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * PipelineStep}, and emits the usual {@link StepMetrics} and {@link EpochMetrics} plus a {@link
  * PipelineMetrics} per step. Built in the kernel from a {@link TrainSpec}, run in the driver.
  */
-final class StagedCommand implements DriverCommand<TrainResult> {
+final class StagedCommand implements DriverTask<TrainResult> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(StagedCommand.class);

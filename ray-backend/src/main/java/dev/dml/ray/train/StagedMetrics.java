@@ -1,6 +1,6 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.collective.WorkerInfo;
 import dev.dml.ray.pipeline.StageReport;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.DmlException;
-import dev.dml.ray.cluster.DriverCommand;
+import dev.dml.DmlException;
+import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.WorkerInfo;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * run a few steps at a time, and forwards the ranks' reports as events. Built in the kernel from
  * a {@link TrainSpec} (the shards are encoded there), run in the driver.
  */
-final class TrainCommand implements DriverCommand<TrainResult> {
+final class TrainCommand implements DriverTask<TrainResult> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(TrainCommand.class);

@@ -1,7 +1,7 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.DmlException;
-import dev.dml.ray.cluster.DriverCommand;
+import dev.dml.DmlException;
+import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.collective.WorkerInfo;
 import java.time.Duration;
@@ -70,20 +70,20 @@ public final class TrainJob {
                 System.nanoTime() & 0xffffff);
         long t0 = System.nanoTime();
         Duration timeout = Duration.ofMinutes(10);
-        DriverCommand<TrainResult> cmd;
+        DriverTask<TrainResult> task;
         String key;
         if (spec.strategy() instanceof Strategy.Staged) {
             StagedCommand staged = StagedCommand.of(spec, id, timeout);
-            cmd = staged;
+            task = staged;
             key = staged.key;
         } else {
             TrainCommand data = TrainCommand.of(spec, id, timeout);
-            cmd = data;
+            task = data;
             key = data.key;
         }
         List<TrainingListener> listeners = spec.listeners();
         TrainJob[] self = new TrainJob[1];
-        CompletableFuture<TrainResult> sent = driver.submit(cmd, event -> {
+        CompletableFuture<TrainResult> sent = driver.submit(task, event -> {
             if (event instanceof JobStarted) {
                 self[0].workers = List.copyOf(((JobStarted) event).workers);
             }
@@ -111,8 +111,8 @@ public final class TrainJob {
             } finally {
                 onEnd.run();
             }
-        }, task -> {
-            Thread t = new Thread(task, "dml-train-end-" + id);
+        }, ending -> {
+            Thread t = new Thread(ending, "dml-train-end-" + id);
             t.setDaemon(true);
             t.start();
         });
@@ -253,7 +253,7 @@ public final class TrainJob {
 
     private void send(boolean kill) {
         try {
-            driver.call(new StopCommand(key, kill), Duration.ofSeconds(30));
+            driver.call(new StopJob(key, kill), Duration.ofSeconds(30));
         } catch (DmlException e) {
             LOG.warn("could not send stop to job {}: {}", id, e.getMessage());
         }

@@ -177,7 +177,7 @@ public final class TrainResult implements Serializable {
      *
      * @param table a table with the feature columns (the label is not needed)
      * @return one array of {@code outputs} floats per row
-     * @throws dev.dml.ray.DmlException when a feature column is missing or not numeric
+     * @throws dev.dml.DmlException when a feature column is missing or not numeric
      */
     public float[][] scores(Table table) {
         try (TrainingReplica r = openModel()) {

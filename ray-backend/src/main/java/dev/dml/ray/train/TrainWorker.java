@@ -3,7 +3,7 @@ package dev.dml.ray.train;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.LabelKind;

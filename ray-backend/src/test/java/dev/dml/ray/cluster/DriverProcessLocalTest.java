@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +62,7 @@ class DriverProcessLocalTest {
 
     @Test
     void commandsRunInTheChildAndReturnResults() {
-        String reply = driver.call(new TestCommands.Echo("hi"));
+        String reply = driver.call(new TestTasks.Echo("hi"));
         assertEquals("hi@" + driver.pid() + "@local", reply);
         assertNotEquals(ProcessHandle.current().pid(), driver.pid());
         assertEquals("local", driver.address());
@@ -70,7 +70,7 @@ class DriverProcessLocalTest {
 
     @Test
     void aCollectiveRunsInTheDriver() {
-        TestCommands.RingReport r = driver.call(new TestCommands.RingCheck("ring", 3, 1001));
+        TestTasks.RingReport r = driver.call(new TestTasks.RingCheck("ring", 3, 1001));
         assertTrue(r.maxError <= 1e-6, "max error " + r.maxError);
         assertEquals(List.of(3f, 1f, 4f).toString(), List.of(r.broadcast[0], r.broadcast[1],
                 r.broadcast[2]).toString());
@@ -80,7 +80,7 @@ class DriverProcessLocalTest {
     @Test
     void eventsArriveInOrderBeforeTheResultAndABadOneIsDropped() throws Exception {
         List<Object> events = new java.util.concurrent.CopyOnWriteArrayList<>();
-        String result = driver.submit(new TestCommands.Countdown(5), events::add)
+        String result = driver.submit(new TestTasks.Countdown(5), events::add)
                 .get(60, java.util.concurrent.TimeUnit.SECONDS);
         assertEquals("done", result);
         assertEquals(List.of(1, 2, 3, 4, 5), events);
@@ -89,16 +89,16 @@ class DriverProcessLocalTest {
     @Test
     void aDmlExceptionArrivesWithItsOwnMessage() {
         DmlException e = assertThrows(DmlException.class,
-                () -> driver.call(new TestCommands.Fail(true)));
+                () -> driver.call(new TestTasks.Fail(true)));
         assertEquals("Nothing to train.\nLoad a dataset first.", e.getMessage());
-        assertTrue(e.getCause().getMessage().contains("TestCommands$Fail.run"),
+        assertTrue(e.getCause().getMessage().contains("TestTasks$Fail.run"),
                 "the driver's stack trace is the cause");
     }
 
     @Test
     void otherExceptionsNameTheCommandAndTheLog() {
         DmlException e = assertThrows(DmlException.class,
-                () -> driver.call(new TestCommands.Fail(false)));
+                () -> driver.call(new TestTasks.Fail(false)));
         assertEquals("Fail failed in the driver: IllegalStateException: boom", e.what());
         assertEquals("The driver's stack trace is the cause; its log is " + driver.log() + ".",
                 e.hint());
@@ -107,7 +107,7 @@ class DriverProcessLocalTest {
     @Test
     void unserializableResultsAreExplained() {
         DmlException e = assertThrows(DmlException.class,
-                () -> driver.call(new TestCommands.BadResult()));
+                () -> driver.call(new TestTasks.BadResult()));
         assertEquals("BadResult returned a java.lang.Object, which is not Serializable.\n"
                 + "Return a Serializable value (a plain class, an array, a List).",
                 e.getMessage());
@@ -116,16 +116,16 @@ class DriverProcessLocalTest {
     @Test
     void aTimedOutCallIsInterruptedAndTheDriverStaysUsable() {
         DmlException e = assertThrows(DmlException.class,
-                () -> driver.call(new TestCommands.Sleep(60_000), Duration.ofMillis(300)));
+                () -> driver.call(new TestTasks.Sleep(60_000), Duration.ofMillis(300)));
         assertEquals("Sleep did not finish within 300 ms in the driver.", e.what());
-        assertEquals("ok@" + driver.pid() + "@local", driver.call(new TestCommands.Echo("ok")));
+        assertEquals("ok@" + driver.pid() + "@local", driver.call(new TestTasks.Echo("ok")));
     }
 
     @Test
     void killingTheDriverFailsItsCallsButNotThisJvm() throws Exception {
         DriverProcess doomed = launchLocal("doomed");
         try {
-            CompletableFuture<String> pending = doomed.submit(new TestCommands.Sleep(60_000));
+            CompletableFuture<String> pending = doomed.submit(new TestTasks.Sleep(60_000));
             ProcessHandle.of(doomed.pid()).orElseThrow().destroyForcibly();
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> pending.get(30, TimeUnit.SECONDS));
@@ -134,7 +134,7 @@ class DriverProcessLocalTest {
                     + " Sleep did not complete.", cause.what());
             assertTrue(cause.hint().startsWith("Open a new driver with RayCluster.openDriver()"));
             DmlException later = assertThrows(DmlException.class,
-                    () -> doomed.call(new TestCommands.Echo("x")));
+                    () -> doomed.call(new TestTasks.Echo("x")));
             assertTrue(later.what().contains("exited with code 137"), later.what());
             assertFalse(doomed.isAlive());
         } finally {
@@ -144,7 +144,7 @@ class DriverProcessLocalTest {
             assertEquals(List.of(), list.filter(p -> p.getFileName().toString()
                     .endsWith("_" + doomed.pid())).toList(), "a killed driver left its files");
         }
-        assertEquals("still here", driver.call(new TestCommands.Echo("still here"))
+        assertEquals("still here", driver.call(new TestTasks.Echo("still here"))
                 .split("@")[0]);
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,7 +96,7 @@ class RayClusterIT {
     @Test
     @Order(2)
     void twoActorsRunInTheirOwnJvmsAndAllReduce() {
-        TestCommands.RingReport r = driver.call(new TestCommands.RingCheck("ring", 2, 100_003));
+        TestTasks.RingReport r = driver.call(new TestTasks.RingCheck("ring", 2, 100_003));
         actorPids.addAll(r.actorPids);
         assertEquals(2, new HashSet<>(r.actorPids).size(), "actors share a JVM: " + r.actorPids);
         assertEquals(driver.pid(), r.driverPid);
@@ -119,8 +119,8 @@ class RayClusterIT {
     @Order(3)
     void aKilledDriverFailsItsCallsAndTakesItsActorsButNotTheKernel() throws Exception {
         DriverProcess doomed = cluster.openDriver();
-        TestCommands.RingReport r = doomed.call(new TestCommands.RingCheck("g", 2, 10));
-        CompletableFuture<String> pending = doomed.submit(new TestCommands.Sleep(120_000));
+        TestTasks.RingReport r = doomed.call(new TestTasks.RingCheck("g", 2, 10));
+        CompletableFuture<String> pending = doomed.submit(new TestTasks.Sleep(120_000));
         ProcessHandle.of(doomed.pid()).orElseThrow().destroyForcibly();
         ExecutionException e = assertThrows(ExecutionException.class,
                 () -> pending.get(30, TimeUnit.SECONDS));
@@ -130,7 +130,7 @@ class RayClusterIT {
         awaitDead(r.actorPids, Duration.ofSeconds(60));
         doomed.close();
         assertFalse(cluster.drivers().contains(doomed));
-        assertTrue(driver.call(new TestCommands.Echo("still")).startsWith("still@"));
+        assertTrue(driver.call(new TestTasks.Echo("still")).startsWith("still@"));
     }
 
     @Test

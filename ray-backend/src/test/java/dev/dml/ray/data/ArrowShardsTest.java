@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.types.DataType;
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.NativeMemoryTest;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverContext;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** A driver context in the test JVM, for running driver commands in Ray's LOCAL mode. */
+/** A driver context in the test JVM, for running driver tasks in Ray's LOCAL mode. */
 final class FakeDriverContext implements DriverContext {
 
     final Map<String, AutoCloseable> resources = new LinkedHashMap<>();

@@ -75,8 +75,8 @@ class TrainLocalTest {
     }
 
     private static TrainResult run(TrainSpec spec, FakeDriverContext ctx) {
-        TrainCommand cmd = TrainCommand.of(spec, spec.name(), TIMEOUT);
-        TrainResult r = cmd.run(ctx);
+        TrainCommand task = TrainCommand.of(spec, spec.name(), TIMEOUT);
+        TrainResult r = task.run(ctx);
         assertTrue(ctx.resources.isEmpty(), "the job left resources: " + ctx.resources.keySet());
         return r;
     }

@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.ProbeWorker;
@@ -11,13 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-/** Commands the driver-process tests send. */
-final class TestCommands {
+/** Tasks the driver-process tests send. */
+final class TestTasks {
 
-    private TestCommands() {}
+    private TestTasks() {}
 
     /** Returns its text and the driver's pid. */
-    static final class Echo implements DriverCommand<String> {
+    static final class Echo implements DriverTask<String> {
         private static final long serialVersionUID = 1L;
         private final String text;
 
@@ -32,7 +32,7 @@ final class TestCommands {
     }
 
     /** Emits its step numbers as events, one unserializable one among them, then returns. */
-    static final class Countdown implements DriverCommand<String> {
+    static final class Countdown implements DriverTask<String> {
         private static final long serialVersionUID = 1L;
         private final int steps;
 
@@ -53,7 +53,7 @@ final class TestCommands {
     }
 
     /** Throws a DmlException (with a hint) or a plain exception. */
-    static final class Fail implements DriverCommand<String> {
+    static final class Fail implements DriverTask<String> {
         private static final long serialVersionUID = 1L;
         private final boolean dml;
 
@@ -71,7 +71,7 @@ final class TestCommands {
     }
 
     /** Sleeps, interruptibly. */
-    static final class Sleep implements DriverCommand<String> {
+    static final class Sleep implements DriverTask<String> {
         private static final long serialVersionUID = 1L;
         private final long millis;
 
@@ -87,7 +87,7 @@ final class TestCommands {
     }
 
     /** Returns something that is not Serializable. */
-    static final class BadResult implements DriverCommand<Object> {
+    static final class BadResult implements DriverTask<Object> {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -109,10 +109,10 @@ final class TestCommands {
 
     /**
      * Opens a group of {@link ProbeWorker}s (registered in the driver as {@code name}, so that a
-     * later command or the driver's end closes it), all-reduces random arrays and checks the
+     * later task or the driver's end closes it), all-reduces random arrays and checks the
      * result against the mean, and broadcasts.
      */
-    static final class RingCheck implements DriverCommand<RingReport> {
+    static final class RingCheck implements DriverTask<RingReport> {
         private static final long serialVersionUID = 1L;
         private final String name;
         private final int size;

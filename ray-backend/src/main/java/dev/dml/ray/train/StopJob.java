@@ -1,21 +1,21 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.DmlException;
-import dev.dml.ray.cluster.DriverCommand;
+import dev.dml.DmlException;
+import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.cluster.DriverContext;
 
 /**
  * Asks a running job to stop after its current steps ({@code kill == false}), or kills its
  * actors at once ({@code kill == true}).
  */
-final class StopCommand implements DriverCommand<Boolean> {
+final class StopJob implements DriverTask<Boolean> {
 
     private static final long serialVersionUID = 1L;
 
     private final String key;
     private final boolean kill;
 
-    StopCommand(String key, boolean kill) {
+    StopJob(String key, boolean kill) {
         this.key = key;
         this.kill = kill;
     }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The times of one named trial over the repetitions of a run, with the bytes each moved. */
-public final class Samples {
+public final class TrialTimes {
 
     private final String name;
     private final long bytes;
@@ -19,7 +19,7 @@ public final class Samples {
      * @param name what was measured
      * @param bytes the bytes one run moves, for the bandwidth
      */
-    public Samples(String name, long bytes) {
+    public TrialTimes(String name, long bytes) {
         this.name = name;
         this.bytes = bytes;
     }

@@ -5,14 +5,14 @@ import java.io.Serializable;
 /**
  * Work that runs inside a {@link DriverProcess}, the child JVM where {@code Ray.init()} ran.
  *
- * <p>The kernel serializes the command (Java serialization), the driver runs it and sends the
- * result back the same way. A command is therefore a plain {@link Serializable} class whose class
+ * <p>The kernel serializes the task (Java serialization), the driver runs it and sends the
+ * result back the same way. A task is therefore a plain {@link Serializable} class whose class
  * is on the kernel's class path (the driver gets the same class path); its result must be
- * {@link Serializable} too, or {@code null}. Inside {@link #run}, the command may use the Ray API
+ * {@link Serializable} too, or {@code null}. Inside {@link #run}, the task may use the Ray API
  * freely: it runs in the driver, never in the kernel.
  *
  * <pre>{@code
- * final class MeanOfRanks implements DriverCommand<float[]> {
+ * final class MeanOfRanks implements DriverTask<float[]> {
  *     public float[] run(DriverContext context) {
  *         try (ActorGroup<CollectiveWorker> group =
  *                 ActorGroup.builder(CollectiveWorker::new).setSize(2).open()) {
@@ -27,15 +27,15 @@ import java.io.Serializable;
  * @param <R> the result type
  */
 @FunctionalInterface
-public interface DriverCommand<R> extends Serializable {
+public interface DriverTask<R> extends Serializable {
 
     /**
-     * Runs in the driver process. Commands run on a pool, so several may run at once; state
-     * that outlives one command goes in {@link DriverContext#register}.
+     * Runs in the driver process. Tasks run on a pool, so several may run at once; state
+     * that outlives one task goes in {@link DriverContext#register}.
      *
-     * @param context the driver's state shared between commands
+     * @param context the driver's state shared between tasks
      * @return the result, sent back to the kernel
-     * @throws Exception any failure; the kernel gets it as a {@link dev.dml.ray.DmlException}
+     * @throws Exception any failure; the kernel gets it as a {@link dev.dml.DmlException}
      */
     R run(DriverContext context) throws Exception;
 }

@@ -1,0 +1,85 @@
+package dev.dml.options;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The values given for some options; every other option reads as its declared default.
+ * Immutable: {@link #with} returns a copy.
+ */
+public final class OptionValues {
+
+    private static final OptionValues EMPTY = new OptionValues(Map.of());
+
+    private final Map<Option<?>, Object> given;
+
+    private OptionValues(Map<Option<?>, Object> given) {
+        this.given = Collections.unmodifiableMap(given);
+    }
+
+    /**
+     * No value given: every option reads as its default.
+     *
+     * @return the empty values
+     */
+    public static OptionValues empty() {
+        return EMPTY;
+    }
+
+    /**
+     * Returns a copy with one more value, checked by the option's type.
+     *
+     * @param option the option
+     * @param value its value
+     * @param <T> the value's type
+     * @return the copy
+     * @throws dev.dml.DmlException when the value is not valid for the option
+     */
+    public <T> OptionValues with(Option<T> option, T value) {
+        Map<Option<?>, Object> m = new LinkedHashMap<>(given);
+        m.put(option, option.check(value));
+        return new OptionValues(m);
+    }
+
+    /**
+     * Returns the value given, else the option's default for these values.
+     *
+     * @param option the option
+     * @param <T> the value's type
+     * @return the value, or null when neither was given nor has a default
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T get(Option<T> option) {
+        Object v = given.get(option);
+        return v != null ? (T) v : option.defaultFor(this);
+    }
+
+    /**
+     * Tells whether a value was given for the option (not just defaulted).
+     *
+     * @param option the option
+     * @return {@code true} when given
+     */
+    public boolean isSet(Option<?> option) {
+        return given.containsKey(option);
+    }
+
+    /**
+     * Returns the options that were given, in the order they were.
+     *
+     * @return the options
+     */
+    public Set<Option<?>> given() {
+        return given.keySet();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("{");
+        given.forEach((o, v) -> s.append(s.length() > 1 ? ", " : "").append(o.name()).append('=')
+                .append(v));
+        return s.append('}').toString();
+    }
+}

@@ -1,0 +1,260 @@
+package dev.dml.options;
+
+import dev.dml.options.Option.Target;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Every option of {@code %dml train}, each declared once: here are its flag, value type,
+ * default, help line and Java words. The grammar, {@code %dml help train}, the option reference
+ * ({@code docs/train-options.md}, generated) and {@code TrainSpec.builder().opt(...)} read these
+ * declarations; a new option is one more constant here plus the code that uses its value.
+ *
+ * <p>Options with {@link Target#SPEC} pass to the training spec as they are; {@link
+ * Target#KERNEL} ones are resolved by the notebook side (a table variable, job control).
+ */
+public final class TrainOptions {
+
+    private TrainOptions() {}
+
+    /** The column to predict. */
+    public static final Option<String> LABEL = kernel("label", ValueType.text(), "COLUMN",
+            "the column to predict (required)").example("is_fraud")
+            .noDefault("none: required").java("ColumnSelection.setLabel").done();
+
+    /** The feature columns. */
+    public static final Option<List<String>> FEATURES = kernel("features", ValueType.names(),
+            "A,B,...", "the feature columns").example("amount,hour")
+            .noDefault("every numeric column but the label").java("ColumnSelection.addFeatures")
+            .done();
+
+    /** The model family. */
+    public static final Option<String> MODEL = spec("model",
+            ValueType.choice("mlp", "logistic", "cnn"), "mlp|logistic|cnn", "the model family")
+            .example("logistic").fixed("mlp").java("setModel(ModelSpec.Family)").done();
+
+    /** The hidden layer sizes of an MLP, or the channels of a CNN. */
+    public static final Option<List<Integer>> HIDDEN = spec("hidden", ValueType.sizes(),
+            "64,32", "hidden layer sizes of an mlp (channels of a cnn)").example("64,32")
+            .derived("64 for an mlp", v -> "mlp".equals(v.get(MODEL)) ? List.of(64) : null)
+            .java("setModel(family, hidden...)").done();
+
+    /** Passes over the training rows. */
+    public static final Option<Integer> EPOCHS = spec("epochs", ValueType.count(), "N",
+            "passes over the training rows").example("3").fixed(1).java("optEpochs").done();
+
+    /** Rows per worker (per replica) and step. */
+    public static final Option<Integer> BATCH_SIZE = spec("batch-size", ValueType.count(), "B",
+            "rows per worker per step").example("128").fixed(64).java("optBatchSize").done();
+
+    /** The optimizer. */
+    public static final Option<String> OPTIMIZER = spec("optimizer",
+            ValueType.choice("adam", "sgd"), "adam|sgd", "the optimizer (sgd with momentum 0.9)")
+            .example("sgd").fixed("adam").java("optOptimizer").done();
+
+    /** The learning rate. */
+    public static final Option<Double> LR = spec("lr", ValueType.positive(), "RATE",
+            "the learning rate").example("0.001")
+            .derived("0.001 for adam, 0.05 for sgd",
+                    v -> "sgd".equals(v.get(OPTIMIZER)) ? 0.05 : 0.001)
+            .java("optLearningRate").done();
+
+    /** How the work is split. */
+    public static final Option<String> STRATEGY = spec("strategy",
+            ValueType.choice("data", "model", "pipeline", "hybrid"), "data|model|pipeline|hybrid",
+            "how the model and the data are split over the workers").example("pipeline")
+            .fixed("data").java("optStrategy").done();
+
+    /** Stages of a staged job: a count, or layers per stage. */
+    public static final Option<List<Integer>> STAGES = spec("stages", ValueType.sizes(),
+            "K|2,1,...", "stages (model, pipeline, hybrid): a count, or layers per stage")
+            .example("3").fixed(List.of(2)).java("Strategy stages").done();
+
+    /** How an automatic split balances the stages. */
+    public static final Option<String> BALANCE = spec("balance",
+            ValueType.choice("params", "time"), "params|time",
+            "split stages by parameter count or by measured time").example("time")
+            .fixed("params").java("Strategy.withBalance").done();
+
+    /** Micro-batches per step of a pipeline. */
+    public static final Option<Integer> MICROBATCHES = spec("microbatches", ValueType.count(), "M",
+            "micro-batches per step (pipeline, hybrid)").example("8")
+            .derived("4; 1 for --strategy model", v -> "model".equals(v.get(STRATEGY)) ? 1 : 4)
+            .java("Strategy micro-batches").done();
+
+    /** Data-parallel replicas of a pipeline. */
+    public static final Option<Integer> REPLICAS = spec("replicas", ValueType.count(), "D",
+            "data-parallel replicas of the pipeline (hybrid)").example("2")
+            .derived("2 for hybrid, else 1", v -> "hybrid".equals(v.get(STRATEGY)) ? 2 : 1)
+            .java("Strategy.hybrid replicas").done();
+
+    /** The pipeline schedule. */
+    public static final Option<String> SCHEDULE = spec("schedule",
+            ValueType.choice("gpipe", "1f1b"), "gpipe|1f1b",
+            "the pipeline schedule: all forwards first, or one forward one backward")
+            .example("1f1b")
+            .derived("gpipe; 1f1b for hybrid", v -> "hybrid".equals(v.get(STRATEGY)) ? "1f1b"
+                    : "gpipe")
+            .java("Strategy.withSchedule").done();
+
+    /** Worker actors. */
+    public static final Option<Integer> WORKERS = spec("workers", ValueType.count(), "N",
+            "worker actors, each its own JVM").example("2")
+            .derived("1; replicas x stages for model, pipeline, hybrid", TrainOptions::workers)
+            .java("optWorkers").done();
+
+    /** CPUs each worker reserves. */
+    public static final Option<Double> CPUS_PER_WORKER = spec("cpus-per-worker",
+            ValueType.nonNegative(), "C", "CPUs each worker reserves (0 lets workers share)")
+            .example("2").fixed(1.0).java("optCpusPerWorker").done();
+
+    /** GPUs each worker reserves. */
+    public static final Option<Double> GPUS_PER_WORKER = spec("gpus-per-worker",
+            ValueType.nonNegative(), "G", "GPUs each worker reserves").example("1").fixed(0.0)
+            .java("optGpusPerWorker").done();
+
+    /** Rows held out, or a table to validate on. */
+    public static final Option<String> VALIDATION = kernel("validation",
+            ValueType.fractionOrName(), "0.2|TABLE",
+            "hold out a fraction of the rows, or validate on a table variable").example("0.2")
+            .noDefault("none").java("optValidationFraction").done();
+
+    /** Where checkpoints go. */
+    public static final Option<String> CHECKPOINT_DIR = spec("checkpoint-dir", ValueType.text(),
+            "DIR", "write checkpoints into this folder").example("checkpoints")
+            .noDefault("none: no checkpoints").java("optCheckpoints").done();
+
+    /** Steps between checkpoints. */
+    public static final Option<Integer> CHECKPOINT_EVERY = spec("checkpoint-every",
+            ValueType.count(), "STEPS", "steps between checkpoints").example("50").fixed(100)
+            .java("optCheckpointEvery").done();
+
+    /** Continue from the newest checkpoint. */
+    public static final Option<Boolean> RESUME = spec("resume", ValueType.onOff(), null,
+            "continue from the newest checkpoint in --checkpoint-dir").example("true")
+            .fixed(false).java("optResume").done();
+
+    /** The seed of the initial weights and of the validation split. */
+    public static final Option<Long> SEED = spec("seed", ValueType.integer(), "S",
+            "seed of the initial weights and of the validation split").example("7").fixed(42L)
+            .java("optSeed").done();
+
+    /** A cluster address. */
+    public static final Option<String> CLUSTER = kernel("cluster", ValueType.text(), "HOST:PORT",
+            "a Ray cluster's address").example("10.0.0.5:6379")
+            .noDefault("this session's cluster (an embedded head on this machine)")
+            .java("optClusterAddress").done();
+
+    /** The notebook variable the result is bound to. */
+    public static final Option<String> INTO = kernel("into", ValueType.variableName(), "NAME",
+            "bind the result to this variable").example("model").noDefault("none").done();
+
+    /** Return once the job runs. */
+    public static final Option<Boolean> BACKGROUND = kernel("background", ValueType.onOff(),
+            null, "return once the job runs (see %dml status, %dml stop)").example("true")
+            .fixed(false).done();
+
+    /** No live plots. */
+    public static final Option<Boolean> NO_PLOTS = kernel("no-plots", ValueType.onOff(), null,
+            "do not draw live plots").example("true").fixed(false).done();
+
+    /** Stack traces with errors. */
+    public static final Option<Boolean> DEBUG = kernel("debug", ValueType.onOff(), null,
+            "show stack traces with errors").example("true").fixed(false).done();
+
+    /** Every option, in the order help lists them. */
+    public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
+            BATCH_SIZE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER,
+            STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
+            CHECKPOINT_DIR, CHECKPOINT_EVERY, RESUME, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS,
+            DEBUG);
+
+    /**
+     * Finds an option by name.
+     *
+     * @param name the flag without {@code --}, e.g. {@code batch-size}
+     * @return the option
+     */
+    public static Optional<Option<?>> byName(String name) {
+        for (Option<?> o : ALL) {
+            if (o.name().equals(name)) {
+                return Optional.of(o);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Stages of a staged strategy: {@code --stages 3} is 3, {@code --stages 2,1} is 2. */
+    public static int stageCount(OptionValues v) {
+        List<Integer> s = v.get(STAGES);
+        return s.size() == 1 ? s.get(0) : s.size();
+    }
+
+    private static Integer workers(OptionValues v) {
+        return "data".equals(v.get(STRATEGY)) ? 1 : v.get(REPLICAS) * stageCount(v);
+    }
+
+    private static <T> Declaration<T> spec(String name, ValueType<T> type, String metavar,
+            String help) {
+        return new Declaration<>(name, type, metavar, help, Target.SPEC);
+    }
+
+    private static <T> Declaration<T> kernel(String name, ValueType<T> type, String metavar,
+            String help) {
+        return new Declaration<>(name, type, metavar, help, Target.KERNEL);
+    }
+
+    /** The parts of one declaration, in the order they read best. */
+    private static final class Declaration<T> {
+        private final String name;
+        private final ValueType<T> type;
+        private final String metavar;
+        private final String help;
+        private final Target target;
+        private String example;
+        private String defaultText;
+        private Function<OptionValues, T> defaultValue;
+        private String javaTerm;
+
+        Declaration(String name, ValueType<T> type, String metavar, String help, Target target) {
+            this.name = name;
+            this.type = type;
+            this.metavar = metavar;
+            this.help = help;
+            this.target = target;
+        }
+
+        Declaration<T> example(String e) {
+            this.example = e;
+            return this;
+        }
+
+        Declaration<T> fixed(T value) {
+            this.defaultText = type.format(value);
+            this.defaultValue = v -> value;
+            return this;
+        }
+
+        Declaration<T> derived(String text, Function<OptionValues, T> value) {
+            this.defaultText = text;
+            this.defaultValue = value;
+            return this;
+        }
+
+        Declaration<T> noDefault(String text) {
+            this.defaultText = text;
+            return this;
+        }
+
+        Declaration<T> java(String term) {
+            this.javaTerm = term;
+            return this;
+        }
+
+        Option<T> done() {
+            return new Option<>(name, type, metavar, help, defaultText, defaultValue, example,
+                    javaTerm, target);
+        }
+    }
+}

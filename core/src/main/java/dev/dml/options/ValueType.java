@@ -1,0 +1,220 @@
+package dev.dml.options;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * How an option's value is written and which values are valid: one parser and one check for
+ * the notebook's text and the Java API's values alike.
+ *
+ * @param <T> the value's Java type
+ */
+public final class ValueType<T> {
+
+    private final String expectation;
+    private final Function<String, T> parser;
+    private final Predicate<T> valid;
+    private final Function<T, String> format;
+
+    private ValueType(String expectation, Function<String, T> parser, Predicate<T> valid,
+            Function<T, String> format) {
+        this.expectation = expectation;
+        this.parser = parser;
+        this.valid = valid;
+        this.format = format;
+    }
+
+    /**
+     * A whole number of at least 1.
+     *
+     * @return the type
+     */
+    public static ValueType<Integer> count() {
+        return new ValueType<>("a whole number of at least 1", s -> Integer.parseInt(s.strip()),
+                n -> n >= 1, String::valueOf);
+    }
+
+    /**
+     * A whole number, negative ones included.
+     *
+     * @return the type
+     */
+    public static ValueType<Long> integer() {
+        return new ValueType<>("a whole number", s -> Long.parseLong(s.strip()), n -> true,
+                String::valueOf);
+    }
+
+    /**
+     * A finite number of at least 0 that a float can hold.
+     *
+     * @return the type
+     */
+    public static ValueType<Double> nonNegative() {
+        return new ValueType<>("a number of at least 0", ValueType::number,
+                d -> d >= 0 && d <= Float.MAX_VALUE, ValueType::formatNumber);
+    }
+
+    /**
+     * A finite number above 0 that a float can hold (a value past float range would become
+     * infinite when the engine casts it).
+     *
+     * @return the type
+     */
+    public static ValueType<Double> positive() {
+        return new ValueType<>("a number above 0", ValueType::number,
+                d -> d > 0 && d <= Float.MAX_VALUE && (float) (double) d > 0,
+                ValueType::formatNumber);
+    }
+
+    /**
+     * Non-blank text.
+     *
+     * @return the type
+     */
+    public static ValueType<String> text() {
+        return new ValueType<>("a value", String::strip, s -> !s.isBlank(), s -> s);
+    }
+
+    /**
+     * A Java variable name.
+     *
+     * @return the type
+     */
+    public static ValueType<String> variableName() {
+        return new ValueType<>("a Java variable name", String::strip,
+                s -> s.matches("[A-Za-z_$][\\w$]*"), s -> s);
+    }
+
+    /**
+     * One of a few words, in any case; the value is the word in lower case.
+     *
+     * @param choices the words, in lower case
+     * @return the type
+     */
+    public static ValueType<String> choice(String... choices) {
+        List<String> known = List.of(choices);
+        return new ValueType<>("one of " + String.join(", ", known),
+                s -> s.strip().toLowerCase(Locale.ROOT), known::contains, s -> s);
+    }
+
+    /**
+     * Sizes of at least 1, separated by commas: {@code 64,32}.
+     *
+     * @return the type
+     */
+    public static ValueType<List<Integer>> sizes() {
+        return new ValueType<>("sizes of at least 1, like 64,32", s -> {
+            List<Integer> out = new ArrayList<>();
+            for (String part : s.split(",", -1)) {
+                out.add(Integer.parseInt(part.strip()));
+            }
+            return List.copyOf(out);
+        }, l -> !l.isEmpty() && l.stream().allMatch(n -> n != null && n >= 1),
+                l -> String.join(",", l.stream().map(String::valueOf).toList()));
+    }
+
+    /**
+     * Column names separated by commas: {@code a,b,c}.
+     *
+     * @return the type
+     */
+    public static ValueType<List<String>> names() {
+        return new ValueType<>("column names, like a,b,c", s -> {
+            List<String> out = new ArrayList<>();
+            for (String part : s.split(",", -1)) {
+                out.add(part.strip());
+            }
+            return List.copyOf(out);
+        }, l -> !l.isEmpty() && l.stream().noneMatch(n -> n == null || n.isBlank()),
+                l -> String.join(",", l));
+    }
+
+    /**
+     * A switch: {@code true}/{@code yes} or {@code false}/{@code no}; a bare flag is true.
+     *
+     * @return the type
+     */
+    public static ValueType<Boolean> onOff() {
+        return new ValueType<>("true or false", s -> switch (s.strip().toLowerCase(Locale.ROOT)) {
+            case "true", "yes" -> true;
+            case "false", "no" -> false;
+            default -> throw new IllegalArgumentException(s);
+        }, b -> b != null, String::valueOf);
+    }
+
+    /**
+     * A fraction strictly between 0 and 1, or a name: {@code 0.2} or {@code holdout}.
+     *
+     * @return the type
+     */
+    public static ValueType<String> fractionOrName() {
+        return new ValueType<>("a fraction between 0 and 1, or a table variable", String::strip,
+                s -> {
+                    try {
+                        double d = Double.parseDouble(s);
+                        return d > 0 && d < 1;
+                    } catch (NumberFormatException name) {
+                        return s.matches("[A-Za-z_$][\\w$]*");
+                    }
+                }, s -> s);
+    }
+
+    /**
+     * Says which values are valid, as a message's "must be ..." completes it.
+     *
+     * @return e.g. "a whole number of at least 1"
+     */
+    public String expectation() {
+        return expectation;
+    }
+
+    /**
+     * Tells whether a value is one this type accepts.
+     *
+     * @param value the value
+     * @return {@code true} when valid
+     */
+    public boolean isValid(T value) {
+        try {
+            return value != null && valid.test(value);
+        } catch (RuntimeException wrongShape) {
+            return false;
+        }
+    }
+
+    /**
+     * Writes a value as a user would type it.
+     *
+     * @param value the value
+     * @return its text
+     */
+    public String format(T value) {
+        return format.apply(value);
+    }
+
+    /** The value written in {@code text}, or null when the text is not of this type. */
+    T parseOrNull(String text) {
+        try {
+            T v = parser.apply(text);
+            return isValid(v) ? v : null;
+        } catch (RuntimeException notOfThisType) {
+            return null;
+        }
+    }
+
+    private static Double number(String s) {
+        double d = Double.parseDouble(s.strip());
+        if (!Double.isFinite(d)) {
+            throw new NumberFormatException(s);
+        }
+        return d;
+    }
+
+    private static String formatNumber(Double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? String.valueOf(d.longValue())
+                : String.valueOf(d);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.dml.options;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.DmlException;
+import dev.dml.Vocabulary;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class TrainOptionsTest {
+
+    @Test
+    void everyConstantIsListedOnceUnderItsOwnName() throws IllegalAccessException {
+        Set<Option<?>> constants = new HashSet<>();
+        for (Field f : TrainOptions.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == Option.class) {
+                Option<?> o = (Option<?>) f.get(null);
+                assertEquals(f.getName(), o.constant(), "constant of " + o);
+                constants.add(o);
+            }
+        }
+        assertEquals(constants, new HashSet<>(TrainOptions.ALL));
+        assertEquals(TrainOptions.ALL.size(), TrainOptions.ALL.stream().map(Option::name)
+                .distinct().count());
+    }
+
+    @Test
+    void everyExampleParsesAndEveryDefaultIsValid() {
+        for (Option<?> o : TrainOptions.ALL) {
+            assertExampleRoundTrips(o);
+            Object d = OptionValues.empty().get(o);
+            if (d != null) {
+                assertTrue(isValid(o, d), o + " default " + d);
+                assertFalse(o.defaultText() == null || o.defaultText().isBlank(), o.name());
+            }
+        }
+    }
+
+    private static <T> void assertExampleRoundTrips(Option<T> o) {
+        T v = o.parse(o.example());
+        assertEquals(v, o.parse(o.type().format(v)), o.name());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> boolean isValid(Option<T> o, Object v) {
+        return o.type().isValid((T) v);
+    }
+
+    @Test
+    void aBadValueIsNamedInEachVocabulary() {
+        DmlException e = assertThrows(DmlException.class,
+                () -> TrainOptions.BATCH_SIZE.parse("0"));
+        assertEquals("optBatchSize must be a whole number of at least 1, got '0'.", e.what());
+        assertEquals("For example optBatchSize(128): rows per worker per step.", e.hint());
+        e.speaking(Vocabulary.NOTEBOOK);
+        assertEquals("--batch-size must be a whole number of at least 1, got '0'.", e.what());
+        assertEquals("For example --batch-size 128: rows per worker per step.", e.hint());
+    }
+
+    @Test
+    void numbersOutsideFloatRangeAreRejectedLikeInfinity() {
+        assertThrows(DmlException.class, () -> TrainOptions.LR.parse("1e39"));
+        assertThrows(DmlException.class, () -> TrainOptions.LR.parse("1e-50"));
+        assertThrows(DmlException.class, () -> TrainOptions.LR.parse("NaN"));
+        assertThrows(DmlException.class, () -> TrainOptions.CPUS_PER_WORKER.check(1e40));
+        assertEquals(0.5, TrainOptions.LR.parse("0.5"));
+    }
+
+    @Test
+    void derivedDefaultsFollowTheOptionsTheyDependOn() {
+        OptionValues none = OptionValues.empty();
+        assertEquals(0.001, none.get(TrainOptions.LR));
+        assertEquals(0.05, none.with(TrainOptions.OPTIMIZER, "sgd")
+                .get(TrainOptions.LR));
+        assertEquals(List.of(64), none.get(TrainOptions.HIDDEN));
+        assertNull(none.with(TrainOptions.MODEL, "logistic").get(TrainOptions.HIDDEN));
+        assertEquals(1, none.get(TrainOptions.WORKERS));
+        OptionValues hybrid = none.with(TrainOptions.STRATEGY, "hybrid")
+                .with(TrainOptions.STAGES, List.of(2, 1, 1));
+        assertEquals(6, hybrid.get(TrainOptions.WORKERS));
+        assertEquals("1f1b", hybrid.get(TrainOptions.SCHEDULE));
+        assertEquals(1, none.with(TrainOptions.STRATEGY, "model")
+                .get(TrainOptions.MICROBATCHES));
+        assertFalse(hybrid.isSet(TrainOptions.WORKERS));
+    }
+
+    @Test
+    void choicesIgnoreCaseAndListTheWords() {
+        assertEquals("sgd", TrainOptions.OPTIMIZER.parse("SGD"));
+        DmlException e = assertThrows(DmlException.class,
+                () -> TrainOptions.OPTIMIZER.parse("rmsprop"));
+        assertEquals("--optimizer must be one of adam, sgd, got 'rmsprop'.",
+                e.speaking(Vocabulary.NOTEBOOK).what());
+    }
+}
