@@ -15,7 +15,7 @@ Table fraud = SyntheticFraud.generate(20_000, 7);
 var liveSteps = new java.util.concurrent.atomic.AtomicInteger();
 TrainSpec spec = TrainSpec.builder()
         .setTable(fraud).setColumns(SyntheticFraud.selection())
-        .setModel(ModelSpec.Family.MLP, 32).setEpochs(2)
+        .setModel(ModelSpec.Family.MLP, 32).optEpochs(2)
         .optWorkers(2).optBatchSize(256).optLearningRate(0.01f)
         .addListener(new TrainingListener() {
             public void onStep(StepMetrics m) { liveSteps.incrementAndGet(); }

@@ -1,5 +1,10 @@
 package dev.dml.bench;
 
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.index.NDIndex;
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.ProcessSample;
+import dev.dml.events.StepMetrics;
 import ai.djl.ndarray.NDManager;
 import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.ClusterSpec;
@@ -10,9 +15,7 @@ import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.data.TableArrays;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.model.TrainingReplica;
-import dev.dml.ray.train.EpochMetrics;
-import dev.dml.ray.train.StepMetrics;
+import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
@@ -65,7 +68,7 @@ final class P1Jobs {
                 .setTable(table)
                 .setColumns(FashionMnist.selection())
                 .setModel(ModelSpec.Family.MLP, HIDDEN)
-                .setEpochs(epochs)
+                .optEpochs(epochs)
                 .optBatchSize(batch)
                 .optWorkers(workers)
                 .optCpusPerWorker(1)
@@ -139,7 +142,8 @@ final class P1Jobs {
         j.stepCommMs = mean(comm);
         j.stepWorkerMs = mean(worker);
         j.allReduceBytes = steady.get(0).allReduceBytes();
-        j.cpuPercent = steady.get(steady.size() - 1).cpuPercent();
+        j.cpuPercent = steady.get(steady.size() - 1).workers().stream()
+                .mapToDouble(ProcessSample::cpuPercent).toArray();
         j.finalLoss = r.finalLoss();
         return j;
     }
@@ -161,13 +165,17 @@ final class P1Jobs {
             int b = spec.batchSize();
             int spe = spec.stepsPerEpoch();
             double[] seconds = new double[spec.epochs()];
-            try (TrainingReplica r = TrainingReplica.open(spec.model(), spec.optimizer(),
+            try (ModelStage r = ModelStage.openWhole(spec.model(), spec.optimizer(),
                     "bench/peer")) {
                 float loss = Float.NaN;
                 for (int e = 0; e < spec.epochs(); e++) {
                     long t0 = System.nanoTime();
                     for (int s = 0; s < spe; s++) {
-                        loss = r.forwardBackward(data, s * b, (s + 1) * b);
+                        NDIndex rows = new NDIndex("{}:{}", s * b, (s + 1) * b);
+                        try (NDArray x = data.features().get(rows);
+                                NDArray y = data.labels().get(rows)) {
+                            loss = r.trainBatch(x, y);
+                        }
                         r.step();
                     }
                     seconds[e] = (System.nanoTime() - t0) / 1e9;

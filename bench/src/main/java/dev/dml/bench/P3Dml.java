@@ -1,13 +1,14 @@
 package dev.dml.bench;
 
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.StepMetrics;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.model.TrainingReplica;
+import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.model.Predictions;
 import dev.dml.ray.train.Checkpoints;
-import dev.dml.ray.train.EpochMetrics;
-import dev.dml.ray.train.StepMetrics;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
 import dev.dml.ray.train.TrainingListener;
@@ -101,11 +102,11 @@ final class P3Dml {
                         + " copied" + (clock.error != null ? ": " + clock.error : "") + ".");
             }
         }
-        try (TrainingReplica r = TrainingReplica.open(spec.model(), spec.optimizer(),
+        try (ModelStage r = ModelStage.openWhole(spec.model(), spec.optimizer(),
                 "bench/p3-score")) {
             for (Map.Entry<Long, byte[]> e : clock.states.entrySet()) {
                 r.loadState(e.getValue());
-                int[] predicted = r.predictClasses(test, spec.columns().featuresOnly());
+                int[] predicted = Predictions.classes(r, test, spec.columns().featuresOnly());
                 acc.put(e.getKey().intValue(), Metrics.accuracy(predicted, testLabels));
             }
         }
@@ -139,7 +140,7 @@ final class P3Dml {
 
         @Override
         public void onEpoch(EpochMetrics e) {
-            if (e.epoch() == 0) {
+            if (e.epoch() == 1) {
                 epoch1End = (System.nanoTime() - t0) / 1e9;
                 epoch1Seconds = e.seconds();
             }
@@ -151,7 +152,7 @@ final class P3Dml {
                 for (Path f : files.toList()) {
                     if (f.getFileName().toString().endsWith(".dml") && seen.add(f)) {
                         Checkpoints.Checkpoint c = Checkpoints.read(f);
-                        states.put(c.step(), c.state());
+                        states.put(c.step(), c.states().get(0));
                     }
                 }
             } catch (IOException e) {

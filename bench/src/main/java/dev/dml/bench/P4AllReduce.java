@@ -6,7 +6,7 @@ import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.collective.ActorGroup;
-import dev.dml.ray.collective.WorkerInfo;
+import dev.dml.events.WorkerInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.dml.bench;
 
+import dev.dml.events.EpochMetrics;
 import com.google.gson.Gson;
 import dev.dml.magics.DmlBackend;
-import dev.dml.magics.JobEvents;
 import dev.dml.magics.PreparedJob;
 import dev.dml.magics.RunningJob;
 import dev.dml.magics.TrainRequest;
@@ -10,7 +10,6 @@ import dev.dml.magics.live.DisplaySink;
 import dev.dml.magics.live.LiveCell;
 import dev.dml.magics.live.LiveDashboard;
 import dev.dml.ray.data.SyntheticFraud;
-import dev.dml.ray.train.EpochMetrics;
 import dev.dml.ray.train.TrainResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,7 +119,7 @@ final class P7LivePlots implements Benchmark {
                 prepared.totalSteps());
         LiveCell cell = plots ? new LiveCell(dashboard, new JsonSink(frameBytes),
                 Duration.ofMillis(250)) : null;
-        RunningJob job = backend.start(prepared, JobEvents.feeding(dashboard));
+        RunningJob job = prepared.start(dashboard);
         while (!job.awaitEnd(Duration.ofSeconds(1))) {
             // training
         }

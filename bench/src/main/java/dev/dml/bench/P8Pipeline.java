@@ -1,5 +1,7 @@
 package dev.dml.bench;
 
+import dev.dml.events.PipelineMetrics;
+import dev.dml.events.EpochMetrics;
 import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
@@ -7,8 +9,6 @@ import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.EpochMetrics;
-import dev.dml.ray.train.PipelineMetrics;
 import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
@@ -130,7 +130,7 @@ final class P8Pipeline implements Benchmark {
                 .addHidden(WIDTH).optSeed(3).build();
         return TrainSpec.builder().setTable(table)
                 .setColumns(ColumnSelection.allNumericExcept(table, "label", LabelKind.CLASSES))
-                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.01f, 0f)).setEpochs(EPOCHS)
+                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.01f, 0f)).optEpochs(EPOCHS)
                 .optBatchSize(batch).optCpusPerWorker(0).optStrategy(strategy).optName("p8")
                 .build();
     }
@@ -169,7 +169,7 @@ final class P8Pipeline implements Benchmark {
         double run(Round round, DriverProcess driver) {
             events.clear();
             TrainSpec s = TrainSpec.builder().setTable(spec.table()).setColumns(spec.columns())
-                    .setModel(spec.model()).optOptimizer(spec.optimizer()).setEpochs(EPOCHS)
+                    .setModel(spec.model()).optOptimizer(spec.optimizer()).optEpochs(EPOCHS)
                     .optBatchSize(spec.batchSize()).optCpusPerWorker(0)
                     .optStrategy(spec.strategy()).optName(name).addListener(this).build();
             TrainResult r = Dml.start(s, driver).await();
@@ -183,11 +183,12 @@ final class P8Pipeline implements Benchmark {
                         continue; // the warm-up epoch
                     }
                     bubbles.add(m.bubbleFraction());
-                    slowestBusy.add(java.util.Arrays.stream(m.busyMillis()).max().orElse(0));
+                    slowestBusy.add(m.stages().stream()
+                            .mapToDouble(PipelineMetrics.StageTime::busyMillis).max().orElse(0));
                     wall.add(m.wallMillis());
                     for (int i = 0; i < stages; i++) {
-                        busySum[i] += m.busyMillis()[i];
-                        idleSum[i] += m.idleMillis()[i];
+                        busySum[i] += m.stages().get(i).busyMillis();
+                        idleSum[i] += m.stages().get(i).idleMillis();
                     }
                     activationBytes = m.activationBytes();
                     timedSteps++;

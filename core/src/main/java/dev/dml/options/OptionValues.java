@@ -75,6 +75,17 @@ public final class OptionValues {
         return given.keySet();
     }
 
+    /** Values are equal when the same options were given the same values. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OptionValues v && given.equals(v.given);
+    }
+
+    @Override
+    public int hashCode() {
+        return given.hashCode();
+    }
+
     @Override
     public String toString() {
         StringBuilder s = new StringBuilder("{");

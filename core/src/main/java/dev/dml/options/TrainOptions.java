@@ -25,7 +25,7 @@ public final class TrainOptions {
 
     /** The feature columns. */
     public static final Option<List<String>> FEATURES = kernel("features", ValueType.names(),
-            "A,B,...", "the feature columns").example("amount,hour")
+            "A,B,...", "the feature columns").example("amount,v1")
             .noDefault("every numeric column but the label").java("ColumnSelection.addFeatures")
             .done();
 
@@ -69,25 +69,25 @@ public final class TrainOptions {
     /** Stages of a staged job: a count, or layers per stage. */
     public static final Option<List<Integer>> STAGES = spec("stages", ValueType.sizes(),
             "K|2,1,...", "stages (model, pipeline, hybrid): a count, or layers per stage")
-            .example("3").fixed(List.of(2)).java("Strategy stages").done();
+            .example("3").fixed(List.of(2)).java("the stages of optStrategy").done();
 
     /** How an automatic split balances the stages. */
     public static final Option<String> BALANCE = spec("balance",
             ValueType.choice("params", "time"), "params|time",
             "split stages by parameter count or by measured time").example("time")
-            .fixed("params").java("Strategy.withBalance").done();
+            .fixed("params").java("the balance of optStrategy").done();
 
     /** Micro-batches per step of a pipeline. */
     public static final Option<Integer> MICROBATCHES = spec("microbatches", ValueType.count(), "M",
             "micro-batches per step (pipeline, hybrid)").example("8")
             .derived("4; 1 for --strategy model", v -> "model".equals(v.get(STRATEGY)) ? 1 : 4)
-            .java("Strategy micro-batches").done();
+            .java("the micro-batches of optStrategy").done();
 
     /** Data-parallel replicas of a pipeline. */
     public static final Option<Integer> REPLICAS = spec("replicas", ValueType.count(), "D",
             "data-parallel replicas of the pipeline (hybrid)").example("2")
             .derived("2 for hybrid, else 1", v -> "hybrid".equals(v.get(STRATEGY)) ? 2 : 1)
-            .java("Strategy.hybrid replicas").done();
+            .java("the replicas of optStrategy").done();
 
     /** The pipeline schedule. */
     public static final Option<String> SCHEDULE = spec("schedule",
@@ -96,7 +96,7 @@ public final class TrainOptions {
             .example("1f1b")
             .derived("gpipe; 1f1b for hybrid", v -> "hybrid".equals(v.get(STRATEGY)) ? "1f1b"
                     : "gpipe")
-            .java("Strategy.withSchedule").done();
+            .java("the schedule of optStrategy").done();
 
     /** Worker actors. */
     public static final Option<Integer> WORKERS = spec("workers", ValueType.count(), "N",

@@ -1,11 +1,11 @@
 package dev.dml.kernel;
 
-import dev.dml.magics.DmlBackend;
-import dev.dml.magics.JobEvents;
-import dev.dml.magics.PreparedJob;
-import dev.dml.magics.RunningJob;
-import dev.dml.magics.TrainRequest;
+import dev.dml.Closeables;
 import dev.dml.DmlException;
+import dev.dml.Vocabulary;
+import dev.dml.magics.DmlBackend;
+import dev.dml.magics.PreparedJob;
+import dev.dml.magics.TrainRequest;
 import dev.dml.ray.cluster.ClusterNodes;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
@@ -51,16 +51,7 @@ final class RayBackend implements DmlBackend {
 
     @Override
     public PreparedJob prepare(TrainRequest request) {
-        return RayJob.prepare(request, data);
-    }
-
-    @Override
-    public RunningJob start(PreparedJob prepared, JobEvents events) {
-        RayJob job = (RayJob) prepared;
-        String wanted = prepared.request().cluster();
-        DriverProcess d = driver(wanted);
-        job.start(d, events);
-        return job;
+        return new PreparedRayJob(request, TrainRequests.spec(request, data), this::driver);
     }
 
     @Override
@@ -113,7 +104,7 @@ final class RayBackend implements DmlBackend {
             }
         }
         String kind = cluster.isEmbedded() ? "embedded head, owned by this kernel"
-                : "external, " + cluster.source();
+                : "external, " + Vocabulary.NOTEBOOK.render(cluster.source());
         String logs = cluster.tempDir().map(Object::toString)
                 .orElse(driver == null ? "" : driver.log().toString());
         return new ClusterView(cluster.address(), kind, nodes, logs);
@@ -139,14 +130,9 @@ final class RayBackend implements DmlBackend {
 
     private synchronized void closeCluster() {
         try {
-            if (driver != null) {
-                driver.close();
-            }
+            Closeables.closeAll(driver, cluster); // the driver first: it runs on the cluster
         } finally {
             driver = null;
-            if (cluster != null) {
-                cluster.close();
-            }
             cluster = null;
         }
     }

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.magics.TrainRequest;
 import dev.dml.DmlException;
+import dev.dml.Vocabulary;
+import dev.dml.magics.TrainRequest;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainSpec;
-import dev.dml.ray.train.TrainingListener;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,12 +28,13 @@ class TrainRequestsTest {
             () -> List.of("fraud", "holdout", "text"));
 
     private TrainSpec spec(String words) {
-        return TrainRequests.spec(TrainRequest.parse(List.of(words.split(" ")), null), data,
-                new TrainingListener() { });
+        return TrainRequests.spec(TrainRequest.parse(List.of(words.split(" ")), null), data);
     }
 
     private String failure(String words) {
-        return assertThrows(DmlException.class, () -> spec(words)).getMessage();
+        // as the cell shows it: %dml train renders the engine's message in notebook words
+        return assertThrows(DmlException.class, () -> spec(words))
+                .speaking(Vocabulary.NOTEBOOK).getMessage();
     }
 
     @Test
@@ -62,9 +63,9 @@ class TrainRequestsTest {
         Strategy.Staged model = (Strategy.Staged) spec("fraud --label is_fraud --hidden 32,16"
                 + " --strategy model --stages 2,1").strategy();
         assertEquals(2, model.stages());
-        assertTrue(failure("fraud --label is_fraud --stages 2").contains("apply to --strategy"));
+        assertTrue(failure("fraud --label is_fraud --stages 2").contains("apply to a model, pipeline or hybrid strategy"));
         assertTrue(failure("fraud --label is_fraud --strategy model --microbatches 2")
-                .contains("not to --strategy model"));
+                .contains("not to the model strategy"));
     }
 
     @Test
@@ -90,7 +91,7 @@ class TrainRequestsTest {
     void badCombinationsSayHowToFix() {
         assertTrue(failure("text --label y").contains("is a String, not a Tablesaw Table"));
         assertTrue(failure("fraud --label is_fraud --model logistic --hidden 8")
-                .contains("Drop --hidden"));
+                .contains("Drop --hidden, or train the mlp family."));
         assertTrue(failure("fraud --label is_fraud --resume").contains("need --checkpoint-dir"));
         assertTrue(failure("fraud --label is_fraud --validation 1.5").contains("fraction"));
         assertTrue(failure("fraud --label is_fraud --validation holdot")

@@ -33,16 +33,6 @@ public interface DmlBackend extends AutoCloseable {
     PreparedJob prepare(TrainRequest request);
 
     /**
-     * Starts a prepared job, opening the session's cluster first when needed; returns once the
-     * job has been submitted.
-     *
-     * @param job the prepared job
-     * @param events where the job's progress goes, from one thread
-     * @return the running job
-     */
-    RunningJob start(PreparedJob job, JobEvents events);
-
-    /**
      * Binds a value to a notebook variable, so the next cell can use it.
      *
      * @param name the variable

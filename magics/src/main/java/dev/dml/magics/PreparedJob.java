@@ -1,6 +1,11 @@
 package dev.dml.magics;
 
-/** A {@code %dml train} request resolved against the data, not started yet. */
+import dev.dml.events.ProgressListener;
+
+/**
+ * A {@code %dml train} request resolved against the data, not started yet: {@link #start}
+ * starts it on the backend that prepared it.
+ */
 public interface PreparedJob {
 
     /**
@@ -30,6 +35,15 @@ public interface PreparedJob {
      * @return the line
      */
     String description();
+
+    /**
+     * Starts the job, opening the session's cluster first when needed; returns once the job
+     * has been submitted.
+     *
+     * @param progress where the job's progress goes, from one thread
+     * @return the running job
+     */
+    RunningJob start(ProgressListener progress);
 
     /**
      * Returns the request it came from.

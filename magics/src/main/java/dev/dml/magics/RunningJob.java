@@ -1,6 +1,6 @@
 package dev.dml.magics;
 
-import dev.dml.magics.live.WorkerRow;
+import dev.dml.events.WorkerInfo;
 import java.time.Duration;
 import java.util.List;
 
@@ -19,7 +19,7 @@ public interface RunningJob {
      *
      * @return rank, node and pid of each; empty before they start
      */
-    List<WorkerRow> workers();
+    List<WorkerInfo> workers();
 
     /**
      * Waits at most {@code timeout} for the job's end.

@@ -6,6 +6,7 @@ import dev.dml.magics.live.LiveCell;
 import dev.dml.magics.live.LiveDashboard;
 import dev.dml.magics.live.SummaryTable;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -35,7 +36,7 @@ final class TrainCommand implements DmlCommand {
 
     @Override
     public List<String> usage() {
-        return List.of(TrainGrammar.usage(), "",
+        List<String> lines = new ArrayList<>(List.of(TrainGrammar.usage(), "",
                 "Line form:",
                 "  %dml train fraud --label is_fraud --hidden 64,32 --workers 2 --epochs 3"
                         + " --into model",
@@ -43,7 +44,10 @@ final class TrainCommand implements DmlCommand {
                 "  %%dml train", "  table: fraud", "  label: is_fraud", "  workers: 2",
                 "  into: model",
                 "TABLE is a Tablesaw Table variable; FILE a .csv or Arrow IPC (.arrow) file.",
-                "The result (model.predict(table), model.metrics()) is bound to --into.");
+                "The result (model.predict(table), model.metrics()) is bound to --into.", "",
+                "Options:"));
+        lines.addAll(TrainGrammar.optionLines());
+        return lines;
     }
 
     @Override
@@ -71,7 +75,7 @@ final class TrainCommand implements DmlCommand {
                 ? new LiveCell(dashboard, context.displaySink(), FRAME_INTERVAL) : null;
         RunningJob job;
         try {
-            job = backend.start(prepared, JobEvents.feeding(dashboard));
+            job = prepared.start(dashboard);
         } catch (RuntimeException e) {
             if (cell != null) {
                 cell.close();

@@ -1,49 +1,28 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import dev.dml.options.Option;
+import dev.dml.options.OptionValues;
+import dev.dml.options.TrainOptions;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * What a {@code %dml train} cell asks for, parsed and checked for form (numbers are numbers,
- * choices are known). A null field means "not given": the backend applies its default. Values
- * are checked against the data (columns, cluster capacity) by the backend.
+ * What a {@code %dml train} cell asks for, parsed and checked for form by the options'
+ * declarations ({@link TrainOptions}): the data, and the options given. An option not given
+ * reads as its declared default. Values are checked against the data (columns, cluster
+ * capacity) by the backend.
  *
  * @param source the input: a notebook variable holding a table, or a CSV / Arrow IPC file path
- * @param model the model family: {@code mlp}, {@code logistic} or {@code cnn}
- * @param hidden the hidden layer sizes of an MLP
- * @param label the column to predict
- * @param features the feature columns; null means every numeric column but the label
- * @param workers the number of worker actors
- * @param cpusPerWorker the CPUs each worker reserves
- * @param gpusPerWorker the GPUs each worker reserves
- * @param epochs the passes over the training rows
- * @param batchSize the rows per worker per step
- * @param learningRate the optimizer's learning rate
- * @param optimizer {@code sgd} or {@code adam}
- * @param strategy {@code data}, {@code model}, {@code pipeline} or {@code hybrid}
- * @param stages a model, pipeline or hybrid job's stages: one count, or layers per stage
- * @param balance how an automatic split balances stages: {@code params} or {@code time}
- * @param microbatches the micro-batches per step of a pipeline or hybrid job
- * @param replicas the data-parallel replicas of a hybrid job
- * @param schedule the pipeline schedule: {@code gpipe} or {@code 1f1b}
- * @param validation a fraction of the rows to hold out, or a variable holding a table
- * @param cluster a cluster address; null means the session's cluster (embedded by default)
- * @param checkpointDir where checkpoints go
- * @param checkpointEvery steps between checkpoints
- * @param resume continue from the newest checkpoint in {@code checkpointDir}
- * @param seed the seed of the model's initial weights and of the validation split
- * @param into the notebook variable the result is bound to
- * @param background return as soon as the job runs, instead of waiting for its end
- * @param plots draw the live plots
- * @param debug show stack traces with errors
+ * @param options the options given in the cell
  */
-public record TrainRequest(String source, String model, List<Integer> hidden, String label,
-        List<String> features, Integer workers, Double cpusPerWorker, Double gpusPerWorker,
-        Integer epochs, Integer batchSize, Double learningRate, String optimizer,
-        String strategy, List<Integer> stages, String balance, Integer microbatches,
-        Integer replicas, String schedule, String validation, String cluster, String checkpointDir,
-        Integer checkpointEvery, boolean resume, Long seed, String into, boolean background,
-        boolean plots, boolean debug) {
+public record TrainRequest(String source, OptionValues options) {
+
+    /** A request always has its data and its options. */
+    public TrainRequest {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(options, "options");
+    }
 
     /**
      * Parses a request as {@code %dml train} does: its words, and for the cell form its body.
@@ -57,10 +36,59 @@ public record TrainRequest(String source, String model, List<Integer> hidden, St
         return TrainGrammar.parse(args, body);
     }
 
-    /** Lists stay immutable; the rest is plain data. */
-    public TrainRequest {
-        hidden = hidden == null ? null : List.copyOf(hidden);
-        features = features == null ? null : List.copyOf(features);
-        stages = stages == null ? null : List.copyOf(stages);
+    /**
+     * Returns an option's value: the one given, else its default.
+     *
+     * @param option the option
+     * @param <T> its type
+     * @return the value, or null when none was given and it has no default
+     */
+    public <T> T get(Option<T> option) {
+        return options.get(option);
+    }
+
+    /**
+     * Returns the notebook variable the result is bound to.
+     *
+     * @return the name, or null
+     */
+    public String into() {
+        return get(TrainOptions.INTO);
+    }
+
+    /**
+     * Tells whether the cell returns as soon as the job runs.
+     *
+     * @return {@code true} with {@code --background}
+     */
+    public boolean background() {
+        return get(TrainOptions.BACKGROUND);
+    }
+
+    /**
+     * Tells whether the cell draws live plots.
+     *
+     * @return {@code false} with {@code --no-plots}
+     */
+    public boolean plots() {
+        return !get(TrainOptions.NO_PLOTS);
+    }
+
+    /**
+     * Tells whether errors show their stack traces.
+     *
+     * @return {@code true} with {@code --debug}
+     */
+    public boolean debug() {
+        return get(TrainOptions.DEBUG);
+    }
+
+    /**
+     * Returns the cluster the job runs on.
+     *
+     * @return {@code host:port}, or null for the session's cluster
+     */
+    public String cluster() {
+        return get(TrainOptions.CLUSTER);
     }
 }

@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import dev.dml.options.TrainOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,18 +28,19 @@ class TrainGrammarTest {
                 + " --optimizer SGD --validation 0.2 --seed 0 --into model --debug --no-plots"
                 + " --strategy pipeline --stages 2,1 --microbatches 4 --schedule 1f1b");
         assertEquals("fraud", r.source());
-        assertEquals(List.of(64, 32), r.hidden());
-        assertEquals(2, r.workers());
-        assertEquals(0.01, r.learningRate());
-        assertEquals("sgd", r.optimizer());
-        assertEquals("0.2", r.validation());
-        assertEquals(0L, r.seed());
+        assertEquals(List.of(64, 32), r.get(TrainOptions.HIDDEN));
+        assertEquals(2, r.get(TrainOptions.WORKERS));
+        assertEquals(0.01, r.get(TrainOptions.LR));
+        assertEquals("sgd", r.get(TrainOptions.OPTIMIZER));
+        assertEquals("0.2", r.get(TrainOptions.VALIDATION));
+        assertEquals(0L, r.get(TrainOptions.SEED));
         assertEquals("model", r.into());
         assertTrue(r.debug());
         assertFalse(r.plots());
-        assertEquals(List.of(2, 1), r.stages());
-        assertEquals("1f1b", r.schedule());
-        assertNull(r.epochs());
+        assertEquals(List.of(2, 1), r.get(TrainOptions.STAGES));
+        assertEquals("1f1b", r.get(TrainOptions.SCHEDULE));
+        assertFalse(r.options().isSet(TrainOptions.EPOCHS));
+        assertEquals(1, r.get(TrainOptions.EPOCHS), "the declared default");
         assertNull(r.cluster());
     }
 
@@ -63,8 +65,9 @@ class TrainGrammarTest {
         assertTrue(error(() -> line("fraud --label y --wrokers 2"))
                 .contains("unknown option --wrokers.\nDid you mean --workers?".replace("\n",
                         System.lineSeparator())));
-        assertTrue(error(() -> line("fraud --label y --epochs 0"))
-                .startsWith("%dml train: --epochs must be a whole number of at least 1, got '0'"));
+        assertEquals("%dml train: --epochs must be a whole number of at least 1, got '0'.\n"
+                + "For example --epochs 3: passes over the training rows.",
+                error(() -> line("fraud --label y --epochs 0")));
         assertTrue(error(() -> line("fraud --label y --model rnn"))
                 .contains("--model must be one of mlp, logistic, cnn"));
         assertTrue(error(() -> line("fraud --label y --hidden 64,x"))
@@ -77,5 +80,16 @@ class TrainGrammarTest {
                 .contains("line 1 'table fraud' is not 'key: value'"));
         assertTrue(error(() -> line("fraud --label y --epochs 2 --epochs 3"))
                 .startsWith("%dml train:"));
+    }
+
+    @Test
+    void helpListsEveryOptionWithItsDeclaredDefault() {
+        String help = String.join("\n", new TrainCommand().usage());
+        assertTrue(help.contains("--optimizer adam|sgd"), help);
+        assertTrue(help.contains("(default: adam)"), "the optimizer the engine really uses");
+        assertTrue(help.contains("(default: 0.001 for adam, 0.05 for sgd)"), help);
+        for (var o : TrainOptions.ALL) {
+            assertTrue(help.contains(o.usage()), o.name());
+        }
     }
 }

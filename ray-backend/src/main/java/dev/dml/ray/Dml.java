@@ -14,7 +14,7 @@ import dev.dml.ray.train.TrainSpec;
  * <pre>{@code
  * TrainResult r = Dml.train(TrainSpec.builder()
  *         .setTable(table).setColumns(columns).setModel(ModelSpec.Family.MLP, 64)
- *         .setEpochs(3).optWorkers(2).build());
+ *         .optEpochs(3).optWorkers(2).build());
  *
  * TrainJob job = Dml.start(spec, driver);      // on a driver the kernel keeps open
  * job.stop();                                  // %dml stop, or a kernel interrupt

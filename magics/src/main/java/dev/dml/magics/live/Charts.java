@@ -1,5 +1,7 @@
 package dev.dml.magics.live;
 
+import dev.dml.events.WorkerInfo;
+import dev.dml.events.PipelineMetrics;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -127,8 +129,9 @@ final class Charts {
         double busy = 0;
         double idle = 0;
         long activations = 0;
-        for (StageSample st : s.stages()) {
-            String key = "stage " + st.stage() + " · " + Formats.bytes(st.activationBytes());
+        for (int i = 0; i < s.stages().size(); i++) {
+            PipelineMetrics.StageTime st = s.stages().get(i);
+            String key = "stage " + i + " · " + Formats.bytes(st.activationBytes());
             data.addValue(st.busyMillis(), "busy", key);
             data.addValue(st.idleMillis(), "idle (bubble)", key);
             busy += st.busyMillis();
@@ -149,7 +152,7 @@ final class Charts {
         return finish(title, plot, true);
     }
 
-    private static Comparable<String> rankKey(List<WorkerRow> workers, int index) {
+    private static Comparable<String> rankKey(List<WorkerInfo> workers, int index) {
         return Integer.toString(index < workers.size() ? workers.get(index).rank() : index);
     }
 

@@ -1,6 +1,11 @@
 package dev.dml.magics.live;
 
 import dev.dml.DmlException;
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.PipelineMetrics;
+import dev.dml.events.ProgressListener;
+import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +19,7 @@ import java.util.function.LongSupplier;
  * it, so reporting threads never wait on a frame. Series are reduced to at most
  * {@value #MAX_POINTS} points per frame, so a frame costs the same after 100 steps or 100,000.
  */
-public final class LiveDashboard {
+public final class LiveDashboard implements ProgressListener {
 
     /** Most points a line series is drawn with. */
     static final int MAX_POINTS = 400;
@@ -30,10 +35,10 @@ public final class LiveDashboard {
     private final Series examplesPerSecond = new Series();
     private final Series allReduceMiB = new Series();
     private final WorkerTotals totals = new WorkerTotals();
-    private final List<EpochSample> epochSamples = new ArrayList<>();
+    private final List<EpochMetrics> epochSamples = new ArrayList<>();
     private final Map<Integer, Long> lastStepOfEpoch = new TreeMap<>();
-    private List<WorkerRow> workers = List.of();
-    private List<StageSample> stages = List.of();
+    private List<WorkerInfo> workers = List.of();
+    private List<PipelineMetrics.StageTime> stages = List.of();
     private long stageStep;
     private long startNanos = -1;
     private int epoch;
@@ -71,14 +76,16 @@ public final class LiveDashboard {
     }
 
     /** Records the job's workers (by rank) and starts the clock for elapsed time and ETA. */
-    public synchronized void start(List<WorkerRow> workers) {
+    @Override
+    public synchronized void onStart(List<WorkerInfo> workers) {
         this.workers = List.copyOf(workers);
         this.startNanos = nanoTime.getAsLong();
         dirty = true;
     }
 
     /** Adds what one step reported. */
-    public synchronized void addStep(StepSample s) {
+    @Override
+    public synchronized void onStep(StepMetrics s) {
         epoch = Math.max(epoch, s.epoch());
         step = Math.max(step, s.step());
         lastStepOfEpoch.merge(s.epoch(), s.step(), Math::max);
@@ -89,24 +96,25 @@ public final class LiveDashboard {
         }
         allReduceMiB.add(s.step(), s.allReduceBytes() / Formats.MIB);
         allReduceTotal += s.allReduceBytes();
-        totals.add(s);
+        totals.add(s.workers());
         noteShown(s.reportedAtMillis());
     }
 
     /** Adds what the end of an epoch reported; its validation loss is drawn at its last step. */
-    public synchronized void addEpoch(EpochSample e) {
+    @Override
+    public synchronized void onEpoch(EpochMetrics e) {
         epochSamples.add(e);
         epoch = Math.max(epoch, e.epoch());
-        long cumulative = epochSamples.stream().mapToLong(EpochSample::steps).sum();
-        validationLoss.add(lastStepOfEpoch.getOrDefault(e.epoch(), cumulative),
+        validationLoss.add(lastStepOfEpoch.getOrDefault(e.epoch(), e.steps()),
                 e.validationLoss());
         dirty = true;
     }
 
-    /** Replaces the pipeline stages' figures with those sampled at {@code step}. */
-    public synchronized void addStages(long step, List<StageSample> stages) {
-        this.stages = List.copyOf(stages);
-        this.stageStep = step;
+    /** Replaces the pipeline stages' figures with those of a later step. */
+    @Override
+    public synchronized void onPipeline(PipelineMetrics p) {
+        this.stages = p.stages();
+        this.stageStep = p.step();
         dirty = true;
     }
 
@@ -152,7 +160,7 @@ public final class LiveDashboard {
         double auc = Double.NaN;
         double examples = 0;
         double seconds = 0;
-        for (EpochSample e : epochSamples) {
+        for (EpochMetrics e : epochSamples) {
             accuracy = Double.isNaN(e.validationAccuracy()) ? accuracy : e.validationAccuracy();
             auc = Double.isNaN(e.validationAuc()) ? auc : e.validationAuc();
             examples += e.examplesPerSecond() * e.seconds();

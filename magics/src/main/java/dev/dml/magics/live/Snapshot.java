@@ -1,5 +1,7 @@
 package dev.dml.magics.live;
 
+import dev.dml.events.WorkerInfo;
+import dev.dml.events.PipelineMetrics;
 import java.util.List;
 
 /**
@@ -9,9 +11,9 @@ import java.util.List;
 record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
         double elapsedSeconds, double lastLoss, double lastExamplesPerSecond,
         long allReduceTotalBytes, double[][] loss, double[][] validationLoss,
-        double[][] examplesPerSecond, double[][] allReduceMiB, List<WorkerRow> workers,
+        double[][] examplesPerSecond, double[][] allReduceMiB, List<WorkerInfo> workers,
         double[] cpuPercent, double[] gpuPercent, long[] rssBytes, long[] heapBytes,
-        long stageStep, List<StageSample> stages) {
+        long stageStep, List<PipelineMetrics.StageTime> stages) {
 
     /** Seconds left at the rate so far; NaN when unknown (no steps yet or no total). */
     double etaSeconds() {

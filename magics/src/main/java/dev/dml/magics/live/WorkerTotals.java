@@ -1,5 +1,7 @@
 package dev.dml.magics.live;
 
+import dev.dml.events.WorkerInfo;
+import dev.dml.events.ProcessSample;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -19,33 +21,32 @@ final class WorkerTotals {
     private long[] peakRss = new long[0];
     private long[] peakHeap = new long[0];
 
-    /** Takes the per-worker arrays of one step; arrays may differ in length. */
-    void add(StepSample s) {
-        if (s.cpuPercent().length > 0) {
-            cpu = s.cpuPercent();
+    /** Takes the workers' samples of one step, by rank. */
+    void add(List<ProcessSample> samples) {
+        int n = samples.size();
+        if (n == 0) {
+            return;
         }
-        if (s.gpuPercent().length > 0) {
-            gpu = s.gpuPercent();
-        }
-        if (s.rssBytes().length > 0) {
-            rss = s.rssBytes();
-        }
-        if (s.heapBytes().length > 0) {
-            heap = s.heapBytes();
-        }
-        grow(Math.max(s.cpuPercent().length,
-                Math.max(s.rssBytes().length, s.heapBytes().length)));
-        for (int i = 0; i < s.cpuPercent().length; i++) {
-            if (Double.isFinite(s.cpuPercent()[i])) {
-                cpuSum[i] += s.cpuPercent()[i];
+        cpu = new double[n];
+        rss = new long[n];
+        heap = new long[n];
+        boolean gpus = samples.stream().anyMatch(ProcessSample::hasGpu);
+        gpu = gpus ? new double[n] : new double[0];
+        grow(n);
+        for (int i = 0; i < n; i++) {
+            ProcessSample p = samples.get(i);
+            cpu[i] = p.cpuPercent();
+            rss[i] = p.rssBytes();
+            heap[i] = p.heapBytes();
+            if (gpus) {
+                gpu[i] = p.gpuPercent();
+            }
+            if (Double.isFinite(p.cpuPercent())) {
+                cpuSum[i] += p.cpuPercent();
                 cpuCount[i]++;
             }
-        }
-        for (int i = 0; i < s.rssBytes().length; i++) {
-            peakRss[i] = Math.max(peakRss[i], s.rssBytes()[i]);
-        }
-        for (int i = 0; i < s.heapBytes().length; i++) {
-            peakHeap[i] = Math.max(peakHeap[i], s.heapBytes()[i]);
+            peakRss[i] = Math.max(peakRss[i], p.rssBytes());
+            peakHeap[i] = Math.max(peakHeap[i], p.heapBytes());
         }
     }
 
@@ -75,14 +76,14 @@ final class WorkerTotals {
     }
 
     /** One row per worker: the known workers, plus any rank that reported without one. */
-    List<WorkerStats> stats(List<WorkerRow> workers) {
+    List<WorkerStats> stats(List<WorkerInfo> workers) {
         int n = Math.max(workers.size(), cpuSum.length);
         List<WorkerStats> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            WorkerRow w = i < workers.size() ? workers.get(i) : new WorkerRow(i, "?", 0);
+            WorkerInfo w = i < workers.size() ? workers.get(i) : new WorkerInfo(i, n, 0, "?");
             boolean seen = i < cpuSum.length;
             double meanCpu = seen && cpuCount[i] > 0 ? cpuSum[i] / cpuCount[i] : Double.NaN;
-            out.add(new WorkerStats(w.rank(), w.node(), w.pid(), meanCpu,
+            out.add(new WorkerStats(w.rank(), w.host(), w.pid(), meanCpu,
                     seen ? peakRss[i] : 0, seen ? peakHeap[i] : 0));
         }
         return out;

@@ -61,7 +61,7 @@ class LiveCellTest {
 
     private LiveDashboard started() {
         LiveDashboard d = samples.dashboard(1, 100_000);
-        d.start(Samples.WORKERS);
+        d.onStart(Samples.WORKERS);
         return d;
     }
 
@@ -72,9 +72,9 @@ class LiveCellTest {
         try (LiveCell cell = new LiveCell(d, sink, Duration.ofMillis(50))) {
             assertEquals(List.of("display"), sink.calls().stream().map(Call::kind).toList());
             assertTrue(sink.calls().get(0).svg().startsWith("<svg"));
-            d.addStep(samples.step(1, 1, false));
+            d.onStep(samples.step(1, 1, false));
             await(() -> cell.updates() == 1, "the first update");
-            d.addStep(samples.step(1, 2, false));
+            d.onStep(samples.step(1, 2, false));
             await(() -> cell.updates() == 2, "the second update");
             List<Call> calls = sink.calls();
             assertEquals(List.of("display", "update", "update"),
@@ -104,7 +104,7 @@ class LiveCellTest {
         try (LiveCell cell = new LiveCell(d, sink, Duration.ofMillis(250), 100)) {
             long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
             for (long s = 1; System.nanoTime() < end; s++) {
-                d.addStep(samples.step(1, s, false));
+                d.onStep(samples.step(1, s, false));
                 Thread.sleep(2);
             }
             updates = cell.updates();
@@ -119,7 +119,7 @@ class LiveCellTest {
         RecordingSink sink = new RecordingSink(0);
         LiveCell cell = new LiveCell(d, sink, Duration.ofHours(1));
         for (long s = 1; s <= 7; s++) {
-            d.addStep(samples.step(1, s, false));
+            d.onStep(samples.step(1, s, false));
         }
         cell.close();
         cell.close();
@@ -139,11 +139,11 @@ class LiveCellTest {
         RecordingSink sink = new RecordingSink(2);
         try (LiveCell cell = new LiveCell(d, sink, Duration.ofMillis(20))) {
             // The first display failed in the constructor; the next frame fails too.
-            d.addStep(samples.step(1, 1, false));
+            d.onStep(samples.step(1, 1, false));
             await(() -> sink.failures.get() <= 0, "the second failure");
-            d.addStep(samples.step(1, 2, false));
+            d.onStep(samples.step(1, 2, false));
             await(() -> sink.calls().size() == 1, "the display, retried");
-            d.addStep(samples.step(1, 3, false));
+            d.onStep(samples.step(1, 3, false));
             await(() -> sink.calls().size() == 2, "an update");
             assertEquals(List.of("display", "update"),
                     sink.calls().stream().map(Call::kind).toList());
@@ -157,12 +157,11 @@ class LiveCellTest {
         RecordingSink sink = new RecordingSink(0);
         try (LiveCell cell = new LiveCell(d, sink, Duration.ofMillis(50))) {
             long reported = System.currentTimeMillis() - 100;
-            d.addStep(new StepSample(1, 1, 0.5, 100, 1, 1, 0, null, null, null, null,
-                    reported));
+            d.onStep(Samples.step(1, 1, 0.5, 100, reported));
             await(() -> cell.latenciesMillis().length == 1, "a latency");
             long latency = cell.latenciesMillis()[0];
             assertTrue(latency >= 100 && latency < 20_000, "latency " + latency);
-            d.addStep(new StepSample(1, 2, 0.5, 100, 1, 1, 0, null, null, null, null, 0));
+            d.onStep(Samples.step(1, 2, 0.5, 100, 0));
             await(() -> cell.updates() == 2, "an update without report times");
             assertEquals(1, cell.latenciesMillis().length);
         }

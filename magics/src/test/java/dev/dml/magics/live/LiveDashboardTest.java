@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.ProcessSample;
+import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
 import java.awt.Color;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,9 +35,9 @@ class LiveDashboardTest {
     @Test
     void writesASampleFrameWithEveryChart() throws Exception {
         LiveDashboard d = samples.dashboard(5, 5_000);
-        d.start(Samples.WORKERS);
+        d.onStart(Samples.WORKERS);
         samples.feed(d, 5, 3_000, true, true);
-        d.addStages(3_000, Samples.stages());
+        d.onPipeline(Samples.pipeline(3_000));
         samples.advanceSeconds(63);
         Frame f = d.frame();
         Files.writeString(Path.of("target", "live-sample.svg"), f.svg(), StandardCharsets.UTF_8);
@@ -54,7 +58,7 @@ class LiveDashboardTest {
     @Test
     void leavesOutValidationGpuAndStagesWhenNotReported() throws Exception {
         LiveDashboard d = samples.dashboard(2, 200);
-        d.start(Samples.WORKERS);
+        d.onStart(Samples.WORKERS);
         samples.feed(d, 2, 200, false, false);
         SvgText svg = new SvgText(d.frame().svg());
         for (String title : List.of("loss", "throughput", "CPU per worker",
@@ -73,10 +77,10 @@ class LiveDashboardTest {
     @Test
     void eachWorkerKeepsItsColourInEveryPerWorkerChart() throws Exception {
         LiveDashboard d = samples.dashboard(1, 10);
-        d.start(Samples.WORKERS);
+        d.onStart(Samples.WORKERS);
         samples.feed(d, 1, 10, false, true);
         String svg = d.frame().svg();
-        for (WorkerRow w : Samples.WORKERS) {
+        for (WorkerInfo w : Samples.WORKERS) {
             // One bar each in the CPU and the memory chart, in the worker's colour.
             assertEquals(2, bars(svg, Charts.worker(w.rank())), "rank " + w.rank());
         }
@@ -87,7 +91,7 @@ class LiveDashboardTest {
     @Test
     void drawsALongHistoryWithABoundedNumberOfPoints() throws Exception {
         LiveDashboard d = samples.dashboard(5, 5_000);
-        d.start(Samples.WORKERS);
+        d.onStart(Samples.WORKERS);
         samples.feed(d, 5, 5_000, true, false);
         Frame f = d.frame();
         List<String> paths = new SvgText(f.svg()).paths();
@@ -101,11 +105,11 @@ class LiveDashboardTest {
     @Test
     void progressLineGivesEpochStepLossThroughputAndEta() {
         LiveDashboard d = samples.dashboard(4, 400);
-        d.start(Samples.WORKERS);
+        d.onStart(Samples.WORKERS);
         assertEquals("epoch 0/4 · step 0/400 · loss – · – ex/s · ETA –",
                 d.frame().text());
         for (int s = 1; s <= 100; s++) {
-            d.addStep(new StepSample(1, s, 0.5, 1_234.4, 1, 1, 10, null, null, null, null, 0));
+            d.onStep(Samples.step(1, s, 0.5, 1_234.4, 0));
         }
         samples.advanceSeconds(10);
         // 100 of 400 steps took 10 s: 300 more take 30 s.
@@ -118,13 +122,13 @@ class LiveDashboardTest {
     @Test
     void sameSamplesDrawTheSameFrameAndOnlyNewOnesMakeItDirty() {
         LiveDashboard d = samples.dashboard(1, 50);
-        d.start(Samples.WORKERS);
+        d.onStart(Samples.WORKERS);
         samples.feed(d, 1, 50, true, false);
         assertTrue(d.isDirty());
         Frame first = d.frame();
         assertFalse(d.isDirty());
         assertEquals(first, d.frame(), "no timestamps or random ids in a frame");
-        d.addStages(50, Samples.stages());
+        d.onPipeline(Samples.pipeline(50));
         assertTrue(d.isDirty());
         assertNotEquals(first.svg(), d.frame().svg());
     }
@@ -132,33 +136,35 @@ class LiveDashboardTest {
     @Test
     void frameNamesTheOldestReportItShowsFirst() {
         LiveDashboard d = samples.dashboard(1, 10);
-        d.start(Samples.WORKERS);
+        d.onStart(Samples.WORKERS);
         assertEquals(0, d.frame().oldestUnshownReportMillis());
-        d.addStep(report(1, 5_000));
-        d.addStep(report(2, 4_000));
-        d.addStep(report(3, 0));
+        d.onStep(report(1, 5_000));
+        d.onStep(report(2, 4_000));
+        d.onStep(report(3, 0));
         assertEquals(4_000, d.frame().oldestUnshownReportMillis());
-        d.addStep(report(4, 6_000));
+        d.onStep(report(4, 6_000));
         assertEquals(6_000, d.frame().oldestUnshownReportMillis());
         assertEquals(0, d.frame().oldestUnshownReportMillis());
     }
 
-    private static StepSample report(long step, long at) {
-        return new StepSample(1, step, 0.3, 100, 1, 1, 0, null, null, null, null, at);
+    private static StepMetrics report(long step, long at) {
+        return Samples.step(1, step, 0.3, 100, at);
     }
 
     @Test
     void summaryComesFromTheSamples() {
         LiveDashboard d = samples.dashboard(2, 4);
-        d.start(List.of(new WorkerRow(0, "node-a", 11), new WorkerRow(1, "node-b", 22)));
+        d.onStart(List.of(new WorkerInfo(0, 2, 11, "node-a"), new WorkerInfo(1, 2, 22, "node-b")));
         long mib = 1L << 20;
-        d.addStep(new StepSample(1, 1, 0.9, 100, 1, 1, 0, new double[] {50, 90},
-                new long[] {10 * mib, 20 * mib}, new long[] {100 * mib, 300 * mib}, null, 0));
-        d.addStep(new StepSample(1, 2, 0.7, 100, 1, 1, 0, new double[] {70, 110},
-                new long[] {30 * mib, 5 * mib}, new long[] {90 * mib, 200 * mib}, null, 0));
-        d.addEpoch(new EpochSample(1, 2, 0.8, 10, 1_000, 0.75, 0.8, 0.85));
-        d.addStep(new StepSample(2, 3, 0.5, 100, 1, 1, 0, null, null, null, null, 0));
-        d.addEpoch(new EpochSample(2, 1, 0.5, 30, 3_000, 0.6, 0.9, Double.NaN));
+        d.onStep(new StepMetrics(1, 1, 0.9f, 100, 100, 1, 1, 0,
+                List.of(new ProcessSample(50, 10 * mib, 100 * mib),
+                        new ProcessSample(90, 20 * mib, 300 * mib)), 0));
+        d.onStep(new StepMetrics(1, 2, 0.7f, 100, 100, 1, 1, 0,
+                List.of(new ProcessSample(70, 30 * mib, 90 * mib),
+                        new ProcessSample(110, 5 * mib, 200 * mib)), 0));
+        d.onEpoch(new EpochMetrics(1, 2, 2, 0.8f, 10, 1_000, 0.75f, 0.8, 0.85));
+        d.onStep(Samples.step(2, 3, 0.5, 100, 0));
+        d.onEpoch(new EpochMetrics(2, 3, 1, 0.5f, 30, 3_000, 0.6f, 0.9, Double.NaN));
 
         JobSummary s = d.summary("fraud", true, 41.5);
         assertEquals(3, s.steps());

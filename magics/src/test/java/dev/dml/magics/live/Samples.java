@@ -1,5 +1,10 @@
 package dev.dml.magics.live;
 
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.PipelineMetrics;
+import dev.dml.events.ProcessSample;
+import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -8,9 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Realistic, seeded samples of a training job for the tests: a clock they control too. */
 final class Samples {
 
-    static final List<WorkerRow> WORKERS = List.of(new WorkerRow(0, "node-a", 4101),
-            new WorkerRow(1, "node-a", 4102), new WorkerRow(2, "node-b", 5201),
-            new WorkerRow(3, "node-b", 5202));
+    static final List<WorkerInfo> WORKERS = List.of(new WorkerInfo(0, 4, 4101, "node-a"),
+            new WorkerInfo(1, 4, 4102, "node-a"), new WorkerInfo(2, 4, 5201, "node-b"),
+            new WorkerInfo(3, 4, 5202, "node-b"));
 
     /** Nanoseconds, moved by the test. */
     final AtomicLong nanos = new AtomicLong();
@@ -25,22 +30,25 @@ final class Samples {
     }
 
     /** Step {@code step} of epoch {@code epoch}: loss falls with noise, four workers. */
-    StepSample step(int epoch, long step, boolean gpu) {
+    StepMetrics step(int epoch, long step, boolean gpu) {
         double loss = 0.15 + 0.55 * Math.exp(-step / 800.0) + 0.03 * random.nextGaussian();
-        double[] cpu = new double[WORKERS.size()];
-        long[] heap = new long[cpu.length];
-        long[] rss = new long[cpu.length];
-        double[] gpuPercent = new double[gpu ? cpu.length : 0];
-        for (int r = 0; r < cpu.length; r++) {
-            cpu[r] = 80 + 10 * r + 5 * random.nextDouble();
-            heap[r] = (200L + 20 * r + random.nextInt(40)) << 20;
-            rss[r] = (900L + 50 * r + random.nextInt(60)) << 20;
-            if (gpu) {
-                gpuPercent[r] = 60 + 8 * r;
-            }
+        List<ProcessSample> workers = new ArrayList<>();
+        for (int r = 0; r < WORKERS.size(); r++) {
+            double cpu = 80 + 10 * r + 5 * random.nextDouble();
+            long heap = (200L + 20 * r + random.nextInt(40)) << 20;
+            long rss = (900L + 50 * r + random.nextInt(60)) << 20;
+            workers.add(gpu ? new ProcessSample(cpu, heap, rss, 60 + 8 * r, 2L << 30)
+                    : new ProcessSample(cpu, heap, rss));
         }
-        return new StepSample(epoch, step, loss, 12_000 + 800 * random.nextGaussian(), 8.5,
-                1.5, 4L << 20, cpu, heap, rss, gpuPercent, 0);
+        return new StepMetrics(epoch, step, (float) loss, 256,
+                12_000 + 800 * random.nextGaussian(), 8.5, 1.5, 4L << 20, workers, 0);
+    }
+
+    /** A step with no worker samples. */
+    static StepMetrics step(int epoch, long step, double loss, double examplesPerSecond,
+            long reportedAtMillis) {
+        return new StepMetrics(epoch, step, (float) loss, 100, examplesPerSecond, 1, 1, 0,
+                List.of(), reportedAtMillis);
     }
 
     /** Feeds {@code steps} steps spread over {@code epochs} epochs, with validation if asked. */
@@ -48,21 +56,22 @@ final class Samples {
         long perEpoch = steps / epochs;
         for (long s = 1; s <= steps; s++) {
             int e = (int) ((s - 1) / perEpoch) + 1;
-            d.addStep(step(e, s, gpu));
+            d.onStep(step(e, s, gpu));
             if (s % perEpoch == 0) {
-                d.addEpoch(new EpochSample(e, perEpoch, 0.2 + 0.3 / e, 20, 12_000,
-                        validation ? 0.25 + 0.3 / e : Double.NaN,
+                d.onEpoch(new EpochMetrics(e, s, perEpoch, 0.2f + 0.3f / e, 20, 12_000,
+                        validation ? 0.25f + 0.3f / e : Float.NaN,
                         validation ? 0.9 + 0.01 * e : Double.NaN, Double.NaN));
             }
         }
     }
 
-    /** Four pipeline stages; the middle ones wait longest. */
-    static List<StageSample> stages() {
-        List<StageSample> out = new ArrayList<>();
+    /** Four pipeline stages at a step; the middle ones wait longest. */
+    static PipelineMetrics pipeline(long step) {
+        List<PipelineMetrics.StageTime> out = new ArrayList<>();
         for (int s = 0; s < 4; s++) {
-            out.add(new StageSample(s, 40 - 3 * s, 6 + (s % 3) * 5, (3L + s) << 20));
+            out.add(new PipelineMetrics.StageTime(40 - 3 * s, 6 + (s % 3) * 5, 0,
+                    (3L + s) << 20));
         }
-        return out;
+        return new PipelineMetrics(step, 60, 4, out);
     }
 }

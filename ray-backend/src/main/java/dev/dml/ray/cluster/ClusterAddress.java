@@ -87,7 +87,7 @@ final class ClusterAddress {
      */
     static ClusterAddress resolve(ClusterSpec spec, Map<String, String> env, Properties props) {
         if (spec.address().isPresent()) {
-            return parseOrAuto(spec.address().get(), "ClusterSpec.optAddress");
+            return parseOrAuto(spec.address().get(), "{cluster}");
         }
         String fromEnv = env.get(ENV);
         if (fromEnv != null && !fromEnv.isBlank()) {

@@ -170,7 +170,7 @@ public final class ClusterSpec {
          */
         public Builder optAddress(String hostPort) {
             if (!"auto".equals(hostPort == null ? null : hostPort.trim())) {
-                ClusterAddress.parse(hostPort, "ClusterSpec.optAddress");
+                ClusterAddress.parse(hostPort, "{cluster}");
             }
             this.address = hostPort.trim();
             return this;

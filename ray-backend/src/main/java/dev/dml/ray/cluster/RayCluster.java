@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <pre>{@code
  * try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
  *      DriverProcess driver = cluster.openDriver()) {
- *     driver.call(new TrainCommand(...));
+ *     String reply = driver.call(new ClusterNodes()).toString();
  * }
  * }</pre>
  *
@@ -160,7 +160,7 @@ public final class RayCluster implements AutoCloseable {
     /**
      * Returns where the address came from.
      *
-     * @return {@code embedded head}, {@code ClusterSpec.optAddress}, {@code environment variable
+     * @return {@code embedded head}, {@code {cluster}} (the address option), {@code environment variable
      *     RAY_ADDRESS} or {@code system property ray.address}
      */
     public String source() {

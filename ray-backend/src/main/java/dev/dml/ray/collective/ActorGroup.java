@@ -1,5 +1,6 @@
 package dev.dml.ray.collective;
 
+import dev.dml.events.WorkerInfo;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
@@ -120,6 +121,36 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         requireOnePerRank(perRank);
         return gather(Gather.methodName(method), r -> actors.get(r).task(method, perRank.get(r))
                 .remote());
+    }
+
+    /**
+     * Calls a method on one actor and waits for its result.
+     *
+     * @param rank the actor's rank
+     * @param method a method reference such as {@code Trainer::evaluate}
+     * @param <R> the result type
+     * @return the result
+     */
+    public <R> R callOne(int rank, RayFunc1<W, R> method) {
+        return one(rank, Gather.methodName(method), actors.get(rank).task(method).remote());
+    }
+
+    /**
+     * Calls a method with an argument on one actor and waits for its result.
+     *
+     * @param rank the actor's rank
+     * @param method a method reference such as {@code Trainer::loadValidation}
+     * @param arg the argument
+     * @param <T> the argument type
+     * @param <R> the result type
+     * @return the result
+     */
+    public <T, R> R callOne(int rank, RayFunc2<W, T, R> method, T arg) {
+        return one(rank, Gather.methodName(method), actors.get(rank).task(method, arg).remote());
+    }
+
+    private <R> R one(int rank, String what, ObjectRef<R> ref) {
+        return Gather.await(List.of(ref), List.of(workers.get(rank)), what, timeout).get(0);
     }
 
     /**

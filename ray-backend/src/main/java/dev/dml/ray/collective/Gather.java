@@ -1,6 +1,7 @@
 package dev.dml.ray.collective;
 
 import dev.dml.DmlException;
+import dev.dml.events.WorkerInfo;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
 import io.ray.api.WaitResult;
@@ -15,12 +16,12 @@ import java.util.List;
 import java.util.Map;
 
 /** Waits for one result per rank and turns the first failure into a {@link CollectiveException}. */
-final class Gather {
+public final class Gather {
 
     private Gather() {}
 
     /** Waits for all refs, failing at the first rank that fails rather than in rank order. */
-    static <R> List<R> await(
+    public static <R> List<R> await(
             List<ObjectRef<R>> refs, List<WorkerInfo> who, String what, Duration timeout) {
         Map<ObjectRef<R>, Integer> rankOf = new IdentityHashMap<>();
         for (int r = 0; r < refs.size(); r++) {
@@ -79,7 +80,7 @@ final class Gather {
             return "Rank " + rank;
         }
         WorkerInfo w = who.get(rank);
-        return "Rank " + rank + " (pid " + w.pid() + " on " + w.host() + ")";
+        return "Rank " + w.rank() + " (pid " + w.pid() + " on " + w.host() + ")";
     }
 
     private static String firstLine(String s) {

@@ -26,14 +26,45 @@ public final class ModelSpec implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /** The model families. */
+    /** The model families, by the name {@code --model} gives them. */
     public enum Family {
         /** One linear layer; with {@link Objective#L2} this is linear regression. */
-        LOGISTIC_REGRESSION,
+        LOGISTIC_REGRESSION("logistic"),
         /** Linear layers with ReLU between them, sizes from {@link Builder#addHidden}. */
-        MLP,
+        MLP("mlp"),
         /** conv(5x5)-ReLU-maxpool-conv(5x5)-ReLU-maxpool-dense-ReLU-dense, for small images. */
-        CNN
+        CNN("cnn");
+
+        private final String optionName;
+
+        Family(String optionName) {
+            this.optionName = optionName;
+        }
+
+        /**
+         * Returns the family's value of {@code --model}.
+         *
+         * @return e.g. {@code logistic}
+         */
+        public String optionName() {
+            return optionName;
+        }
+
+        /**
+         * Finds the family a {@code --model} value names.
+         *
+         * @param name e.g. {@code mlp}
+         * @return the family
+         */
+        public static Family ofOption(String name) {
+            for (Family f : values()) {
+                if (f.optionName.equals(name)) {
+                    return f;
+                }
+            }
+            throw new DmlException("No model family is called '" + DmlException.literal(name)
+                    + "'.", "Use one of mlp, logistic, cnn ({model}).");
+        }
     }
 
     private final Family family;
@@ -172,7 +203,7 @@ public final class ModelSpec implements Serializable {
     /**
      * Returns the number of layers a model or pipeline split can cut between: each linear or
      * convolution layer with the activation, pooling or flatten after it (see {@link
-     * StageReplica}).
+     * ModelStage}).
      *
      * @return at least 1
      */

@@ -1,10 +1,11 @@
 package dev.dml.ray.model;
 
+import ai.djl.ndarray.NDArray;
 import dev.dml.DmlException;
 import dev.dml.ray.data.FeatureStats;
 import java.util.Arrays;
 
-/** The checks behind {@link ModelSpec.Builder}: each failure says what to call instead. */
+/** The checks behind {@link ModelSpec.Builder} and a model's batches: each says what to do. */
 final class ModelSpecChecks {
 
     private ModelSpecChecks() {}
@@ -59,6 +60,24 @@ final class ModelSpecChecks {
                     "A CNN over " + Arrays.toString(image) + " images takes "
                             + image[0] * image[1] * image[2] + " inputs, not " + inputs + ".",
                     "Call optImage(channels, height, width) instead of setInputs.");
+        }
+    }
+
+    /** Requires a batch of {@code [B, inputs]} features and as many labels. */
+    static void requireBatch(ModelSpec spec, NDArray features, NDArray labels) {
+        long[] s = features.getShape().getShape();
+        if (s.length != 2 || s[1] != spec.inputs()) {
+            throw new DmlException(
+                    "The features have shape " + features.getShape() + ", but the model takes [B, "
+                            + spec.inputs() + "].",
+                    "Select " + spec.inputs() + " feature columns, or build the ModelSpec with"
+                            + " setInputs(" + (s.length == 2 ? s[1] : "F") + ").");
+        }
+        if (labels.getShape().get(0) != s[0]) {
+            throw new DmlException(
+                    "The batch has " + s[0] + " feature rows but " + labels.getShape().get(0)
+                            + " labels.",
+                    "Slice features and labels with the same row range.");
         }
     }
 }

@@ -70,4 +70,53 @@ public enum Objective {
                 return output.reshape(new Shape(output.getShape().get(0), -1));
         }
     }
+
+    /**
+     * Returns the class a row of predictions names: the most probable one, or for sigmoid the
+     * positive class when its probability is above 0.5.
+     *
+     * @param predictions row-major predictions, {@code outputs} per row
+     * @param row the row
+     * @param outputs predictions per row
+     * @return the class index
+     */
+    public int predictedClass(float[] predictions, int row, int outputs) {
+        int at = row * outputs;
+        if (this == SIGMOID_BINARY_CROSS_ENTROPY) {
+            return predictions[at] > 0.5f ? 1 : 0;
+        }
+        int best = 0;
+        for (int k = 1; k < outputs; k++) {
+            if (predictions[at + k] > predictions[at + best]) {
+                best = k;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Returns the score of the positive class for a ROC AUC: the sigmoid's probability, or
+     * class 1's of two softmax outputs.
+     *
+     * @param predictions row-major predictions
+     * @param row the row
+     * @param outputs predictions per row
+     * @return the score; 0 when there is no positive class (more than two classes)
+     */
+    public float positiveScore(float[] predictions, int row, int outputs) {
+        if (this == SIGMOID_BINARY_CROSS_ENTROPY) {
+            return predictions[row * outputs];
+        }
+        return outputs == 2 ? predictions[row * outputs + 1] : 0f;
+    }
+
+    /**
+     * Tells whether a model with this objective has a positive class, so a ROC AUC.
+     *
+     * @param outputs the model's outputs
+     * @return {@code true} for sigmoid, or softmax over two classes
+     */
+    public boolean hasPositiveClass(int outputs) {
+        return this == SIGMOID_BINARY_CROSS_ENTROPY || this == SOFTMAX_CROSS_ENTROPY && outputs == 2;
+    }
 }

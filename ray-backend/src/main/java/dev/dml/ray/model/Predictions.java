@@ -7,14 +7,22 @@ import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.TableArrays;
 import tech.tablesaw.api.Table;
 
-/** Runs a replica over a table's features in batches. */
-final class Predictions {
+/** Runs a whole model over a table's features in batches. */
+public final class Predictions {
 
     private static final int BATCH = 4096;
 
     private Predictions() {}
 
-    static float[][] predict(TrainingReplica replica, Table table, ColumnSelection selection) {
+    /**
+     * Predicts every row of a table with a whole model; the table is validated first.
+     *
+     * @param replica the whole model
+     * @param table the table
+     * @param selection its feature columns, in the order the model was trained on
+     * @return one array of {@code outputs} floats per row
+     */
+    public static float[][] scores(ModelStage replica, Table table, ColumnSelection selection) {
         int k = replica.spec().outputs();
         try (NDManager scope = replica.manager().newSubManager()) {
             NDArray x = TableArrays.openFeatures(table, selection, scope);
@@ -34,22 +42,20 @@ final class Predictions {
         }
     }
 
-    static int[] classes(TrainingReplica replica, Table table, ColumnSelection selection) {
-        float[][] p = predict(replica, table, selection);
+    /**
+     * Predicts the class of every row (argmax, or probability &gt; 0.5 for sigmoid).
+     *
+     * @param replica the whole model
+     * @param table the table
+     * @param selection its feature columns
+     * @return one class index per row
+     */
+    public static int[] classes(ModelStage replica, Table table, ColumnSelection selection) {
+        float[][] p = scores(replica, table, selection);
         Objective o = replica.spec().objective();
         int[] c = new int[p.length];
         for (int r = 0; r < p.length; r++) {
-            if (o == Objective.SIGMOID_BINARY_CROSS_ENTROPY) {
-                c[r] = p[r][0] > 0.5f ? 1 : 0;
-            } else {
-                int best = 0;
-                for (int j = 1; j < p[r].length; j++) {
-                    if (p[r][j] > p[r][best]) {
-                        best = j;
-                    }
-                }
-                c[r] = best;
-            }
+            c[r] = o.predictedClass(p[r], 0, p[r].length);
         }
         return c;
     }

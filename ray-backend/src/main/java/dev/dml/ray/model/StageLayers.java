@@ -17,7 +17,7 @@ import java.util.List;
 
 /**
  * The layers of a sequential model: which of its blocks make up each layer (see {@link
- * StageReplica}), and what each layer costs.
+ * ModelStage}), and what each layer costs.
  */
 final class StageLayers {
 

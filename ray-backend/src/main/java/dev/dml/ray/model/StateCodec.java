@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 
 /**
- * The checkpoint format: magic {@code DMLSTATE}, version 1, the model spec's description, the
+ * A model's training state: magic {@code DMLSTATE}, version 1, the model's description, the
  * flat parameters (little-endian float32), the optimizer kind and its state.
  */
 final class StateCodec {
@@ -21,13 +21,13 @@ final class StateCodec {
 
     private StateCodec() {}
 
-    static byte[] save(ModelSpec spec, ParameterBuffers params, FlatOptimizer opt) {
+    static byte[] save(String model, ParameterBuffers params, FlatOptimizer opt) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(params.total() * 4 * 3 + 256);
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeLong(MAGIC);
             out.writeInt(VERSION);
-            out.writeUTF(spec.toString());
+            out.writeUTF(model);
             out.writeInt(params.total());
             byte[] raw = new byte[params.total() * 4];
             FloatBuffer dst = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
@@ -42,20 +42,20 @@ final class StateCodec {
         }
     }
 
-    static void load(byte[] state, ModelSpec spec, ParameterBuffers params, FlatOptimizer opt) {
+    static void load(byte[] state, String model, ParameterBuffers params, FlatOptimizer opt) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
             if (in.readLong() != MAGIC || in.readInt() != VERSION) {
                 throw new DmlException(
                         "The bytes are not a dml training state (wrong magic or version).",
-                        "Pass bytes made by TrainingReplica.saveState().");
+                        "Pass bytes made by ModelStage.saveState().");
             }
             String savedSpec = in.readUTF();
             int n = in.readInt();
-            if (!savedSpec.equals(spec.toString()) || n != params.total()) {
+            if (!savedSpec.equals(model) || n != params.total()) {
                 throw new DmlException(
-                        "The state was saved from " + savedSpec + ", but this replica is " + spec
-                                + ".",
-                        "Load it into a replica built from the same ModelSpec.");
+                        "The state was saved from " + DmlException.literal(savedSpec)
+                                + ", but this model is " + DmlException.literal(model) + ".",
+                        "Load it into a model built from the same ModelSpec and layers.");
             }
             byte[] raw = in.readNBytes(n * 4);
             if (raw.length != n * 4) {
@@ -64,9 +64,9 @@ final class StateCodec {
             String kind = in.readUTF();
             if (!kind.equals(opt.spec.kind().name())) {
                 throw new DmlException(
-                        "The state holds " + kind + " optimizer state, but this replica uses "
+                        "The state holds " + kind + " optimizer state, but this model uses "
                                 + opt.spec.kind() + ".",
-                        "Load it into a replica with the same OptimizerSpec kind.");
+                        "Load it into a model with the same OptimizerSpec kind.");
             }
             opt.read(in);
             FloatBuffer src = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
@@ -74,7 +74,7 @@ final class StateCodec {
         } catch (IOException e) {
             throw new DmlException(
                     "The training state is truncated or corrupt: " + e.getMessage(),
-                    "Save it again with TrainingReplica.saveState().",
+                    "Save it again with ModelStage.saveState().",
                     e);
         }
     }

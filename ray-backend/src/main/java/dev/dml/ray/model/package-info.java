@@ -1,7 +1,8 @@
 /**
- * Models and single-process training steps: a serializable {@link dev.dml.ray.model.ModelSpec}
- * and {@link dev.dml.ray.model.OptimizerSpec}, and a {@link dev.dml.ray.model.TrainingReplica} that
- * runs forward and backward on a batch, exposes the gradients as one flat buffer for all-reduce,
- * steps the optimizer, and saves its state to bytes.
+ * Models and their training steps: a serializable {@link dev.dml.ray.model.ModelSpec} and
+ * {@link dev.dml.ray.model.OptimizerSpec}, and a {@link dev.dml.ray.model.ModelStage} that holds
+ * the whole model or some of its layers, runs forward and backward on a batch (or, through its
+ * {@link dev.dml.ray.model.MicroBatchGraph}, on a pipeline's micro-batches), exposes the
+ * gradients as one flat buffer for all-reduce, steps the optimizer, and saves its state to bytes.
  */
 package dev.dml.ray.model;

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -20,20 +21,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checkpoint files: the replica's state ({@code TrainingReplica.saveState()}: parameters and
- * optimizer state) and the job's step, written atomically and checked on load.
+ * Checkpoint files: the training state of every stage of a model ({@code
+ * ModelStage.saveState()}: parameters and optimizer state; one stage for a data-parallel job)
+ * and the job's step, written atomically by the driver and checked on load.
  *
- * <p>A file {@code checkpoint-<step>.dml} holds the magic {@code DMLCKPT1}, the global step, the
- * steps per epoch, the state's length, the state, and a CRC32 of everything before it. It is
- * written to a temporary file in the same folder, forced to disk, renamed over atomically, and
- * the folder is forced too; so a crash leaves either the old set of files or the new one. {@link
- * #latest} skips a file that is truncated or fails its checksum, with a logged warning, and
- * falls back to the previous one. The newest {@value #KEEP} files are kept.
+ * <p>A file {@code checkpoint-<step>.dml} holds the magic {@code DMLCKPT2}, the global step,
+ * the steps per epoch, the number of stage states, each state's length and bytes, and a CRC32 of
+ * everything before it. It is written to a temporary file in the same folder, forced to disk,
+ * renamed over atomically, and the folder is forced too; so a crash leaves either the old set of
+ * files or the new one. {@link #latest} skips a file that is truncated or fails its checksum,
+ * with a logged warning, and falls back to the previous one. The newest {@value #KEEP} files are
+ * kept.
  */
 public final class Checkpoints {
 
     private static final Logger LOG = LoggerFactory.getLogger(Checkpoints.class);
-    private static final byte[] MAGIC = "DMLCKPT1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "DMLCKPT2".getBytes(StandardCharsets.US_ASCII);
     private static final String PREFIX = "checkpoint-";
     private static final String SUFFIX = ".dml";
     private static final int HEADER = MAGIC.length + Long.BYTES + 2 * Integer.BYTES;
@@ -42,56 +45,15 @@ public final class Checkpoints {
 
     private Checkpoints() {}
 
-    /** A checkpoint read back from disk. */
-    public static final class Checkpoint {
-        private final Path file;
-        private final long step;
-        private final int stepsPerEpoch;
-        private final byte[] state;
-
-        Checkpoint(Path file, long step, int stepsPerEpoch, byte[] state) {
-            this.file = file;
-            this.step = step;
-            this.stepsPerEpoch = stepsPerEpoch;
-            this.state = state;
-        }
-
-        /**
-         * Returns the file it was read from.
-         *
-         * @return the file
-         */
-        public Path file() {
-            return file;
-        }
-
-        /**
-         * Returns the number of steps the job had run when it was written.
-         *
-         * @return the global step
-         */
-        public long step() {
-            return step;
-        }
-
-        /**
-         * Returns the steps per epoch of the job that wrote it.
-         *
-         * @return steps per epoch
-         */
-        public int stepsPerEpoch() {
-            return stepsPerEpoch;
-        }
-
-        /**
-         * Returns the replica state, for {@code TrainingReplica.loadState}.
-         *
-         * @return the state bytes (not a copy)
-         */
-        public byte[] state() {
-            return state;
-        }
-    }
+    /**
+     * A checkpoint read back from disk.
+     *
+     * @param file the file it was read from
+     * @param step the number of steps the job had run when it was written
+     * @param stepsPerEpoch the steps per epoch of the job that wrote it
+     * @param states each stage's state, in stage order (not copies)
+     */
+    public record Checkpoint(Path file, long step, int stepsPerEpoch, List<byte[]> states) {}
 
     /**
      * Writes a checkpoint atomically and deletes all but the newest {@value #KEEP}.
@@ -99,28 +61,37 @@ public final class Checkpoints {
      * @param dir the folder; created if missing
      * @param step the global step
      * @param stepsPerEpoch the job's steps per epoch
-     * @param state the replica state
+     * @param states each stage's state, in stage order
      * @return the file written
      * @throws DmlException when the folder cannot be written
      */
-    public static Path write(Path dir, long step, int stepsPerEpoch, byte[] state) {
+    public static Path write(Path dir, long step, int stepsPerEpoch, List<byte[]> states) {
         Path file = dir.resolve(String.format("%s%012d%s", PREFIX, step, SUFFIX));
         Path tmp = dir.resolve("." + file.getFileName() + ".tmp");
         try {
             Files.createDirectories(dir);
+            long size = HEADER;
+            for (byte[] s : states) {
+                size += Integer.BYTES + s.length;
+            }
             ByteBuffer head = ByteBuffer.allocate(HEADER);
-            head.put(MAGIC).putLong(step).putInt(stepsPerEpoch).putInt(state.length).flip();
+            head.put(MAGIC).putLong(step).putInt(stepsPerEpoch).putInt(states.size()).flip();
             CRC32 crc = new CRC32();
             crc.update(head.duplicate());
-            crc.update(state);
-            ByteBuffer tail = ByteBuffer.allocate(Long.BYTES).putLong(crc.getValue()).flip();
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
                 writeFully(ch, head);
-                writeFully(ch, ByteBuffer.wrap(state));
-                writeFully(ch, tail);
+                for (byte[] s : states) {
+                    ByteBuffer len = ByteBuffer.allocate(Integer.BYTES).putInt(s.length).flip();
+                    crc.update(len.duplicate());
+                    crc.update(s);
+                    writeFully(ch, len);
+                    writeFully(ch, ByteBuffer.wrap(s));
+                }
+                writeFully(ch, ByteBuffer.allocate(Long.BYTES).putLong(crc.getValue()).flip());
                 ch.force(true);
             }
+            LOG.debug("checkpoint {}: {} bytes", file, size);
             try {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE,
                         StandardCopyOption.REPLACE_EXISTING);
@@ -139,9 +110,9 @@ public final class Checkpoints {
             } catch (IOException ignored) {
                 // best effort
             }
-            throw new DmlException("Cannot write checkpoint " + file + ": " + e + ".",
-                    "Pass a writable folder that every worker can reach to"
-                            + " TrainSpec.builder().optCheckpoints, or free some disk space.", e);
+            throw new DmlException("Cannot write checkpoint " + DmlException.literal(file)
+                    + ": " + DmlException.literal(e) + ".",
+                    "Pass a writable folder to {checkpoint-dir}, or free some disk space.", e);
         }
     }
 
@@ -175,34 +146,42 @@ public final class Checkpoints {
      *
      * @param file the file
      * @return the checkpoint
-     * @throws IOException when it cannot be read, is truncated, or fails its checksum
+     * @throws IOException when it is truncated, not a checkpoint, or fails its checksum
      */
     public static Checkpoint read(Path file) throws IOException {
         byte[] all = Files.readAllBytes(file);
         if (all.length < HEADER + Long.BYTES) {
             throw new IOException("truncated: " + all.length + " bytes");
         }
-        ByteBuffer b = ByteBuffer.wrap(all);
+        ByteBuffer b = ByteBuffer.wrap(all, 0, all.length - Long.BYTES);
         byte[] magic = new byte[MAGIC.length];
         b.get(magic);
-        if (!java.util.Arrays.equals(magic, MAGIC)) {
-            throw new IOException("not a dml checkpoint");
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new IOException("not a dml checkpoint of this version");
         }
         long step = b.getLong();
         int stepsPerEpoch = b.getInt();
-        int length = b.getInt();
-        if (length < 0 || all.length != HEADER + length + Long.BYTES) {
-            throw new IOException("truncated: " + all.length + " bytes, expected "
-                    + ((long) HEADER + length + Long.BYTES));
+        int count = b.getInt();
+        List<byte[]> states = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int length = b.remaining() >= Integer.BYTES ? b.getInt() : -1;
+            if (length < 0 || length > b.remaining()) {
+                throw new IOException("truncated in stage state " + i);
+            }
+            byte[] s = new byte[length];
+            b.get(s);
+            states.add(s);
+        }
+        if (b.hasRemaining()) {
+            throw new IOException("truncated: " + b.remaining() + " unexpected bytes");
         }
         CRC32 crc = new CRC32();
-        crc.update(all, 0, HEADER + length);
-        long stored = ByteBuffer.wrap(all, HEADER + length, Long.BYTES).getLong();
+        crc.update(all, 0, all.length - Long.BYTES);
+        long stored = ByteBuffer.wrap(all, all.length - Long.BYTES, Long.BYTES).getLong();
         if (stored != crc.getValue()) {
             throw new IOException("checksum mismatch");
         }
-        byte[] state = java.util.Arrays.copyOfRange(all, HEADER, HEADER + length);
-        return new Checkpoint(file, step, stepsPerEpoch, state);
+        return new Checkpoint(file, step, stepsPerEpoch, List.copyOf(states));
     }
 
     /** The checkpoint files of a folder, newest (highest step) first. */

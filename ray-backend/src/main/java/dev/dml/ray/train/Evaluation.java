@@ -2,7 +2,7 @@ package dev.dml.ray.train;
 
 import java.io.Serializable;
 
-/** Rank 0's metrics on the validation split; crosses Ray, so a plain Serializable class. */
+/** The metrics of the validation rows; crosses Ray, so a plain Serializable class. */
 public final class Evaluation implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package dev.dml.ray.train;
 
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.StepMetrics;
 import java.util.List;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;

@@ -2,8 +2,6 @@ package dev.dml.ray.train;
 
 import dev.dml.DmlException;
 import dev.dml.ray.pipeline.Schedules;
-import dev.dml.ray.pipeline.StageReport;
-import dev.dml.ray.pipeline.StageWorker;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
@@ -26,9 +24,7 @@ import java.util.List;
  */
 final class PipelineStep {
 
-    private static final byte[] NONE = {0};
-
-    private final List<List<ActorHandle<StageWorker>>> actors;
+    private final List<List<ActorHandle<TrainWorker>>> actors;
     private final int[][] ops;
     private final int microbatches;
     private final Duration timeout;
@@ -39,7 +35,7 @@ final class PipelineStep {
      * @param microbatches micro-batches per step
      * @param timeout how long a step may take
      */
-    PipelineStep(List<List<ActorHandle<StageWorker>>> actors, Strategy.Schedule schedule,
+    PipelineStep(List<List<ActorHandle<TrainWorker>>> actors, Strategy.Schedule schedule,
             int microbatches, Duration timeout) {
         this.actors = actors;
         this.microbatches = microbatches;
@@ -54,23 +50,23 @@ final class PipelineStep {
     }
 
     /** Runs step {@code stepInEpoch}; returns the reports by replica, then stage. */
-    List<List<StageReport>> run(int stepInEpoch, long globalStep) {
+    List<List<WorkerReport>> run(int stepInEpoch, long globalStep) {
         List<ObjectRef<byte[]>> submitted = new ArrayList<>();
-        for (List<ActorHandle<StageWorker>> replica : actors) {
+        for (List<ActorHandle<TrainWorker>> replica : actors) {
             submit(replica, submitted, stepInEpoch * microbatches);
         }
         waitFor(submitted, globalStep);
-        List<ObjectRef<StageReport>> ends = new ArrayList<>();
-        for (List<ActorHandle<StageWorker>> replica : actors) {
-            for (ActorHandle<StageWorker> a : replica) {
-                ends.add(a.task(StageWorker::endStep, globalStep).remote());
+        List<ObjectRef<WorkerReport>> ends = new ArrayList<>();
+        for (List<ActorHandle<TrainWorker>> replica : actors) {
+            for (ActorHandle<TrainWorker> a : replica) {
+                ends.add(a.task(TrainWorker::endStep, globalStep).remote());
             }
         }
         waitFor(ends, globalStep);
         try {
-            List<StageReport> flat = new ArrayList<>();
+            List<WorkerReport> flat = new ArrayList<>();
             ends.forEach(r -> flat.add(get(r)));
-            List<List<StageReport>> out = new ArrayList<>();
+            List<List<WorkerReport>> out = new ArrayList<>();
             int k = ops.length;
             for (int d = 0; d < actors.size(); d++) {
                 out.add(flat.subList(d * k, (d + 1) * k));
@@ -83,7 +79,7 @@ final class PipelineStep {
 
     /** Submits one replica's forward and backward tasks. */
     @SuppressWarnings("unchecked")
-    private void submit(List<ActorHandle<StageWorker>> stages, List<ObjectRef<byte[]>> all,
+    private void submit(List<ActorHandle<TrainWorker>> stages, List<ObjectRef<byte[]>> all,
             int base) {
         int k = stages.size();
         ObjectRef<byte[]>[][] fwd = new ObjectRef[k][microbatches];
@@ -98,13 +94,13 @@ final class PipelineStep {
             for (int s = 0; s < k; s++) {
                 while (next[s] < ops[s].length) {
                     int op = ops[s][next[s]];
-                    ActorHandle<StageWorker> a = stages.get(s);
+                    ActorHandle<TrainWorker> a = stages.get(s);
                     ObjectRef<byte[]> ref;
                     if (op >= 0) {
                         if (s == 0) {
-                            ref = a.task(StageWorker::forward, base + op, NONE).remote();
+                            ref = a.task(TrainWorker::forward, base + op, TrainWorker.NONE).remote();
                         } else if (fwd[s - 1][op] != null) {
-                            ref = a.task(StageWorker::forward, base + op, fwd[s - 1][op])
+                            ref = a.task(TrainWorker::forward, base + op, fwd[s - 1][op])
                                     .remote();
                         } else {
                             break;
@@ -117,7 +113,7 @@ final class PipelineStep {
                         if (g == null) {
                             break;
                         }
-                        ref = a.task(StageWorker::backward, base + m, g).remote();
+                        ref = a.task(TrainWorker::backward, base + m, g).remote();
                         bwd[s][m] = ref;
                     }
                     all.add(ref);

@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.events.ProcessSample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,52 +17,26 @@ public final class ProcessSampler {
 
     private long lastTicks = cpuTicks();
     private long lastNanos = System.nanoTime();
+
     /** Creates a sampler; its first CPU figure covers the time since now. */
     public ProcessSampler() {}
 
-    private double cpuPercent;
-    private long heapBytes;
-    private long rssBytes;
-
-    /** Takes a sample; read it with the getters. */
-    public void sample() {
+    /**
+     * Takes a sample.
+     *
+     * @return CPU use since the previous sample (NaN where /proc is unreadable), used heap and
+     *     resident memory (0 off Linux)
+     */
+    public ProcessSample sample() {
         long ticks = cpuTicks();
         long now = System.nanoTime();
         double seconds = (now - lastNanos) / 1e9;
-        cpuPercent = seconds <= 0 || ticks < 0 || lastTicks < 0 ? 0
+        double cpu = seconds <= 0 || ticks < 0 || lastTicks < 0 ? Double.NaN
                 : 100.0 * (ticks - lastTicks) / TICKS_PER_SECOND / seconds;
         lastTicks = ticks;
         lastNanos = now;
         Runtime rt = Runtime.getRuntime();
-        heapBytes = rt.totalMemory() - rt.freeMemory();
-        rssBytes = rss();
-    }
-
-    /**
-     * Returns the CPU use between the last two samples.
-     *
-     * @return percent, 100 = one core
-     */
-    public double cpuPercent() {
-        return cpuPercent;
-    }
-
-    /**
-     * Returns the used heap at the last sample.
-     *
-     * @return bytes
-     */
-    public long heapBytes() {
-        return heapBytes;
-    }
-
-    /**
-     * Returns the resident set size at the last sample.
-     *
-     * @return bytes, 0 off Linux
-     */
-    public long rssBytes() {
-        return rssBytes;
+        return new ProcessSample(cpu, rt.totalMemory() - rt.freeMemory(), rss());
     }
 
     /** utime + stime of this process, or -1 when /proc is unreadable. */

@@ -1,25 +1,37 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import dev.dml.options.OptionValues;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.OptimizerSpec;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import tech.tablesaw.api.Table;
 
 /**
- * What {@link TrainSpecBuilder#build()} works out from the table: the validated classes, the
- * seeded validation split, the steps per epoch, and the model sized to the data.
+ * What {@link TrainSpecBuilder#build()} works out from the options and the table: the
+ * validated classes, the seeded validation split, the steps per epoch, the strategy, the
+ * optimizer and the model sized to the data. Messages name options as templates, so they read
+ * in the words of the surface the user typed them on.
  */
 final class SpecResolution {
+
+    /** SGD's momentum, as in the engine's benchmarks and PyTorch's usual setting. */
+    private static final float SGD_MOMENTUM = 0.9f;
 
     private SpecResolution() {}
 
     /** Validates the table and resolves everything that depends on it. */
     static TrainSpec resolve(TrainSpecBuilder b) {
+        OptionValues v = b.options;
+        checkCheckpoints(v);
+        Strategy strategy = StrategyOptions.resolve(b.strategy, v);
         int classes = TableValidator.validate(b.table, b.columns);
         Table train = b.table;
         Table validation = b.validationTable;
@@ -35,9 +47,9 @@ final class SpecResolution {
             if (held >= rows) {
                 throw new DmlException("A validation fraction of " + b.validationFraction
                         + " leaves no training rows of " + rows + ".",
-                        "Pass a smaller fraction to optValidationFraction.");
+                        "Use a smaller {validation}.");
             }
-            int[] perm = permutation(rows, b.seed);
+            int[] perm = permutation(rows, v.get(TrainOptions.SEED));
             int[] val = Arrays.copyOf(perm, held);
             int[] tr = Arrays.copyOfRange(perm, held, rows);
             Arrays.sort(val);
@@ -45,45 +57,58 @@ final class SpecResolution {
             validation = b.table.rows(val);
             train = b.table.rows(tr);
         }
-        boolean staged = b.strategy instanceof Strategy.Staged;
-        int shards = staged ? ((Strategy.Staged) b.strategy).replicas() : b.workers;
+        int batch = v.get(TrainOptions.BATCH_SIZE);
+        boolean staged = strategy instanceof Strategy.Staged;
+        int shards = staged ? ((Strategy.Staged) strategy).replicas() : v.get(TrainOptions.WORKERS);
         int smallest = train.rowCount() / shards;
-        int steps = smallest / b.batchSize;
+        int steps = smallest / batch;
         if (steps < 1) {
             throw new DmlException("Each of the " + shards + (staged ? " replicas" : " workers")
                     + " gets " + smallest + " training rows, fewer than the batch size "
-                    + b.batchSize + ".", "Lower optBatchSize or " + (staged ? "the replicas"
-                    : "optWorkers") + ", or train on more rows.");
+                    + batch + ".", "Lower {batch-size} or " + (staged ? "{replicas}"
+                    : "{workers}") + ", or train on more rows.");
         }
-        ModelSpec resolved = resolveModel(b, train, classes);
-        if (b.strategy instanceof Strategy.Staged) {
-            checkStaged(b, (Strategy.Staged) b.strategy, resolved);
+        ModelSpec model = resolveModel(b, train, classes);
+        int workers = v.get(TrainOptions.WORKERS);
+        if (strategy instanceof Strategy.Staged s) {
+            workers = s.replicas() * s.stages();
+            checkStaged(v, s, model);
         }
-        return new TrainSpec(b, train, validation, resolved, steps);
+        return new TrainSpec(b, strategy, optimizer(b), workers, train, validation, model, steps);
     }
 
-    /** The number of worker actors: {@code replicas * stages} for a staged strategy. */
-    static int actors(TrainSpecBuilder b) {
-        if (b.strategy instanceof Strategy.Staged) {
-            Strategy.Staged s = (Strategy.Staged) b.strategy;
-            return s.replicas() * s.stages();
+    private static void checkCheckpoints(OptionValues v) {
+        boolean dir = v.get(TrainOptions.CHECKPOINT_DIR) != null;
+        if (!dir && (v.isSet(TrainOptions.CHECKPOINT_EVERY) || v.get(TrainOptions.RESUME))) {
+            throw new DmlException("{checkpoint-every} and {resume} need {checkpoint-dir}.",
+                    "Add {checkpoint-dir}: the folder for the checkpoints.");
         }
-        return b.workers;
     }
 
-    /** Rejects what a staged strategy cannot do with this model, batch and options. */
-    private static void checkStaged(TrainSpecBuilder b, Strategy.Staged s, ModelSpec model) {
-        int actors = actors(b);
-        if (b.workersSet && b.workers != actors) {
-            throw new DmlException("optWorkers(" + b.workers + ") conflicts with the strategy "
-                    + s + ", which runs replicas x stages = " + actors + " workers.",
-                    "Leave optWorkers out, or set it to " + actors + ".");
+    /** The optimizer set whole, else the one {@code --optimizer} names; {@code --lr} wins. */
+    private static OptimizerSpec optimizer(TrainSpecBuilder b) {
+        OptionValues v = b.options;
+        float lr = v.get(TrainOptions.LR).floatValue();
+        if (b.optimizer != null) {
+            return v.isSet(TrainOptions.LR) ? b.optimizer.withLearningRate(lr) : b.optimizer;
+        }
+        return v.get(TrainOptions.OPTIMIZER).equals("sgd") ? OptimizerSpec.sgd(lr, SGD_MOMENTUM)
+                : OptimizerSpec.adam(lr);
+    }
+
+    /** Rejects what a staged strategy cannot do with this model and batch. */
+    private static void checkStaged(OptionValues v, Strategy.Staged s, ModelSpec model) {
+        int actors = s.replicas() * s.stages();
+        if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS) != actors) {
+            throw new DmlException("{workers=" + v.get(TrainOptions.WORKERS) + "} conflicts"
+                    + " with the strategy " + s + ", which runs replicas x stages = " + actors
+                    + " workers.", "Leave {workers} out, or set it to " + actors + ".");
         }
         int layers = model.layerCount();
         if (s.stages() > layers) {
             throw new DmlException("The model has " + layers + " layers, too few for "
-                    + s.stages() + " stages.", "Use at most " + layers + " stages, or a model"
-                    + " with more layers (more hidden sizes).");
+                    + s.stages() + " stages.", "Use at most " + layers + " {stages}, or a model"
+                    + " with more layers (more {hidden} sizes).");
         }
         int[] split = s.layersPerStage().orElse(null);
         if (split != null && Arrays.stream(split).sum() != layers) {
@@ -92,17 +117,12 @@ final class SpecResolution {
                     "Give layer counts that add up to " + layers + ".");
         }
         int m = s.microbatches();
-        if (b.batchSize % m != 0) {
-            int lower = Math.max(m, b.batchSize / m * m);
-            throw new DmlException("The batch of " + b.batchSize + " rows does not divide into "
-                    + m + " micro-batches.", "Set optBatchSize to a multiple of " + m
-                    + ", such as " + lower + " or " + (lower + m) + ", or change the"
-                    + " micro-batches.");
-        }
-        if (b.validationFraction > 0 || b.checkpointDir != null) {
-            throw new DmlException("Validation splits and checkpoints are not supported with"
-                    + " the " + s.kind() + " strategy yet.", "Leave out optValidationFraction"
-                    + " and optCheckpoints, and score held-out rows with result.predict(...).");
+        int batch = v.get(TrainOptions.BATCH_SIZE);
+        if (batch % m != 0) {
+            int lower = Math.max(m, batch / m * m);
+            throw new DmlException("The batch of " + batch + " rows does not divide into "
+                    + m + " micro-batches.", "Set {batch-size} to a multiple of " + m
+                    + ", such as " + lower + " or " + (lower + m) + ", or change {microbatches}.");
         }
     }
 
@@ -125,17 +145,23 @@ final class SpecResolution {
             }
             return given;
         }
-        ModelSpec.Builder b = ModelSpec.builder(spec.family).optSeed(spec.seed);
-        if (spec.family != ModelSpec.Family.CNN) {
+        OptionValues v = spec.options;
+        ModelSpec.Family family = ModelSpec.Family.ofOption(v.get(TrainOptions.MODEL));
+        List<Integer> hidden = v.get(TrainOptions.HIDDEN);
+        if (family == ModelSpec.Family.LOGISTIC_REGRESSION && hidden != null) {
+            throw new DmlException("{hidden} sets the hidden layers of an mlp or a cnn, not of a"
+                    + " logistic model.", "Drop {hidden}, or train the mlp family.");
+        }
+        ModelSpec.Builder b = ModelSpec.builder(family).optSeed(v.get(TrainOptions.SEED));
+        if (family != ModelSpec.Family.CNN) {
             b.setInputs(features).optStandardize(FeatureStats.of(train, columns));
         } else if (features != 28 * 28) {
-            throw new DmlException("A CNN family model takes 28x28 images (784 features), got "
-                    + features + " feature columns.",
-                    "Pass a ModelSpec built with optImage(c, h, w) to setModel.");
+            throw new DmlException("A cnn takes 28x28 images (784 features), got " + features
+                    + " feature columns.", "Select 784 pixel columns, or train the mlp family.");
         }
         b.setOutputs(isClasses ? Math.max(2, classes) : 1);
-        for (int h : spec.hidden) {
-            b.addHidden(h);
+        if (hidden != null) {
+            hidden.forEach(b::addHidden);
         }
         return b.build();
     }

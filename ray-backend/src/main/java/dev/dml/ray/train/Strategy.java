@@ -149,9 +149,9 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
 
         private Staged(Kind kind, int replicas, int stages, int microbatches, Schedule schedule,
                 Balance balance, int[] layers) {
-            atLeastOne(replicas, "replicas", "--replicas");
-            atLeastOne(stages, "stages", "--stages");
-            atLeastOne(microbatches, "microbatches", "--microbatches");
+            atLeastOne(replicas, "replicas");
+            atLeastOne(stages, "stages");
+            atLeastOne(microbatches, "microbatches");
             if (schedule == null || balance == null) {
                 throw new DmlException("The schedule or balance is null.",
                         "Pass a Strategy.Schedule and a Strategy.Balance.");
@@ -165,10 +165,10 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
             this.layers = layers;
         }
 
-        private static void atLeastOne(int n, String what, String flag) {
+        private static void atLeastOne(int n, String what) {
             if (n < 1) {
                 throw new DmlException("A staged strategy needs at least 1 of " + what
-                        + ", got " + n + ".", "Pass a positive count (" + flag + ").");
+                        + ", got " + n + ".", "Pass a positive count.");
             }
         }
 
@@ -182,7 +182,7 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
         public Staged withLayers(int... layersPerStage) {
             if (layersPerStage.length == 0) {
                 throw new DmlException("The explicit split names no stage.",
-                        "Pass the layers of each stage, such as 2, 1 (--stages 2,1).");
+                        "Pass the layers of each stage, such as 2, 1.");
             }
             for (int n : layersPerStage) {
                 if (n < 1) {

@@ -1,10 +1,12 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
-import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.collective.WorkerInfo;
+import dev.dml.events.JobStarted;
+import dev.dml.events.ProgressListener;
+import dev.dml.events.WorkerInfo;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -54,7 +56,20 @@ public final class TrainJob {
      * @return the running job
      */
     public static TrainJob start(TrainSpec spec, DriverProcess driver) {
-        return start(spec, driver, () -> { });
+        return start(spec, driver, List.of(), () -> { });
+    }
+
+    /**
+     * Starts a job in a driver, with one more listener than its spec names (the notebook's
+     * live plot), and returns at once.
+     *
+     * @param spec the job
+     * @param driver the driver, borrowed: the job does not close it
+     * @param progress receives the job's progress too
+     * @return the running job
+     */
+    public static TrainJob start(TrainSpec spec, DriverProcess driver, ProgressListener progress) {
+        return start(spec, driver, List.of(progress), () -> { });
     }
 
     /**
@@ -66,26 +81,22 @@ public final class TrainJob {
      * @return the running job
      */
     public static TrainJob start(TrainSpec spec, DriverProcess driver, Runnable onEnd) {
+        return start(spec, driver, List.of(), onEnd);
+    }
+
+    private static TrainJob start(TrainSpec spec, DriverProcess driver,
+            List<ProgressListener> extra, Runnable onEnd) {
         String id = spec.name() + "-" + IDS.incrementAndGet() + "-" + Long.toHexString(
                 System.nanoTime() & 0xffffff);
         long t0 = System.nanoTime();
-        Duration timeout = Duration.ofMinutes(10);
-        DriverTask<TrainResult> task;
-        String key;
-        if (spec.strategy() instanceof Strategy.Staged) {
-            StagedCommand staged = StagedCommand.of(spec, id, timeout);
-            task = staged;
-            key = staged.key;
-        } else {
-            TrainCommand data = TrainCommand.of(spec, id, timeout);
-            task = data;
-            key = data.key;
-        }
-        List<TrainingListener> listeners = spec.listeners();
+        JobRunner runner = JobRunner.of(spec, id, Duration.ofMinutes(10));
+        String key = runner.key;
+        List<ProgressListener> listeners = new ArrayList<>(spec.listeners());
+        listeners.addAll(extra);
         TrainJob[] self = new TrainJob[1];
-        CompletableFuture<TrainResult> sent = driver.submit(task, event -> {
-            if (event instanceof JobStarted) {
-                self[0].workers = List.copyOf(((JobStarted) event).workers);
+        CompletableFuture<TrainResult> sent = driver.submit(runner, event -> {
+            if (event instanceof JobStarted started) {
+                self[0].workers = started.workers();
             }
             dispatch(listeners, event);
         });
@@ -100,11 +111,13 @@ public final class TrainJob {
                             "See the driver log " + driver.log() + ".", c);
                 }
                 TrainResult res = r.withWallSeconds((System.nanoTime() - t0) / 1e9);
-                for (TrainingListener l : listeners) {
+                for (ProgressListener p : listeners) {
                     try {
-                        l.onEnd(res);
+                        if (p instanceof TrainingListener l) {
+                            l.onEnd(res);
+                        }
                     } catch (RuntimeException ex) {
-                        LOG.warn("listener {} failed in onEnd: {}", l, ex.toString());
+                        LOG.warn("listener {} failed in onEnd: {}", p, ex.toString());
                     }
                 }
                 return res;
@@ -121,18 +134,10 @@ public final class TrainJob {
         return job;
     }
 
-    private static void dispatch(List<TrainingListener> listeners, Object event) {
-        for (TrainingListener l : listeners) {
+    private static void dispatch(List<ProgressListener> listeners, Object event) {
+        for (ProgressListener l : listeners) {
             try {
-                if (event instanceof StepMetrics) {
-                    l.onStep((StepMetrics) event);
-                } else if (event instanceof PipelineMetrics) {
-                    l.onPipeline((PipelineMetrics) event);
-                } else if (event instanceof EpochMetrics) {
-                    l.onEpoch((EpochMetrics) event);
-                } else if (event instanceof JobStarted) {
-                    l.onStart(List.copyOf(((JobStarted) event).workers));
-                }
+                l.deliver(event);
             } catch (RuntimeException e) {
                 LOG.warn("listener {} failed on {}: {}", l, event, e.toString());
             }

@@ -1,10 +1,13 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.collective.WorkerInfo;
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.model.TrainingReplica;
+import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.model.Predictions;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +94,7 @@ public final class TrainResult implements Serializable {
     }
 
     /**
-     * Returns the trained parameters, flat, in the replica's order.
+     * Returns the trained parameters, flat, in the whole model's order.
      *
      * @return a copy
      */
@@ -180,8 +183,8 @@ public final class TrainResult implements Serializable {
      * @throws dev.dml.DmlException when a feature column is missing or not numeric
      */
     public float[][] scores(Table table) {
-        try (TrainingReplica r = openModel()) {
-            return r.predict(table, features.featuresOnly());
+        try (ModelStage r = openModel()) {
+            return Predictions.scores(r, table, features.featuresOnly());
         }
     }
 
@@ -192,8 +195,8 @@ public final class TrainResult implements Serializable {
      * @return one class per row
      */
     public int[] predictClasses(Table table) {
-        try (TrainingReplica r = openModel()) {
-            return r.predictClasses(table, features.featuresOnly());
+        try (ModelStage r = openModel()) {
+            return Predictions.classes(r, table, features.featuresOnly());
         }
     }
 
@@ -259,12 +262,14 @@ public final class TrainResult implements Serializable {
     }
 
     /**
-     * Opens a replica with the trained parameters, for use beyond {@link #predict}.
+     * Opens the trained model in this JVM, for use beyond {@link #predict}: dml's {@link
+     * ModelStage} holding every layer, whose {@link ModelStage#block()} is the DJL block with the
+     * trained parameters.
      *
-     * @return the replica, owned by the caller
+     * @return the model, owned by the caller
      */
-    public TrainingReplica openModel() {
-        TrainingReplica r = TrainingReplica.open(model, optimizer, job + "/result");
+    public ModelStage openModel() {
+        ModelStage r = ModelStage.openWhole(model, optimizer, job + "/result");
         try {
             r.setParameters(parameters);
             return r;

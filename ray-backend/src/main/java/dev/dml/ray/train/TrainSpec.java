@@ -1,5 +1,9 @@
 package dev.dml.ray.train;
 
+import dev.dml.events.ProgressListener;
+import dev.dml.options.Option;
+import dev.dml.options.OptionValues;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
@@ -18,12 +22,15 @@ import tech.tablesaw.api.Table;
  * TrainSpec spec = TrainSpec.builder()
  *         .setTable(fraud).setColumns(SyntheticFraud.selection())
  *         .setModel(ModelSpec.Family.MLP, 64, 32)   // inputs and classes come from the table
- *         .setEpochs(5)
+ *         .optEpochs(5)
  *         .optWorkers(2).optBatchSize(256).optOptimizer(OptimizerSpec.adam(2e-3f))
  *         .optValidationFraction(0.2).addListener(myPlot)
  *         .build();
  * TrainResult result = Dml.train(spec);
  * }</pre>
+ *
+ * <p>Every option of {@code %dml train} is read with {@link #get(Option)}; the typed getters
+ * are shortcuts for the common ones.
  *
  * <p>Each worker trains on a contiguous shard of the training rows; step {@code t} of every
  * epoch uses rows {@code [t*B, (t+1)*B)} of each shard, and an epoch has {@code floor(smallest
@@ -31,56 +38,61 @@ import tech.tablesaw.api.Table;
  */
 public final class TrainSpec {
 
+    private final OptionValues options;
     private final Table table;
     private final Table trainTable;
     private final Table validationTable;
     private final ColumnSelection columns;
     private final ModelSpec model;
     private final OptimizerSpec optimizer;
-    private final int epochs;
-    private final int batchSize;
-    private final long seed;
+    private final Strategy strategy;
     private final int workers;
-    private final double cpusPerWorker;
-    private final double gpusPerWorker;
     private final String clusterAddress;
     private final double validationFraction;
-    private final Path checkpointDir;
-    private final int checkpointEvery;
-    private final boolean resume;
     private final int reportEvery;
-    private final List<TrainingListener> listeners;
+    private final List<ProgressListener> listeners;
     private final List<String> workerJvmOptions;
     private final String name;
     private final int stepsPerEpoch;
-    private final Strategy strategy;
 
-    TrainSpec(TrainSpecBuilder b, Table train, Table validation, ModelSpec model,
-            int stepsPerEpoch) {
+    TrainSpec(TrainSpecBuilder b, Strategy strategy, OptimizerSpec optimizer, int workers,
+            Table train, Table validation, ModelSpec model, int stepsPerEpoch) {
+        this.options = b.options;
         this.table = b.table;
         this.trainTable = train;
         this.validationTable = validation;
         this.columns = b.columns;
         this.model = model;
-        this.optimizer = b.learningRate > 0 ? b.optimizer.withLearningRate(b.learningRate)
-                : b.optimizer;
-        this.epochs = b.epochs;
-        this.batchSize = b.batchSize;
-        this.seed = b.seed;
-        this.strategy = b.strategy;
-        this.workers = SpecResolution.actors(b);
-        this.cpusPerWorker = b.cpusPerWorker;
-        this.gpusPerWorker = b.gpusPerWorker;
+        this.optimizer = optimizer;
+        this.strategy = strategy;
+        this.workers = workers;
         this.clusterAddress = b.clusterAddress;
         this.validationFraction = b.validationFraction;
-        this.checkpointDir = b.checkpointDir;
-        this.checkpointEvery = b.checkpointEvery;
-        this.resume = b.resume;
         this.reportEvery = b.reportEvery;
         this.listeners = List.copyOf(b.listeners);
         this.workerJvmOptions = List.copyOf(b.workerJvmOptions);
         this.name = b.name;
         this.stepsPerEpoch = stepsPerEpoch;
+    }
+
+    /**
+     * Returns an option's value: the one given, else its declared default.
+     *
+     * @param option an option of {@link TrainOptions}
+     * @param <T> the value's type
+     * @return the value, or null for an option with no value and no default
+     */
+    public <T> T get(Option<T> option) {
+        return options.get(option);
+    }
+
+    /**
+     * Returns the options that were given.
+     *
+     * @return the values
+     */
+    public OptionValues options() {
+        return options;
     }
 
     /**
@@ -152,7 +164,7 @@ public final class TrainSpec {
      * @return at least 1
      */
     public int epochs() {
-        return epochs;
+        return options.get(TrainOptions.EPOCHS);
     }
 
     /**
@@ -161,7 +173,7 @@ public final class TrainSpec {
      * @return rows per worker per step
      */
     public int batchSize() {
-        return batchSize;
+        return options.get(TrainOptions.BATCH_SIZE);
     }
 
     /**
@@ -170,7 +182,7 @@ public final class TrainSpec {
      * @return the seed
      */
     public long seed() {
-        return seed;
+        return options.get(TrainOptions.SEED);
     }
 
     /**
@@ -188,7 +200,7 @@ public final class TrainSpec {
      * @return CPUs, 0 or more
      */
     public double cpusPerWorker() {
-        return cpusPerWorker;
+        return options.get(TrainOptions.CPUS_PER_WORKER);
     }
 
     /**
@@ -197,7 +209,7 @@ public final class TrainSpec {
      * @return GPUs, 0 or more
      */
     public double gpusPerWorker() {
-        return gpusPerWorker;
+        return options.get(TrainOptions.GPUS_PER_WORKER);
     }
 
     /**
@@ -225,7 +237,7 @@ public final class TrainSpec {
      * @return the folder
      */
     public Optional<Path> checkpointDir() {
-        return Optional.ofNullable(checkpointDir);
+        return Optional.ofNullable(options.get(TrainOptions.CHECKPOINT_DIR)).map(Path::of);
     }
 
     /**
@@ -234,7 +246,7 @@ public final class TrainSpec {
      * @return steps between checkpoints, 0 without checkpoints
      */
     public int checkpointEvery() {
-        return checkpointEvery;
+        return checkpointDir().isPresent() ? options.get(TrainOptions.CHECKPOINT_EVERY) : 0;
     }
 
     /**
@@ -243,7 +255,7 @@ public final class TrainSpec {
      * @return {@code true} to resume
      */
     public boolean resume() {
-        return resume;
+        return options.get(TrainOptions.RESUME);
     }
 
     /**
@@ -261,7 +273,7 @@ public final class TrainSpec {
      *
      * @return the listeners, in order
      */
-    public List<TrainingListener> listeners() {
+    public List<ProgressListener> listeners() {
         return listeners;
     }
 

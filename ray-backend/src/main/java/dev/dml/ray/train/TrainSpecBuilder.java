@@ -1,6 +1,10 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import dev.dml.events.ProgressListener;
+import dev.dml.options.Option;
+import dev.dml.options.OptionValues;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
@@ -8,71 +12,78 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import tech.tablesaw.api.Table;
 
 /**
  * Builds a {@link TrainSpec}: {@code setX} are required, {@code optX} optional, {@code addX}
- * append. Each setter rejects a bad value at once; {@link #build()} names what is missing and
- * validates the table, so a bad column fails before any cluster or actor starts.
+ * append. Every option of {@code %dml train} that the spec takes can be set with {@link
+ * #opt(Option, Object)}; the {@code optX} methods are typed shortcuts for the same {@link
+ * TrainOptions}, whose declarations hold the defaults. Each value is checked at once; {@link
+ * #build()} names what is missing and validates the table, so a bad column fails before any
+ * cluster or actor starts.
  */
 public final class TrainSpecBuilder {
 
-    // Package-private: TrainSpec and SpecResolution read the builder's state.
+    // Package-private: SpecResolution reads the builder's state.
 
     Table table;
     ColumnSelection columns;
+    OptionValues options = OptionValues.empty();
+    /** Richer than the options allow, each set by its own method; null when not given. */
     ModelSpec modelSpec;
-    ModelSpec.Family family;
-    int[] hidden = new int[0];
-    OptimizerSpec optimizer = OptimizerSpec.adam(1e-3f);
-    float learningRate;
-    int epochs;
-    int batchSize = 64;
-    long seed = 42;
-    int workers = 1;
-    boolean workersSet;
-    Strategy strategy = Strategy.data();
-    double cpusPerWorker = 1;
-    double gpusPerWorker;
+    OptimizerSpec optimizer;
+    Strategy strategy;
     String clusterAddress;
     double validationFraction;
     Table validationTable;
-    Path checkpointDir;
-    int checkpointEvery;
-    boolean resume;
     int reportEvery = 10;
-    final List<TrainingListener> listeners = new ArrayList<>();
+    final List<ProgressListener> listeners = new ArrayList<>();
     final List<String> workerJvmOptions = new ArrayList<>();
     String name = "train";
 
     TrainSpecBuilder() {}
 
     /**
-     * Sets the data (required).
+     * Sets an option of {@link TrainOptions}, as {@code %dml train --name value} does.
      *
-     * @param table a Tablesaw table with the feature and label columns
+     * @param option an option the spec takes ({@link Option.Target#SPEC})
+     * @param value its value, checked now
+     * @param <T> the value's type
      * @return this builder
      */
-    public TrainSpecBuilder setTable(Table table) {
-        if (table == null) {
-            throw new DmlException("The table is null.", "Pass a Tablesaw Table to setTable.");
+    public <T> TrainSpecBuilder opt(Option<T> option, T value) {
+        if (option.target() != Option.Target.SPEC) {
+            throw new DmlException(option.flag() + " is resolved by the notebook, not by the"
+                    + " training spec.", "Use " + option.javaTerm() + " instead.");
         }
-        this.table = table;
+        options = options.with(option, value);
+        return this;
+    }
+
+    /**
+     * Sets the data (required).
+     *
+     * @param t a Tablesaw table with the feature and label columns
+     * @return this builder
+     */
+    public TrainSpecBuilder setTable(Table t) {
+        this.table = required(t, "table", "Pass a Tablesaw Table to setTable.");
         return this;
     }
 
     /**
      * Sets the feature and label columns (required).
      *
-     * @param columns the selection; it must have a label
+     * @param selection the selection; it must have a label
      * @return this builder
      */
-    public TrainSpecBuilder setColumns(ColumnSelection columns) {
-        if (columns == null || !columns.hasLabel()) {
+    public TrainSpecBuilder setColumns(ColumnSelection selection) {
+        if (selection == null || !selection.hasLabel()) {
             throw new DmlException("Training needs a label column; the selection has none.",
                     "Build the ColumnSelection with a label column.");
         }
-        this.columns = columns;
+        this.columns = selection;
         return this;
     }
 
@@ -83,124 +94,89 @@ public final class TrainSpecBuilder {
      * @return this builder
      */
     public TrainSpecBuilder setModel(ModelSpec spec) {
-        if (spec == null) {
-            throw new DmlException("The model spec is null.", "Pass a ModelSpec to setModel.");
-        }
-        this.modelSpec = spec;
-        this.family = null;
+        this.modelSpec = required(spec, "model spec", "Pass a ModelSpec to setModel.");
         return this;
     }
 
     /**
-     * Sets the model by family and hidden sizes; inputs, classes and input standardisation
-     * come from the table at {@link #build()}, and the init seed from {@link #optSeed}.
+     * Sets the model by family and hidden sizes ({@code --model}, {@code --hidden}); inputs,
+     * classes and input standardisation come from the table at {@link #build()}, and the init
+     * seed from {@link #optSeed}.
      *
      * @param family the family
-     * @param hiddenSizes the hidden layer widths (an MLP needs at least one)
+     * @param hiddenSizes the hidden layer widths; none gives the family's default
      * @return this builder
      */
     public TrainSpecBuilder setModel(ModelSpec.Family family, int... hiddenSizes) {
-        if (family == null) {
-            throw new DmlException("The model family is null.",
-                    "Pass MLP, LOGISTIC_REGRESSION or CNN.");
+        required(family, "model family", "Pass MLP, LOGISTIC_REGRESSION or CNN.");
+        opt(TrainOptions.MODEL, family.optionName());
+        if (hiddenSizes.length > 0) {
+            opt(TrainOptions.HIDDEN, Arrays.stream(hiddenSizes).boxed().toList());
         }
-        for (int h : hiddenSizes) {
-            if (h < 1) {
-                throw new DmlException("Hidden layer sizes must be at least 1, got "
-                        + Arrays.toString(hiddenSizes) + ".", "Pass positive sizes.");
-            }
-        }
-        this.family = family;
-        this.hidden = hiddenSizes.clone();
         this.modelSpec = null;
         return this;
     }
 
     /**
-     * Sets the optimizer (default Adam, learning rate 0.001).
+     * Sets the optimizer, with its hyper-parameters ({@code --optimizer}, {@code --lr}).
      *
      * @param spec the optimizer
      * @return this builder
      */
     public TrainSpecBuilder optOptimizer(OptimizerSpec spec) {
-        if (spec == null) {
-            throw new DmlException("The optimizer spec is null.",
-                    "Pass OptimizerSpec.adam(lr) or OptimizerSpec.sgd(lr, momentum).");
-        }
-        this.optimizer = spec;
+        this.optimizer = required(spec, "optimizer spec",
+                "Pass OptimizerSpec.adam(lr) or OptimizerSpec.sgd(lr, momentum).");
         return this;
     }
 
     /**
-     * Overrides the optimizer's learning rate.
+     * Sets the learning rate ({@code --lr}); it overrides that of {@link #optOptimizer}.
      *
      * @param lr a positive rate
      * @return this builder
      */
     public TrainSpecBuilder optLearningRate(float lr) {
-        if (!(lr > 0) || Float.isInfinite(lr)) {
-            throw new DmlException("The learning rate must be positive, got " + lr + ".",
-                    "Pass a rate such as 0.001 to optLearningRate.");
-        }
-        this.learningRate = lr;
-        return this;
+        return opt(TrainOptions.LR, (double) lr);
     }
 
     /**
-     * Sets the number of epochs (required).
+     * Sets the number of epochs ({@code --epochs}).
      *
      * @param n at least 1
      * @return this builder
      */
-    public TrainSpecBuilder setEpochs(int n) {
-        if (n < 1) {
-            throw new DmlException("epochs must be at least 1, got " + n + ".",
-                    "Pass a positive count to setEpochs.");
-        }
-        this.epochs = n;
-        return this;
+    public TrainSpecBuilder optEpochs(int n) {
+        return opt(TrainOptions.EPOCHS, n);
     }
 
     /**
-     * Sets the rows each worker trains on per step (default 64).
+     * Sets the rows each worker (each replica of a staged job) trains on per step.
      *
      * @param n at least 1
      * @return this builder
      */
     public TrainSpecBuilder optBatchSize(int n) {
-        if (n < 1) {
-            throw new DmlException("The batch size must be at least 1, got " + n + ".",
-                    "Pass a positive size to optBatchSize, such as 64.");
-        }
-        this.batchSize = n;
-        return this;
+        return opt(TrainOptions.BATCH_SIZE, n);
     }
 
     /**
-     * Sets the seed of the validation split and of a model set by family (default 42).
+     * Sets the seed of the validation split and of a model set by family.
      *
      * @param s the seed
      * @return this builder
      */
     public TrainSpecBuilder optSeed(long s) {
-        this.seed = s;
-        return this;
+        return opt(TrainOptions.SEED, s);
     }
 
     /**
-     * Sets the number of workers (default 1).
+     * Sets the number of workers; a staged strategy runs {@code replicas * stages}.
      *
      * @param n at least 1
      * @return this builder
      */
     public TrainSpecBuilder optWorkers(int n) {
-        if (n < 1) {
-            throw new DmlException("workers must be at least 1, got " + n + ".",
-                    "Pass a positive count to optWorkers.");
-        }
-        this.workers = n;
-        this.workersSet = true;
-        return this;
+        return opt(TrainOptions.WORKERS, n);
     }
 
     /**
@@ -212,43 +188,30 @@ public final class TrainSpecBuilder {
      * @return this builder
      */
     public TrainSpecBuilder optStrategy(Strategy s) {
-        if (s == null) {
-            throw new DmlException("The strategy is null.",
-                    "Pass Strategy.data(), model(k), pipeline(k, m, schedule) or hybrid(d, k, m).");
-        }
-        this.strategy = s;
+        this.strategy = required(s, "strategy",
+                "Pass Strategy.data(), model(k), pipeline(k, m, schedule) or hybrid(d, k, m).");
         return this;
     }
 
     /**
-     * Sets the CPUs Ray reserves per worker (default 1; 0 lets workers share CPUs).
+     * Sets the CPUs Ray reserves per worker (0 lets workers share CPUs).
      *
      * @param cpus 0 or more
      * @return this builder
      */
     public TrainSpecBuilder optCpusPerWorker(double cpus) {
-        if (!(cpus >= 0) || Double.isInfinite(cpus)) {
-            throw new DmlException("cpusPerWorker must be 0 or more, got " + cpus + ".",
-                    "Pass a non-negative count to optCpusPerWorker.");
-        }
-        this.cpusPerWorker = cpus;
-        return this;
+        return opt(TrainOptions.CPUS_PER_WORKER, cpus);
     }
 
     /**
-     * Sets the GPUs Ray reserves per worker (default 0). The job fails at once when the
-     * cluster has fewer GPUs than {@code workers * gpus}.
+     * Sets the GPUs Ray reserves per worker. The job fails at once when the cluster has fewer
+     * GPUs than {@code workers * gpus}.
      *
      * @param gpus 0 or more
      * @return this builder
      */
     public TrainSpecBuilder optGpusPerWorker(double gpus) {
-        if (!(gpus >= 0) || Double.isInfinite(gpus)) {
-            throw new DmlException("gpusPerWorker must be 0 or more, got " + gpus + ".",
-                    "Pass a non-negative count to optGpusPerWorker.");
-        }
-        this.gpusPerWorker = gpus;
-        return this;
+        return opt(TrainOptions.GPUS_PER_WORKER, gpus);
     }
 
     /**
@@ -259,25 +222,20 @@ public final class TrainSpecBuilder {
      * @return this builder
      */
     public TrainSpecBuilder optClusterAddress(String hostPort) {
-        if (hostPort == null || hostPort.isBlank()) {
-            throw new DmlException("The cluster address is empty.",
-                    "Pass host:port, or leave it unset for the embedded cluster.");
-        }
-        this.clusterAddress = hostPort.trim();
+        this.clusterAddress = TrainOptions.CLUSTER.check(hostPort).strip();
         return this;
     }
 
     /**
-     * Holds out a random fraction of the rows (seeded) that rank 0 evaluates after each
-     * epoch.
+     * Holds out a random fraction of the rows (seeded) that are evaluated after each epoch.
      *
      * @param fraction at least 0 and below 1
      * @return this builder
      */
     public TrainSpecBuilder optValidationFraction(double fraction) {
         if (!(fraction >= 0 && fraction < 1)) {
-            throw new DmlException("validationFraction must be in [0, 1), got " + fraction
-                    + ".", "Pass a fraction such as 0.2 to optValidationFraction.");
+            throw new DmlException("{validation} must be a fraction in [0, 1), got " + fraction
+                    + ".", "For example {validation=0.2}.");
         }
         this.validationFraction = fraction;
         return this;
@@ -286,46 +244,47 @@ public final class TrainSpecBuilder {
     /**
      * Validates on a table of its own after each epoch, instead of holding rows out.
      *
-     * @param table rows with the same feature and label columns as the training table
+     * @param t rows with the same feature and label columns as the training table
      * @return this builder
      */
-    public TrainSpecBuilder optValidationTable(Table table) {
-        this.validationTable = java.util.Objects.requireNonNull(table, "validation table");
+    public TrainSpecBuilder optValidationTable(Table t) {
+        this.validationTable = Objects.requireNonNull(t, "validation table");
         return this;
     }
 
     /**
-     * Makes rank 0 write a checkpoint every {@code everySteps} steps into {@code dir}, a
-     * folder the driver and the workers can reach.
+     * Writes a checkpoint every {@code everySteps} steps into {@code dir}, on the machine that
+     * runs the job's driver ({@code --checkpoint-dir}, {@code --checkpoint-every}).
      *
      * @param dir the folder; created if missing
      * @param everySteps at least 1
      * @return this builder
      */
     public TrainSpecBuilder optCheckpoints(Path dir, int everySteps) {
-        if (dir == null) {
-            throw new DmlException("The checkpoint folder is null.",
-                    "Pass a folder the workers can write to.");
-        }
-        if (everySteps < 1) {
-            throw new DmlException("The checkpoint interval must be at least 1 step, got "
-                    + everySteps + ".", "Pass a positive step count to optCheckpoints.");
-        }
-        this.checkpointDir = dir.toAbsolutePath().normalize();
-        this.checkpointEvery = everySteps;
-        return this;
+        required(dir, "checkpoint folder", "Pass a folder for the checkpoints.");
+        opt(TrainOptions.CHECKPOINT_DIR, dir.toAbsolutePath().normalize().toString());
+        return optCheckpointEvery(everySteps);
     }
 
     /**
-     * Continues from the newest good checkpoint in the checkpoint folder (a fresh start when
-     * there is none). Needs {@link #optCheckpoints}.
+     * Sets the steps between checkpoints ({@code --checkpoint-every}).
+     *
+     * @param everySteps at least 1
+     * @return this builder
+     */
+    public TrainSpecBuilder optCheckpointEvery(int everySteps) {
+        return opt(TrainOptions.CHECKPOINT_EVERY, everySteps);
+    }
+
+    /**
+     * Continues from the newest checkpoint of this job's model in the checkpoint folder. Needs
+     * {@link #optCheckpoints}.
      *
      * @param resume {@code true} to resume
      * @return this builder
      */
     public TrainSpecBuilder optResume(boolean resume) {
-        this.resume = resume;
-        return this;
+        return opt(TrainOptions.RESUME, resume);
     }
 
     /**
@@ -350,11 +309,8 @@ public final class TrainSpecBuilder {
      * @param listener the listener
      * @return this builder
      */
-    public TrainSpecBuilder addListener(TrainingListener listener) {
-        if (listener == null) {
-            throw new DmlException("The listener is null.", "Pass a TrainingListener.");
-        }
-        listeners.add(listener);
+    public TrainSpecBuilder addListener(ProgressListener listener) {
+        listeners.add(required(listener, "listener", "Pass a ProgressListener (or a TrainingListener)."));
         return this;
     }
 
@@ -366,7 +322,7 @@ public final class TrainSpecBuilder {
      */
     public TrainSpecBuilder addWorkerJvmOption(String option) {
         if (option == null || !option.startsWith("-")) {
-            throw new DmlException("'" + option + "' is not a JVM option.",
+            throw new DmlException("'" + DmlException.literal(option) + "' is not a JVM option.",
                     "Pass one option that starts with '-', such as -Xmx2g.");
         }
         workerJvmOptions.add(option);
@@ -381,19 +337,20 @@ public final class TrainSpecBuilder {
      */
     public TrainSpecBuilder optName(String jobName) {
         if (jobName == null || !jobName.matches("[A-Za-z0-9_.-]+")) {
-            throw new DmlException("'" + jobName + "' is not a valid job name.",
-                    "Use letters, digits, '-', '_' or '.'.");
+            throw new DmlException("'" + DmlException.literal(jobName)
+                    + "' is not a valid job name.", "Use letters, digits, '-', '_' or '.'.");
         }
         this.name = jobName;
         return this;
     }
 
     /**
-     * Validates the table against the columns, resolves the model and splits the rows.
+     * Validates the table against the columns, resolves the model, the optimizer and the
+     * strategy, and splits the rows.
      *
      * @return the immutable spec
      * @throws DmlException naming every missing required value, or the first problem with
-     *     the table
+     *     the table or the options
      */
     public TrainSpec build() {
         List<String> missing = new ArrayList<>();
@@ -403,22 +360,19 @@ public final class TrainSpecBuilder {
         if (columns == null) {
             missing.add("setColumns");
         }
-        if (modelSpec == null && family == null) {
-            missing.add("setModel");
-        }
-        if (epochs == 0) {
-            missing.add("setEpochs");
-        }
         if (!missing.isEmpty()) {
             throw new DmlException("The training spec is missing "
                     + String.join(", ", missing) + ".",
                     "Call " + String.join("(...), ", missing)
                             + "(...) on TrainSpec.builder() before build().");
         }
-        if (resume && checkpointDir == null) {
-            throw new DmlException("optResume(true) needs a checkpoint folder.",
-                    "Call optCheckpoints(folder, everySteps) as well.");
-        }
         return SpecResolution.resolve(this);
+    }
+
+    private static <T> T required(T value, String what, String hint) {
+        if (value == null) {
+            throw new DmlException("The " + what + " is null.", hint);
+        }
+        return value;
     }
 }

@@ -1,128 +1,159 @@
 package dev.dml.ray.train;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
+import dev.dml.Closeables;
 import dev.dml.DmlException;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.ShardArrays;
-import dev.dml.ray.data.ShardDecoder;
-import dev.dml.ray.model.Metrics;
-import dev.dml.ray.model.Objective;
-import dev.dml.ray.model.TrainingReplica;
+import dev.dml.ray.model.MicroBatchGraph;
+import dev.dml.ray.model.ModelStage;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
-import java.nio.file.Path;
 import java.util.Arrays;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 /**
- * One rank of a data-parallel training job: a Ray actor that holds its shard as NDArrays and a
- * {@link TrainingReplica}, and averages its gradients with its peers after every step.
+ * One worker of a training job, a Ray actor: it holds a {@link ModelStage} (the whole model in a
+ * data-parallel job, some layers in a staged one), its data, and its peers, which are the
+ * job's other ranks or the stage's replicas.
  *
- * <p>The driver calls, on every rank: {@link #load} (the shard's Arrow IPC bytes, decoded once),
- * {@link #init} (the replica; rank 0's initial parameters are broadcast so all start identical),
- * optionally {@link #restore} (a checkpoint's state), then {@link #trainSteps} repeatedly. Step
- * {@code t} of an epoch trains on rows {@code [t*B, (t+1)*B)} of the shard, so with {@code N}
- * ranks the global batch of step {@code t} is the concatenation of those rows over the ranks,
- * and the averaged gradient equals that of the {@code N*B} rows (losses are batch means).
+ * <p>The driver calls {@link #load} and {@link #loadValidation} (the Arrow IPC bytes of its
+ * rows, decoded once), {@link #init} (the model; rank 0's initial parameters are broadcast so
+ * all start identical), optionally {@link #restore}, then steps:
  *
- * <p>Rank 0 also evaluates the validation split ({@link #evaluate}), writes checkpoints, and
- * returns the final parameters ({@link #parameterBytes}).
+ * <ul>
+ *   <li>data parallelism: {@link #trainSteps} runs a range of steps here, each forward and
+ *       backward on the local batch, an all-reduce (average) of the gradients with every peer,
+ *       and the optimizer step. Step {@code t} of an epoch trains on rows {@code [t*B, (t+1)*B)}
+ *       of the shard, so the averaged gradient equals that of the global batch;
+ *   <li>model and pipeline parallelism: {@link #forward} and {@link #backward} per micro-batch,
+ *       as the driver's schedule submits them with the neighbouring stages' bytes, then {@link
+ *       #endStep}, which averages the gradients with the stage's replicas and steps.
+ * </ul>
+ *
+ * <p>Validation runs through the same stages without gradients ({@link #evaluate} on a whole
+ * model, {@link #evalForward} and {@link #evaluation} along a pipeline). {@link #saveState} and
+ * {@link #parameterBytes} give the driver what checkpoints and results need.
  */
 public class TrainWorker extends CollectiveWorker {
 
-    private BufferAllocator root;
-    private ShardDecoder decoder;
-    private NDManager manager;
-    private ShardArrays data;
-    private ShardArrays validation;
-    private TrainingReplica replica;
+    /** What a task returns or takes where there is no tensor: Ray turns an empty array null. */
+    static final byte[] NONE = {0};
+
+    /** Validation rows scored at once: memory stays bounded on big validation sets. */
+    static final int EVAL_ROWS = 4096;
+
+    private ShardStore data;
+    private ModelStage model;
     private WorkerConfig config;
+    private ValidationScores scores;
     private final ProcessSampler sampler = new ProcessSampler();
     /** The gradients sent to the all-reduce, reused: a fresh one per step is a G1 humongous. */
     private float[] gradients;
+    private final StageStep step = new StageStep();
 
     /** Creates a worker; Ray calls it. */
     public TrainWorker() {}
 
     /**
-     * Decodes this rank's shard into NDArrays, once.
+     * Decodes this worker's training rows, once.
      *
      * @param ipc the shard, Arrow IPC bytes
-     * @return the shard's row count
-     */
-    public int load(byte[] ipc) {
-        openMemory();
-        if (data != null) {
-            data.close();
-        }
-        data = decoder.openArrays(ipc, manager);
-        return data.rows();
-    }
-
-    /**
-     * Decodes the validation split (rank 0 only).
-     *
-     * @param ipc the split, Arrow IPC bytes
      * @return its row count
      */
-    public int loadValidation(byte[] ipc) {
-        openMemory();
-        if (validation != null) {
-            validation.close();
-        }
-        validation = decoder.openArrays(ipc, manager);
-        return validation.rows();
+    public int load(byte[] ipc) {
+        return store().loadTrain(ipc);
     }
 
     /**
-     * Opens the replica and makes every rank start from rank 0's parameters (a broadcast).
+     * Decodes the validation rows (the worker that scores them: rank 0, or replica 0's first
+     * and last stages).
      *
-     * @param cfg the job's settings
-     * @return the parameter count
+     * @param ipc the rows, Arrow IPC bytes
+     * @return their count
+     */
+    public int loadValidation(byte[] ipc) {
+        return store().loadValidation(ipc);
+    }
+
+    /**
+     * Measures what each layer of the whole model costs, for an automatic split: its parameter
+     * count, or (with {@code byTime}) its forward and backward time on one micro-batch of this
+     * worker's shard.
+     *
+     * @param cfg the job's config
+     * @param byTime time the layers instead of counting their parameters
+     * @return one cost per layer
+     */
+    public double[] layerCosts(WorkerConfig cfg, boolean byTime) {
+        try (ModelStage all = ModelStage.openWhole(cfg.model, cfg.optimizer,
+                cfg.job + "/costs")) {
+            if (!byTime) {
+                return Arrays.stream(all.layerParameters()).asDoubleStream().toArray();
+            }
+            try (NDArray x = store().train().features()
+                    .get(new NDIndex("0:{}", cfg.microbatchRows()))) {
+                return all.layerMillis(x, 5);
+            }
+        }
+    }
+
+    /**
+     * Builds the model's layers this worker holds, and makes every peer start from rank 0's
+     * parameters (a broadcast).
+     *
+     * @param cfg the worker's config
+     * @return its parameter count
      */
     public int init(WorkerConfig cfg) {
-        if (data == null) {
-            throw new DmlException("Rank " + rank() + " has no shard.",
-                    "Call TrainWorker.load before init.");
-        }
         this.config = cfg;
-        if (replica != null) {
-            replica.close();
+        Closeables.closeAll(model);
+        model = null;
+        model = ModelStage.open(cfg.model, cfg.optimizer, cfg.fromLayer, cfg.toLayer,
+                cfg.job + "/" + cfg.stage + "/" + rank());
+        if ((model.isFirst() || model.isLast()) && (data == null || !data.hasTrain())) {
+            throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
+                    "The driver loads shards into first and last stages before init.");
         }
-        replica = TrainingReplica.open(cfg.model, cfg.optimizer, cfg.job + "/" + rank());
-        float[] mine = rank() == 0 ? replica.parameters() : new float[0];
-        replica.setParameters(broadcast(mine));
+        float[] mine = rank() == 0 ? model.parameters() : new float[0];
+        model.setParameters(broadcast(mine));
         sampler.sample();
-        return replica.parameterCount();
+        step.begin(model);
+        return model.parameterCount();
     }
 
     /**
-     * Loads a checkpoint's state (parameters and optimizer state) into the replica.
+     * Loads a checkpoint's state (parameters and optimizer state) into the model.
      *
-     * @param state the bytes {@code TrainingReplica.saveState()} wrote
-     * @return a hash of the parameters, equal on every rank
+     * @param state the bytes {@link #saveState()} returned
+     * @return a hash of the parameters, equal on every replica
      */
     public long restore(byte[] state) {
-        replica().loadState(state);
-        return hash(replica.parameters());
+        model().loadState(state);
+        return hash(model.parameters());
     }
 
     /**
-     * Runs a range of steps: each forward and backward on the local batch, an all-reduce
-     * (average) of the gradients with every peer, and the optimizer step. Every rank must be
-     * called with the same range. Rank 0 writes a checkpoint whenever the global step is a
-     * multiple of the checkpoint interval.
+     * Saves the model's parameters and optimizer state, for a checkpoint.
+     *
+     * @return the state bytes
+     */
+    public byte[] saveState() {
+        return model().saveState();
+    }
+
+    /**
+     * Runs a range of data-parallel steps; every rank must be called with the same range.
      *
      * @param range the steps
      * @return per-step timings and losses, and a process sample
      */
-    public ChunkReport trainSteps(StepRange range) {
-        TrainingReplica r = replica();
+    public WorkerReport trainSteps(StepRange range) {
+        ModelStage m = model();
+        ShardArrays shard = store().train();
         int b = config.batchSize;
         float[] losses = new float[range.count];
         long[] compute = new long[range.count];
@@ -131,160 +162,251 @@ public class TrainWorker extends CollectiveWorker {
         for (int i = 0; i < range.count; i++) {
             int from = (range.first + i) * b;
             long t0 = System.nanoTime();
-            losses[i] = r.forwardBackward(data, from, from + b);
+            NDIndex rows = new NDIndex("{}:{}", from, from + b);
+            try (NDArray x = shard.features().get(rows); NDArray y = shard.labels().get(rows)) {
+                losses[i] = m.trainBatch(x, y);
+            }
             long t1 = System.nanoTime();
             long t2 = t1;
             if (worldSize() > 1) {
                 // Alone, a rank's gradients already are the average: skip three copies of them.
                 long sent0 = stats().bytesSent();
-                if (gradients == null || gradients.length != r.parameterCount()) {
-                    gradients = new float[r.parameterCount()];
+                if (gradients == null || gradients.length != m.parameterCount()) {
+                    gradients = new float[m.parameterCount()];
                 }
-                r.copyGradients(FloatBuffer.wrap(gradients));
+                m.copyGradients(FloatBuffer.wrap(gradients));
                 float[] mean = allReduce(gradients, ReduceOp.AVERAGE);
                 t2 = System.nanoTime();
                 bytes[i] = stats().bytesSent() - sent0;
-                r.setGradients(mean);
+                m.setGradients(mean);
             }
-            r.step();
-            long t3 = System.nanoTime();
-            compute[i] = (t1 - t0) + (t3 - t2);
+            m.step();
+            compute[i] = (t1 - t0) + (System.nanoTime() - t2);
             comm[i] = t2 - t1;
-            long global = range.globalFirst + i + 1;
-            if (rank() == 0 && config.checkpointEvery > 0 && global % config.checkpointEvery == 0) {
-                Checkpoints.write(Path.of(config.checkpointDir), global, config.stepsPerEpoch,
-                        r.saveState());
-            }
         }
-        sampler.sample();
-        return new ChunkReport(losses, compute, comm, bytes, hash(r.parameters()),
-                sampler.cpuPercent(), sampler.heapBytes(), sampler.rssBytes());
+        return new WorkerReport(losses, compute, comm, bytes, 0, hash(m.parameters()),
+                sampler.sample());
     }
 
     /**
-     * Evaluates the replica on the validation split (rank 0): mean loss, accuracy and, for two
-     * classes, ROC AUC.
+     * Runs a micro-batch forward on a stage. A first stage reads its features from the shard;
+     * the last stage also runs the loss and the backward, and returns its input's gradient.
      *
-     * @return the metrics
+     * @param microbatch the micro-batch's index within the epoch
+     * @param activation the previous stage's output ({@link #NONE} on a first stage)
+     * @return the activation for the next stage, or on the last stage the gradient for the
+     *     stage before ({@link #NONE} when there is none)
+     */
+    public byte[] forward(int microbatch, byte[] activation) {
+        long t0 = System.nanoTime();
+        ModelStage m = model();
+        MicroBatchGraph g = m.microBatches();
+        int b = config.microbatchRows();
+        NDIndex rows = new NDIndex("{}:{}", microbatch * b, (microbatch + 1) * b);
+        byte[] out;
+        if (m.isLast()) {
+            try (NDArray y = store().train().labels().get(rows);
+                    NDArray x = m.isFirst() ? store().train().features().get(rows) : null) {
+                step.lossSum += g.forwardBackward(microbatch, activation, x, y,
+                        1f / config.microbatches);
+            }
+            out = g.inputGradient(microbatch);
+        } else if (m.isFirst()) {
+            try (NDArray x = store().train().features().get(rows)) {
+                out = g.forward(microbatch, x);
+            }
+        } else {
+            out = g.forward(microbatch, activation);
+        }
+        step.forwards++;
+        return step.handOn(out, t0);
+    }
+
+    /**
+     * Runs a micro-batch backward with the next stage's gradient.
+     *
+     * @param microbatch the micro-batch's index within the epoch
+     * @param gradient the gradient of this stage's output
+     * @return the gradient of this stage's input ({@link #NONE} on a first stage)
+     */
+    public byte[] backward(int microbatch, byte[] gradient) {
+        long t0 = System.nanoTime();
+        byte[] out = model().microBatches().backward(microbatch, gradient);
+        step.backwards++;
+        return step.handOn(out, t0);
+    }
+
+    /**
+     * Ends a staged step: checks that every micro-batch passed, averages the gradients with
+     * the stage's replicas, takes the optimizer step, and starts the next step.
+     *
+     * @param globalStep the step's number over the job, for messages
+     * @return what the stage did in this step
+     */
+    public WorkerReport endStep(long globalStep) {
+        ModelStage m = model();
+        int mb = config.microbatches;
+        if (step.forwards != mb || (!m.isLast() && step.backwards != mb)) {
+            throw new DmlException("Stage " + config.stage + " ran " + step.forwards
+                    + " forwards and " + step.backwards + " backwards of " + mb
+                    + " micro-batches in step " + globalStep + ".",
+                    "A neighbouring stage failed first; see its error.");
+        }
+        long t1 = System.nanoTime();
+        long reduceBytes = 0;
+        if (worldSize() > 1) {
+            long sent0 = stats().bytesSent();
+            m.setGradients(allReduce(m.gradients(), ReduceOp.AVERAGE));
+            reduceBytes = stats().bytesSent() - sent0;
+        }
+        long t2 = System.nanoTime();
+        m.step();
+        long busy = step.busy + System.nanoTime() - t2;
+        WorkerReport report = new WorkerReport(
+                new float[] {m.isLast() ? (float) (step.lossSum / mb) : Float.NaN},
+                new long[] {busy}, new long[] {t2 - t1}, new long[] {reduceBytes}, step.moved,
+                hash(m.parameters()), sampler.sample());
+        step.begin(m);
+        return report;
+    }
+
+    /**
+     * Scores the validation rows with the whole model.
+     *
+     * @return their loss, accuracy and AUC
      */
     public Evaluation evaluate() {
-        TrainingReplica r = replica();
-        if (validation == null) {
-            throw new DmlException("Rank " + rank() + " has no validation split.",
-                    "Call TrainWorker.loadValidation first (rank 0 only).");
+        ShardArrays v = store().validation();
+        for (int chunk = 0; chunk * EVAL_ROWS < v.rows(); chunk++) {
+            evalForward(chunk, NONE);
         }
-        int rows = validation.rows();
-        int outputs = r.spec().outputs();
-        float[] scores = new float[rows * outputs];
-        double lossSum = 0;
-        for (int from = 0; from < rows; from += 4096) {
-            int to = Math.min(rows, from + 4096);
-            try (NDArray x = validation.features().get(new NDIndex("{}:{}", from, to));
-                    NDArray y = validation.labels().get(new NDIndex("{}:{}", from, to))) {
-                lossSum += (double) r.loss(x, y) * (to - from);
-                System.arraycopy(r.predict(x), 0, scores, from * outputs, (to - from) * outputs);
-            }
-        }
-        float loss = (float) (lossSum / rows);
-        if (validation.labelKind() != LabelKind.CLASSES) {
-            return new Evaluation(loss, Double.NaN, Double.NaN);
-        }
-        int[] labels = validation.labels().toIntArray();
-        int[] predicted = new int[rows];
-        float[] positive = new float[rows];
-        boolean sigmoid = r.spec().objective() == Objective.SIGMOID_BINARY_CROSS_ENTROPY;
-        for (int i = 0; i < rows; i++) {
-            if (sigmoid) {
-                positive[i] = scores[i];
-                predicted[i] = scores[i] > 0.5f ? 1 : 0;
-            } else {
-                int best = 0;
-                for (int k = 1; k < outputs; k++) {
-                    if (scores[i * outputs + k] > scores[i * outputs + best]) {
-                        best = k;
-                    }
-                }
-                predicted[i] = best;
-                positive[i] = outputs == 2 ? scores[i * outputs + 1] : 0f;
-            }
-        }
-        double auc = sigmoid || outputs == 2 ? Metrics.rocAuc(positive, labels) : Double.NaN;
-        return new Evaluation(loss, Metrics.accuracy(predicted, labels), auc);
+        return evaluation();
     }
 
     /**
-     * Returns the replica's parameters as little-endian float32 bytes (bytes cross Ray fast;
+     * Runs a chunk of validation rows through this stage without gradients: a first stage reads
+     * the features, the last stage scores the chunk against its labels.
+     *
+     * @param chunk the chunk, rows {@code [chunk * 4096, ...)}
+     * @param activation the previous stage's output ({@link #NONE} on a first stage)
+     * @return the activation for the next stage ({@link #NONE} on the last stage)
+     */
+    public byte[] evalForward(int chunk, byte[] activation) {
+        ModelStage m = model();
+        if (!m.isFirst() && !m.isLast()) {
+            return m.infer(activation); // a middle stage holds no rows
+        }
+        ShardArrays v = store().validation();
+        NDIndex rows = new NDIndex("{}:{}", chunk * EVAL_ROWS,
+                Math.min(v.rows(), (chunk + 1) * EVAL_ROWS));
+        try (NDArray x = m.isFirst() ? v.features().get(rows) : null) {
+            if (!m.isLast()) {
+                return m.infer(x);
+            }
+            if (scores == null) {
+                scores = new ValidationScores(config.model, v.labelKind() == LabelKind.CLASSES);
+            }
+            try (NDArray y = v.labels().get(rows)) {
+                scores.add(x != null ? m.score(x, y) : m.score(activation, y), y);
+            }
+            return NONE;
+        }
+    }
+
+    /**
+     * Returns the scores of the chunks the last stage saw since the previous call.
+     *
+     * @return the loss, accuracy and AUC
+     */
+    public Evaluation evaluation() {
+        if (scores == null) {
+            throw new DmlException("No validation rows were scored on this worker.",
+                    "Run evalForward on every chunk first (the last stage scores).");
+        }
+        Evaluation e = scores.result();
+        scores = null;
+        return e;
+    }
+
+    /**
+     * Returns the model's parameters as little-endian float32 bytes (bytes cross Ray fast;
      * float arrays do not).
      *
      * @return {@code 4 * parameterCount} bytes
      */
     public byte[] parameterBytes() {
-        float[] p = replica().parameters();
-        ByteBuffer b = ByteBuffer.allocate(p.length * Float.BYTES)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        float[] p = model().parameters();
+        ByteBuffer b = ByteBuffer.allocate(p.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
         b.asFloatBuffer().put(p);
         return b.array();
     }
 
     /**
-     * Frees the replica, the arrays and the allocator; the driver calls it before it kills the
-     * actors, which matters in LOCAL mode where actors outlive the group.
+     * Frees the model, the data and their memory; the driver calls it before it kills the
+     * actors, which matters in LOCAL mode where actors outlive the job.
      *
      * @return {@code true}
      */
     public boolean release() {
-        if (replica != null) {
-            replica.close();
-            replica = null;
-        }
-        gradients = null;
-        for (ShardArrays a : new ShardArrays[] {data, validation}) {
-            if (a != null) {
-                a.close();
-            }
-        }
-        data = null;
-        validation = null;
-        if (manager != null) {
-            manager.close();
-            manager = null;
-        }
-        if (decoder != null) {
-            decoder.close();
-            decoder = null;
-        }
-        if (root != null) {
-            root.close();
-            root = null;
+        try {
+            Closeables.closeAll(model, data);
+        } finally {
+            model = null;
+            data = null;
+            gradients = null;
         }
         return true;
     }
 
     static float[] floats(byte[] bytes) {
         float[] out = new float[bytes.length / Float.BYTES];
-        ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
         return out;
     }
 
-    private void openMemory() {
-        if (root == null) {
-            String name = "train/" + rank();
-            root = new RootAllocator();
-            decoder = new ShardDecoder(root, name);
-            manager = NDManager.newBaseManager("PyTorch");
-            manager.setName(name);
+    private ShardStore store() {
+        if (data == null) {
+            data = new ShardStore("train/" + rank());
         }
+        return data;
     }
 
-    private TrainingReplica replica() {
-        if (replica == null) {
+    private ModelStage model() {
+        if (model == null) {
             throw new DmlException("Rank " + rank() + " has no model yet.",
-                    "Call TrainWorker.init before training.");
+                    "The driver calls init before training.");
         }
-        return replica;
+        return model;
     }
 
     private static long hash(float[] p) {
         return Arrays.hashCode(p);
+    }
+
+    /** A staged step's counters, from its first micro-batch to its end. */
+    private static final class StageStep {
+        int forwards;
+        int backwards;
+        double lossSum;
+        long busy;
+        long moved;
+
+        void begin(ModelStage m) {
+            m.microBatches().beginStep();
+            forwards = 0;
+            backwards = 0;
+            lossSum = 0;
+            busy = 0;
+            moved = 0;
+        }
+
+        byte[] handOn(byte[] out, long t0) {
+            busy += System.nanoTime() - t0;
+            if (out == null) {
+                return NONE;
+            }
+            moved += out.length;
+            return out;
+        }
     }
 }

@@ -4,27 +4,64 @@ import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.Serializable;
 
-/** What every rank needs to train: model, optimizer, batch and checkpoints; crosses Ray. */
+/**
+ * What a worker needs to train: the model and the layers it holds, the optimizer, the batch and
+ * its micro-batches. A data-parallel worker holds every layer; a stage of a model-, pipeline- or
+ * hybrid-parallel job holds some. Crosses Ray, so a plain Serializable class.
+ */
 public final class WorkerConfig implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     final String job;
     final ModelSpec model;
     final OptimizerSpec optimizer;
     final int batchSize;
-    final int stepsPerEpoch;
-    final String checkpointDir;
-    final int checkpointEvery;
+    final int microbatches;
+    final int stage;
+    final int fromLayer;
+    final int toLayer;
 
+    /**
+     * A worker that holds the whole model.
+     *
+     * @param job the job's id, which names the worker's memory pools
+     * @param model the model
+     * @param optimizer the optimizer
+     * @param batchSize rows per worker (per replica) and step
+     * @param microbatches micro-batches per step; divides the batch size
+     */
     WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int stepsPerEpoch, String checkpointDir, int checkpointEvery) {
+            int microbatches) {
+        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount());
+    }
+
+    private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
+            int microbatches, int stage, int fromLayer, int toLayer) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
         this.batchSize = batchSize;
-        this.stepsPerEpoch = stepsPerEpoch;
-        this.checkpointDir = checkpointDir;
-        this.checkpointEvery = checkpointEvery;
+        this.microbatches = microbatches;
+        this.stage = stage;
+        this.fromLayer = fromLayer;
+        this.toLayer = toLayer;
+    }
+
+    /**
+     * Returns the same config for one stage.
+     *
+     * @param s the stage
+     * @param from its first layer
+     * @param to one past its last layer
+     * @return a new config
+     */
+    WorkerConfig forStage(int s, int from, int to) {
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to);
+    }
+
+    /** The rows of one micro-batch. */
+    int microbatchRows() {
+        return batchSize / microbatches;
     }
 }

@@ -45,7 +45,7 @@ class ClusterAddressTest {
     void badAddressesSayHowToWriteThem() {
         DmlException e = assertThrows(DmlException.class,
                 () -> ClusterSpec.builder().optAddress("localhost"));
-        assertEquals("'localhost' (from ClusterSpec.optAddress) is not a Ray address host:port.\n"
+        assertEquals("'localhost' (from optClusterAddress) is not a Ray address host:port.\n"
                 + "Write it as host:port, for example 10.0.0.5:6379.", e.getMessage());
         e = assertThrows(DmlException.class, () -> ClusterAddress.resolve(
                 ClusterSpec.defaults(), Map.of("RAY_ADDRESS", "ray://h:10001"), props(null)));
@@ -65,9 +65,9 @@ class ClusterAddressTest {
                 () -> RayCluster.open(spec, Map.of(), new Properties()));
         assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "took 10 s or more");
         assertTrue(e.what().startsWith("The Ray cluster at 127.0.0.1:" + port
-                + " (from ClusterSpec.optAddress) is unreachable: "), e.what());
+                + " (from optClusterAddress) is unreachable: "), e.what());
         assertEquals("Start it with `ray start --head --port=" + port + "` on 127.0.0.1, or "
-                + "remove the ClusterSpec.optAddress to use the embedded cluster.", e.hint());
+                + "remove the optClusterAddress to use the embedded cluster.", e.hint());
     }
 
     @Test

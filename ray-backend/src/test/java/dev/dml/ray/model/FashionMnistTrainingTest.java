@@ -3,6 +3,8 @@ package dev.dml.ray.model;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.NDArray;
 import dev.dml.ray.NativeMemoryTest;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.FashionMnist;
@@ -38,12 +40,12 @@ class FashionMnistTrainingTest extends NativeMemoryTest {
                                 manager)
                         : train.openArrays(manager);
                 ShardArrays eval = test.openArrays(manager);
-                TrainingReplica r = TrainingReplica.open(spec, opt, "fmnist/0")) {
+                ModelStage r = ModelStage.openWhole(spec, opt, "fmnist/0")) {
             int batch = 64;
             long t0 = System.nanoTime();
             for (int e = 0; e < epochs; e++) {
                 for (int from = 0; from < data.rows(); from += batch) {
-                    r.forwardBackward(data, from, Math.min(data.rows(), from + batch));
+                    trainRows(r, data, from, Math.min(data.rows(), from + batch));
                     r.step();
                 }
             }
@@ -85,5 +87,12 @@ class FashionMnistTrainingTest extends NativeMemoryTest {
     void cnnReaches86PercentOnMoreData() {
         double acc = train(ModelSpec.cnn(10), OptimizerSpec.adam(2e-3f), 30_000, 4, false);
         assertTrue(acc >= 0.86, "accuracy " + acc);
+    }
+
+    private static float trainRows(ModelStage r, ShardArrays data, int from, int to) {
+        NDIndex rows = new NDIndex("{}:{}", from, to);
+        try (NDArray x = data.features().get(rows); NDArray y = data.labels().get(rows)) {
+            return r.trainBatch(x, y);
+        }
     }
 }

@@ -4,15 +4,19 @@ import static dev.dml.ray.train.StagedLocalTest.assertSameTraining;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.PipelineMetrics;
+import dev.dml.events.StepMetrics;
 import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
-import dev.dml.ray.collective.WorkerInfo;
+import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -73,7 +77,7 @@ class StagedIT {
 
     private static TrainResult train(Table t, int batch, Strategy s, Recorder rec) {
         return Dml.start(TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
-                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).setEpochs(1)
+                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).optEpochs(1)
                 .optBatchSize(batch).optCpusPerWorker(0).optStrategy(s).addListener(rec)
                 .optName("staged").build(), driver).await(WAIT);
     }
@@ -97,7 +101,7 @@ class StagedIT {
                 Strategy.Schedule.ONE_F_ONE_B), piped);
         assertSameTraining(whole, oneFOneB);
         PipelineMetrics p = piped.pipeline.get(piped.pipeline.size() - 1);
-        assertEquals(3, p.busyMillis().length);
+        assertEquals(3, p.stages().size());
         assertEquals(4, p.microbatches());
         assertTrue(p.activationBytes() > 0);
         assertTrue(p.bubbleFraction() > 0 && p.bubbleFraction() < 1, p.toString());
@@ -110,6 +114,39 @@ class StagedIT {
         assertSameTraining(concat, hybrid);
         assertEquals(4, hybrid.workers().size());
         assertTrue(hr.steps.get(0).allReduceBytes() > 0, "the replicas averaged nothing");
-        assertEquals(4, hr.steps.get(0).rssBytes().length);
+        assertEquals(4, hr.steps.get(0).workers().size());
+    }
+
+    @Test
+    @Tag("slow") // nine jobs: CI runs it (-Pslow)
+    void eachStagedStrategyValidatesCheckpointsAndResumesOnTheCluster(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        for (Strategy strategy : List.of(Strategy.model(2),
+                Strategy.pipeline(2, 4, Strategy.Schedule.GPIPE), Strategy.hybrid(2, 2, 2))) {
+            String name = strategy.toString().substring(0, 5);
+            TrainResult straight = job(name + "-2", strategy, 2, dir.resolve(name + "-x"), false);
+            // the first epoch alone, checkpointed at every step; then the second from its last
+            Path ck = dir.resolve(name);
+            TrainResult first = job(name + "-a", strategy, 1, ck, false);
+            TrainResult resumed = job(name + "-b", strategy, 2, ck, true);
+            assertEquals(first.globalSteps(), resumed.resumedFromStep(), name);
+            assertEquals(straight.globalSteps(), resumed.globalSteps(), name);
+            TrainLocalTest.assertClose(straight.parameters(), resumed.parameters(), 0, 0);
+            EpochMetrics a = straight.epochs().get(1);
+            EpochMetrics b = resumed.epochs().get(0);
+            assertEquals(2, b.epoch(), name);
+            assertTrue(Float.isFinite(b.validationLoss()), name + ": " + b);
+            assertEquals(a.validationLoss(), b.validationLoss(), name);
+            assertEquals(a.validationAccuracy(), b.validationAccuracy(), name);
+        }
+    }
+
+    private static TrainResult job(String name, Strategy s, int epochs, Path checkpoints,
+            boolean resume) {
+        return Dml.start(TrainSpec.builder().setTable(table).setColumns(SyntheticFraud.selection())
+                .setModel(model).optOptimizer(OptimizerSpec.adam(1e-2f)).optEpochs(epochs)
+                .optBatchSize(BATCH).optCpusPerWorker(0).optStrategy(s)
+                .optValidationFraction(0.25).optCheckpoints(checkpoints, 1)
+                .optResume(resume).optName(name).build(), driver).await(WAIT);
     }
 }

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.ray.collective.WorkerInfo;
+import dev.dml.events.PipelineMetrics;
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.SyntheticFraud;
@@ -21,15 +24,19 @@ import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.Table;
 
 /**
- * Model, pipeline and hybrid parallelism with real {@link dev.dml.ray.pipeline.StageWorker}
- * actors in Ray's LOCAL mode, each against the unsplit model (data parallelism) on the same
- * seed and batches: same losses, same parameters.
+ * Model, pipeline and hybrid parallelism with real {@link TrainWorker} actors in Ray's LOCAL
+ * mode, each against the unsplit model (data parallelism) on the same seed and batches: same
+ * losses, same parameters, same validation scores, and a resumed job equals an uninterrupted
+ * one.
  */
 class StagedLocalTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
     private static final ColumnSelection SEL = SyntheticFraud.selection();
     private static final int BATCH = 16;
+    /** One of each kind of staged strategy. */
+    private static final List<Strategy> STAGED = List.of(Strategy.model(3),
+            Strategy.pipeline(2, 4, Strategy.Schedule.ONE_F_ONE_B), Strategy.hybrid(2, 2, 2));
     private static Table table;
     private static ModelSpec model;
 
@@ -51,14 +58,12 @@ class StagedLocalTest {
 
     private static TrainSpecBuilder spec(String name) {
         return TrainSpec.builder().setTable(table).setColumns(SEL).setModel(model)
-                .optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).setEpochs(2).optBatchSize(BATCH)
+                .optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).optEpochs(2).optBatchSize(BATCH)
                 .optCpusPerWorker(0).optName(name);
     }
 
     private static TrainResult run(TrainSpec spec, FakeDriverContext ctx) {
-        TrainResult r = spec.strategy() instanceof Strategy.Staged
-                ? StagedCommand.of(spec, spec.name(), TIMEOUT).run(ctx)
-                : TrainCommand.of(spec, spec.name(), TIMEOUT).run(ctx);
+        TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
         assertTrue(ctx.resources.isEmpty(), "the job left resources: " + ctx.resources.keySet());
         return r;
     }
@@ -85,15 +90,15 @@ class StagedLocalTest {
         assertEquals(24, ctx.events(StepMetrics.class).size());
         assertEquals(2, ctx.events(EpochMetrics.class).size());
         PipelineMetrics p = pm.get(5);
-        assertEquals(3, p.busyMillis().length);
+        assertEquals(3, p.stages().size());
         assertEquals(1, p.microbatches());
         // forward 16x16 and 16x8 floats and their gradients back, plus 20-byte headers
         assertEquals(2 * (4 * (16 * 16 + 16 * 8) + 2 * (4 + 16)), p.activationBytes());
-        for (double b : p.busyMillis()) {
-            assertTrue(b > 0, "a stage did no work");
+        for (PipelineMetrics.StageTime st : p.stages()) {
+            assertTrue(st.busyMillis() > 0, "a stage did no work");
         }
         assertTrue(p.bubbleFraction() > 0 && p.bubbleFraction() < 1, p.toString());
-        assertEquals(3, split.steps().get(0).rssBytes().length);
+        assertEquals(3, split.steps().get(0).workers().size());
         assertEquals(table.rowCount(), split.predict(table).rowCount());
     }
 
@@ -113,10 +118,10 @@ class StagedLocalTest {
 
     @Test
     void gpipeAndOneFOneBEqualTheUnsplitModelOnTheWholeBatch() {
-        TrainResult whole = run(spec("whole-p").setEpochs(1).build(), new FakeDriverContext());
+        TrainResult whole = run(spec("whole-p").optEpochs(1).build(), new FakeDriverContext());
         for (Strategy.Schedule s : Strategy.Schedule.values()) {
             FakeDriverContext ctx = new FakeDriverContext();
-            TrainResult piped = run(spec("pipe-" + s).setEpochs(1)
+            TrainResult piped = run(spec("pipe-" + s).optEpochs(1)
                     .optStrategy(Strategy.pipeline(3, 4, s)).build(), ctx);
             assertSameTraining(whole, piped);
             PipelineMetrics p = ctx.events(PipelineMetrics.class).get(2);
@@ -140,9 +145,62 @@ class StagedLocalTest {
         StepMetrics s = ctx.events(StepMetrics.class).get(1);
         assertEquals(2 * BATCH, s.examples());
         assertTrue(s.allReduceBytes() > 0, "the stages' replicas averaged nothing");
-        assertEquals(4, s.cpuPercent().length);
+        assertEquals(4, s.workers().size());
         PipelineMetrics p = ctx.events(PipelineMetrics.class).get(1);
-        assertEquals(2, p.stages());
-        assertTrue(p.allReduceMillis()[0] > 0);
+        assertEquals(2, p.stages().size());
+        assertTrue(p.stages().get(0).allReduceMillis() > 0);
+    }
+
+    @Test
+    void stagedJobsValidateLikeTheUnsplitModel() {
+        TrainResult whole = run(spec("v-whole").optValidationFraction(0.25).build(),
+                new FakeDriverContext());
+        TrainResult twoWorkers = run(spec("v-dp").optValidationFraction(0.25).optWorkers(2)
+                .build(), new FakeDriverContext());
+        for (Strategy strategy : STAGED) {
+            TrainResult staged = run(spec("v-" + strategy.toString().substring(0, 5))
+                    .optValidationFraction(0.25).optStrategy(strategy).build(),
+                    new FakeDriverContext());
+            boolean hybrid = ((Strategy.Staged) strategy).replicas() > 1;
+            TrainResult same = hybrid ? twoWorkers : whole;
+            assertSameTraining(same, staged);
+            assertEquals(2, staged.epochs().size());
+            for (int e = 0; e < 2; e++) {
+                EpochMetrics a = same.epochs().get(e);
+                EpochMetrics b = staged.epochs().get(e);
+                assertTrue(Float.isFinite(b.validationLoss()), strategy + ": " + b);
+                assertEquals(a.validationLoss(), b.validationLoss(), 1e-5, strategy.toString());
+                assertEquals(a.validationAccuracy(), b.validationAccuracy(), 1e-9);
+                assertEquals(a.validationAuc(), b.validationAuc(), 1e-6);
+            }
+        }
+    }
+
+    @Test
+    void aStagedJobResumedFromACheckpointEqualsAnUninterruptedOne(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        for (Strategy strategy : STAGED) {
+            String name = strategy.toString().substring(0, 5);
+            TrainResult whole = run(spec(name + "-whole").optStrategy(strategy).build(),
+                    new FakeDriverContext());
+            TrainSpecBuilder b = spec(name + "-crash").optStrategy(strategy)
+                    .optCheckpoints(dir.resolve(name), 4);
+            FakeDriverContext[] ctx = new FakeDriverContext[1];
+            ctx[0] = new FakeDriverContext(e -> {
+                if (e instanceof StepMetrics m && m.step() == 7) {
+                    ctx[0].lookup("dml-train/" + name + "-crash", JobControl.class)
+                            .requestStop();
+                }
+            });
+            TrainResult crashed = run(b.build(), ctx[0]);
+            assertTrue(crashed.stopped(), name);
+            assertEquals(7, crashed.globalSteps(), name);
+            TrainResult resumed = run(b.optResume(true).optName(name + "-resume").build(),
+                    new FakeDriverContext());
+            assertEquals(4, resumed.resumedFromStep(), name);
+            assertEquals(whole.globalSteps(), resumed.globalSteps(), name);
+            assertClose(whole.parameters(), resumed.parameters(), 0, 0);
+            assertEquals(whole.finalLoss(), resumed.finalLoss(), name);
+        }
     }
 }

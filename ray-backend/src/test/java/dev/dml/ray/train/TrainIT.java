@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.StepMetrics;
 import dev.dml.ray.Dml;
 import dev.dml.DmlException;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
-import dev.dml.ray.collective.WorkerInfo;
+import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.Metrics;
@@ -109,7 +111,7 @@ class TrainIT {
     private static TrainSpecBuilder fraud(Table t, int workers, Recorder rec) {
         return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
                 .setModel(ModelSpec.Family.MLP, 64, 32).optOptimizer(OptimizerSpec.adam(1e-2f))
-                .setEpochs(4).optBatchSize(256).optWorkers(workers).optCpusPerWorker(1)
+                .optEpochs(4).optBatchSize(256).optWorkers(workers).optCpusPerWorker(1)
                 .optValidationFraction(0.1).addListener(rec);
     }
 
@@ -141,7 +143,8 @@ class TrainIT {
         assertTrue(rec.ended);
         assertTrue(rec.epochs.get(3).validationAuc() >= 0.95, rec.epochs.toString());
         StepMetrics last = rec.steps.get(rec.steps.size() - 1);
-        assertTrue(last.allReduceBytes() > 0 && last.rssBytes()[1] > 0 && last.heapBytes()[0] > 0,
+        assertTrue(last.allReduceBytes() > 0 && last.workers().get(1).rssBytes() > 0
+                && last.workers().get(0).heapBytes() > 0,
                 last.toString());
     }
 
@@ -160,7 +163,7 @@ class TrainIT {
                 .addHidden(16).optStandardize(dev.dml.ray.data.FeatureStats.of(t,
                         SyntheticFraud.selection())).build();
         TrainSpecBuilder b = TrainSpec.builder().setColumns(SyntheticFraud.selection())
-                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).setEpochs(2)
+                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).optEpochs(2)
                 .optCpusPerWorker(0.5).optReportEvery(1);
         TrainResult r2 = Dml.start(b.setTable(t).optBatchSize(batch).optWorkers(2)
                 .optName("eq2").build(), driver).await(Duration.ofMinutes(2));
@@ -181,7 +184,7 @@ class TrainIT {
         Recorder rec = new Recorder();
         TrainResult r = Dml.start(TrainSpec.builder().setTable(train.toTable())
                 .setColumns(FashionMnist.selection()).setModel(ModelSpec.Family.MLP, 128)
-                .optOptimizer(OptimizerSpec.adam(1e-3f)).setEpochs(3).optBatchSize(64)
+                .optOptimizer(OptimizerSpec.adam(1e-3f)).optEpochs(3).optBatchSize(64)
                 .optWorkers(2).optReportEvery(20).optName("fashion").addListener(rec).build(),
                 driver).await(Duration.ofMinutes(3));
         double acc = Metrics.accuracy(r.predictClasses(test.toTable()), test.labels());
@@ -199,7 +202,7 @@ class TrainIT {
                 fraud(SyntheticFraud.generate(2_000, 1), 2, new Recorder())
                         .optGpusPerWorker(1).optName("gpu").build(), driver)
                 .await(Duration.ofMinutes(1)));
-        assertEquals("The job asks for 2 workers with 1.0 GPU each, but the cluster has 0 GPU"
+        assertEquals("The job asks for 2 workers with 1 GPU each, but the cluster has 0 GPU"
                 + " in all.", e.what());
         assertEquals("Lower optGpusPerWorker or optWorkers, or add GPU nodes to the cluster.",
                 e.hint());
@@ -211,7 +214,7 @@ class TrainIT {
     void stopEndsTheJobWithAPartialResultAndKillsItsWorkers() throws Exception {
         Recorder rec = new Recorder();
         TrainJob job = Dml.start(fraud(SyntheticFraud.generate(50_000, 1), 2, rec)
-                .setEpochs(50).optReportEvery(5).optName("stopme").build(), driver);
+                .optEpochs(50).optReportEvery(5).optName("stopme").build(), driver);
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (rec.steps.size() < 10 && System.nanoTime() < deadline) {
             Thread.sleep(50);
@@ -240,7 +243,7 @@ class TrainIT {
             }
         };
         TrainJob job = Dml.start(fraud(SyntheticFraud.generate(50_000, 1), 2, rec)
-                .setEpochs(50).optReportEvery(5).optName("doomed").build(), driver);
+                .optEpochs(50).optReportEvery(5).optName("doomed").build(), driver);
         DmlException e = assertThrows(DmlException.class, () -> job.await(Duration.ofMinutes(2)));
         long pid1 = rec.workers.get(1).pid();
         System.out.println("worker death: " + e.getMessage());
@@ -249,7 +252,7 @@ class TrainIT {
         awaitDead(List.of(rec.workers.get(0).pid(), pid1), Duration.ofSeconds(30));
         // the driver and the cluster still train
         TrainResult after = Dml.start(fraud(SyntheticFraud.generate(4_000, 1), 2, new Recorder())
-                .setEpochs(1).optName("after").build(), driver).await(Duration.ofMinutes(1));
+                .optEpochs(1).optName("after").build(), driver).await(Duration.ofMinutes(1));
         assertEquals(1, after.epochs().size());
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.ray.Dml;
 import dev.dml.DmlException;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SyntheticFraud;
@@ -22,27 +23,30 @@ class TrainSpecTest {
     @Test
     void buildNamesEveryMissingRequiredValue() {
         DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder().build());
-        assertEquals("The training spec is missing setTable, setColumns, setModel, setEpochs.",
-                e.what());
-        assertEquals("Call setTable(...), setColumns(...), setModel(...),"
-                + " setEpochs(...) on TrainSpec.builder() before build().", e.hint());
+        assertEquals("The training spec is missing setTable, setColumns.", e.what());
+        assertEquals("Call setTable(...), setColumns(...) on TrainSpec.builder() before build().",
+                e.hint());
     }
 
     @Test
     void settersRejectBadValuesAtOnce() {
         TrainSpecBuilder b = TrainSpec.builder();
-        assertEquals("workers must be at least 1, got 0.",
+        assertEquals("optWorkers must be a whole number of at least 1, got 0.",
                 assertThrows(DmlException.class, () -> b.optWorkers(0)).what());
-        assertEquals("The learning rate must be positive, got 0.0.",
+        assertEquals("For example optWorkers(2): worker actors, each its own JVM.",
+                assertThrows(DmlException.class, () -> b.optWorkers(0)).hint());
+        assertEquals("optLearningRate must be a number above 0, got 0.0.",
                 assertThrows(DmlException.class, () -> b.optLearningRate(0)).what());
-        assertEquals("The batch size must be at least 1, got 0.",
+        assertEquals("optBatchSize must be a whole number of at least 1, got 0.",
                 assertThrows(DmlException.class, () -> b.optBatchSize(0)).what());
-        assertEquals("epochs must be at least 1, got -1.",
-                assertThrows(DmlException.class, () -> b.setEpochs(-1)).what());
-        assertEquals("gpusPerWorker must be 0 or more, got -1.0.",
+        assertEquals("optEpochs must be a whole number of at least 1, got -1.",
+                assertThrows(DmlException.class, () -> b.optEpochs(-1)).what());
+        assertEquals("optGpusPerWorker must be a number of at least 0, got -1.0.",
                 assertThrows(DmlException.class, () -> b.optGpusPerWorker(-1)).what());
-        assertEquals("validationFraction must be in [0, 1), got 1.0.",
+        assertEquals("optValidationFraction must be a fraction in [0, 1), got 1.0.",
                 assertThrows(DmlException.class, () -> b.optValidationFraction(1)).what());
+        assertEquals("--into is resolved by the notebook, not by the training spec.",
+                assertThrows(DmlException.class, () -> b.opt(TrainOptions.INTO, "m")).what());
         assertThrows(DmlException.class, () -> b.optCheckpoints(Path.of("/tmp/x"), 0));
     }
 
@@ -51,7 +55,7 @@ class TrainSpecTest {
         ColumnSelection sel = ColumnSelection.builder().addFeature("v1").addFeature("nope")
                 .setLabel(SyntheticFraud.LABEL, LabelKind.CLASSES).build();
         DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
-                .setTable(FRAUD).setColumns(sel).setModel(ModelSpec.Family.MLP, 8).setEpochs(1)
+                .setTable(FRAUD).setColumns(sel).setModel(ModelSpec.Family.MLP, 8).optEpochs(1)
                 .build());
         assertTrue(e.what().contains("nope"), e.getMessage());
         assertTrue(!e.hint().isEmpty());
@@ -60,7 +64,7 @@ class TrainSpecTest {
     @Test
     void aFamilyModelIsResolvedFromTheTableAndRowsAreSplit() {
         TrainSpec s = TrainSpec.builder().setTable(FRAUD).setColumns(SyntheticFraud.selection())
-                .setModel(ModelSpec.Family.MLP, 8, 4).setEpochs(1).optWorkers(3)
+                .setModel(ModelSpec.Family.MLP, 8, 4).optEpochs(1).optWorkers(3)
                 .optBatchSize(50).optValidationFraction(0.25).build();
         assertEquals(31, s.model().inputs());
         assertEquals(2, s.model().outputs());
@@ -73,7 +77,7 @@ class TrainSpecTest {
     void aBatchLargerThanAShardIsRefused() {
         DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
                 .setTable(FRAUD).setColumns(SyntheticFraud.selection())
-                .setModel(ModelSpec.Family.MLP, 8).setEpochs(1).optWorkers(4).optBatchSize(300)
+                .setModel(ModelSpec.Family.MLP, 8).optEpochs(1).optWorkers(4).optBatchSize(300)
                 .build());
         assertEquals("Each of the 4 workers gets 250 training rows, fewer than the batch size"
                 + " 300.", e.what());
@@ -84,7 +88,7 @@ class TrainSpecTest {
     void anUnreachableClusterFailsFastBeforeAnyProcessStarts() {
         TrainSpec spec = TrainSpec.builder().setTable(FRAUD)
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 8)
-                .setEpochs(1).optClusterAddress("127.0.0.1:1").build();
+                .optEpochs(1).optClusterAddress("127.0.0.1:1").build();
         long t0 = System.nanoTime();
         DmlException e = assertThrows(DmlException.class, () -> Dml.train(spec));
         assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "took too long");
@@ -96,7 +100,8 @@ class TrainSpecTest {
     void resumeNeedsACheckpointFolder() {
         DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
                 .setTable(FRAUD).setColumns(SyntheticFraud.selection())
-                .setModel(ModelSpec.Family.MLP, 8).setEpochs(1).optResume(true).build());
-        assertEquals("optResume(true) needs a checkpoint folder.", e.what());
+                .setModel(ModelSpec.Family.MLP, 8).optEpochs(1).optResume(true).build());
+        assertEquals("optCheckpointEvery and optResume need optCheckpoints.", e.what());
+        assertEquals("Add optCheckpoints: the folder for the checkpoints.", e.hint());
     }
 }

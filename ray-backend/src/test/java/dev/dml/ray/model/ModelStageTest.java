@@ -24,7 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class TrainingReplicaTest {
+/** A whole model: its initialisation, batch step, gradients, state and predictions. */
+class ModelStageTest {
 
     private NDManager manager;
 
@@ -59,9 +60,9 @@ class TrainingReplicaTest {
     @Test
     void sameSeedGivesBitwiseIdenticalParameters() {
         ModelSpec spec = ModelSpec.mlp(12, 3, 16, 8).withSeed(7);
-        try (TrainingReplica a = TrainingReplica.open(spec, OptimizerSpec.adam(1e-3f), "t/0");
-                TrainingReplica b = TrainingReplica.open(spec, OptimizerSpec.adam(1e-3f), "t/1");
-                TrainingReplica c = TrainingReplica.open(spec.withSeed(8), OptimizerSpec.adam(1e-3f), "t/2")) {
+        try (ModelStage a = ModelStage.openWhole(spec, OptimizerSpec.adam(1e-3f), "t/0");
+                ModelStage b = ModelStage.openWhole(spec, OptimizerSpec.adam(1e-3f), "t/1");
+                ModelStage c = ModelStage.openWhole(spec.withSeed(8), OptimizerSpec.adam(1e-3f), "t/2")) {
             float[] pa = a.parameters();
             assertEquals(12 * 16 + 16 + 16 * 8 + 8 + 8 * 3 + 3, pa.length);
             assertArrayEquals(pa, b.parameters());
@@ -72,12 +73,12 @@ class TrainingReplicaTest {
     @Test
     void cnnBuildsAndInitialisesDeterministically() {
         ModelSpec spec = ModelSpec.cnn(10);
-        try (TrainingReplica a = TrainingReplica.open(spec, OptimizerSpec.sgd(0.1f, 0.9f), "t/0");
-                TrainingReplica b = TrainingReplica.open(spec, OptimizerSpec.sgd(0.1f, 0.9f), "t/1")) {
+        try (ModelStage a = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0.9f), "t/0");
+                ModelStage b = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0.9f), "t/1")) {
             assertArrayEquals(a.parameters(), b.parameters());
             NDArray x = randomFeatures(4, 784, 1);
             NDArray y = randomClasses(4, 10, 2);
-            float loss = a.forwardBackward(x, y);
+            float loss = a.trainBatch(x, y);
             assertTrue(loss > 0 && loss < 20, "loss " + loss);
         }
     }
@@ -85,14 +86,14 @@ class TrainingReplicaTest {
     @Test
     void gradientOfDoubleBatchIsMeanOfHalves() {
         ModelSpec spec = ModelSpec.mlp(10, 4, 32);
-        try (TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.sgd(0.1f, 0f), "t/0")) {
+        try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0f), "t/0")) {
             NDArray x = randomFeatures(64, 10, 3);
             NDArray y = randomClasses(64, 4, 4);
-            r.forwardBackward(x, y);
+            r.trainBatch(x, y);
             float[] full = r.gradients();
-            r.forwardBackward(x.get(new NDIndex("0:32")), y.get(new NDIndex("0:32")));
+            r.trainBatch(x.get(new NDIndex("0:32")), y.get(new NDIndex("0:32")));
             float[] g1 = r.gradients();
-            r.forwardBackward(x.get(new NDIndex("32:64")), y.get(new NDIndex("32:64")));
+            r.trainBatch(x.get(new NDIndex("32:64")), y.get(new NDIndex("32:64")));
             float[] g2 = r.gradients();
             double maxAbs = 0;
             double largest = 0;
@@ -109,8 +110,8 @@ class TrainingReplicaTest {
     @Test
     void flatGradientWriteBackRoundTrips() {
         ModelSpec spec = ModelSpec.mlp(6, 3, 5);
-        try (TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.sgd(0.5f, 0f), "t/0")) {
-            r.forwardBackward(randomFeatures(8, 6, 5), randomClasses(8, 3, 6));
+        try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.5f, 0f), "t/0")) {
+            r.trainBatch(randomFeatures(8, 6, 5), randomClasses(8, 3, 6));
             int n = r.parameterCount();
             FloatBuffer direct = ByteBuffer.allocateDirect(n * 4).order(ByteOrder.nativeOrder()).asFloatBuffer();
             r.copyGradients(direct);
@@ -134,7 +135,7 @@ class TrainingReplicaTest {
     @Test
     void parametersRoundTripAndRejectWrongLength() {
         ModelSpec spec = ModelSpec.logisticRegression(4, 2);
-        try (TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.adam(0.01f), "t/0")) {
+        try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.adam(0.01f), "t/0")) {
             float[] p = new float[r.parameterCount()];
             for (int i = 0; i < p.length; i++) {
                 p[i] = i * 0.25f;
@@ -153,26 +154,26 @@ class TrainingReplicaTest {
         NDArray y = randomClasses(32, 3, 10);
         byte[] saved;
         float[] expected;
-        try (TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.adam(0.01f), "t/0")) {
+        try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.adam(0.01f), "t/0")) {
             for (int i = 0; i < 3; i++) {
-                r.forwardBackward(x, y);
+                r.trainBatch(x, y);
                 r.step();
             }
             saved = r.saveState();
             for (int i = 0; i < 3; i++) {
-                r.forwardBackward(x, y);
+                r.trainBatch(x, y);
                 r.step();
             }
             expected = r.parameters();
         }
-        try (TrainingReplica r = TrainingReplica.open(spec.withSeed(99), OptimizerSpec.adam(0.01f), "t/1")) {
+        try (ModelStage r = ModelStage.openWhole(spec.withSeed(99), OptimizerSpec.adam(0.01f), "t/1")) {
             assertThrows(DmlException.class, () -> r.loadState(saved));
         }
-        try (TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.adam(0.01f), "t/1")) {
+        try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.adam(0.01f), "t/1")) {
             r.loadState(saved);
             assertEquals(3, r.steps());
             for (int i = 0; i < 3; i++) {
-                r.forwardBackward(x, y);
+                r.trainBatch(x, y);
                 r.step();
             }
             assertArrayEquals(expected, r.parameters());
@@ -185,15 +186,15 @@ class TrainingReplicaTest {
         NDArray x = randomFeatures(32, 8, 11);
         NDArray y = randomClasses(32, 3, 12);
         int callerBefore = manager.getManagedArrays().size();
-        try (TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.adam(0.01f), "t/0")) {
-            r.forwardBackward(x, y);
+        try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.adam(0.01f), "t/0")) {
+            r.trainBatch(x, y);
             r.step();
             int before = r.manager().getManagedArrays().size();
             for (int i = 0; i < 5; i++) {
-                r.forwardBackward(x, y);
+                r.trainBatch(x, y);
                 r.copyGradients(FloatBuffer.allocate(r.parameterCount()));
                 r.step();
-                r.loss(x, y);
+                r.score(x, y).loss();
                 r.predict(x);
             }
             assertEquals(before, r.manager().getManagedArrays().size());
@@ -216,7 +217,7 @@ class TrainingReplicaTest {
 
     private float[] trainFewSteps(ModelSpec spec, String name) {
         try (NDManager m = NDManager.newBaseManager("PyTorch");
-                TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.sgd(0.1f, 0.9f), name)) {
+                ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0.9f), name)) {
             Random rnd = new Random(1);
             float[] v = new float[32 * 8];
             int[] c = new int[32];
@@ -229,7 +230,7 @@ class TrainingReplicaTest {
             NDArray x = m.create(v, new Shape(32, 8));
             NDArray y = m.create(c);
             for (int i = 0; i < 20; i++) {
-                r.forwardBackward(x, y);
+                r.trainBatch(x, y);
                 r.step();
             }
             return r.parameters();
@@ -238,10 +239,10 @@ class TrainingReplicaTest {
 
     @Test
     void wrongFeatureWidthIsExplained() {
-        try (TrainingReplica r = TrainingReplica.open(ModelSpec.logisticRegression(5, 2),
+        try (ModelStage r = ModelStage.openWhole(ModelSpec.logisticRegression(5, 2),
                 OptimizerSpec.sgd(0.1f, 0f), "t/0")) {
             DmlException e = assertThrows(DmlException.class,
-                    () -> r.forwardBackward(randomFeatures(4, 6, 1), randomClasses(4, 2, 1)));
+                    () -> r.trainBatch(randomFeatures(4, 6, 1), randomClasses(4, 2, 1)));
             assertTrue(e.what().contains("[B, 5]"), e.what());
             assertTrue(e.hint().contains("setInputs(6)"), e.hint());
         }
@@ -260,12 +261,12 @@ class TrainingReplicaTest {
         ModelSpec spec = ModelSpec.builder(ModelSpec.Family.LOGISTIC_REGRESSION)
                 .setInputs(2).setOutputs(1).build();
         assertEquals(Objective.L2, spec.objective());
-        try (TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.sgd(0.1f, 0.5f), "t/0")) {
+        try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0.5f), "t/0")) {
             for (int i = 0; i < 200; i++) {
-                r.forwardBackward(x, y);
+                r.trainBatch(x, y);
                 r.step();
             }
-            assertTrue(r.loss(x, y) < 1e-6, "loss " + r.loss(x, y));
+            assertTrue(r.score(x, y).loss() < 1e-6, "loss " + r.score(x, y).loss());
             float[] p = r.parameters(); // weight [1, 2], then bias [1]
             assertEquals(2f, p[0], 1e-3f);
             assertEquals(-3f, p[1], 1e-3f);
@@ -284,13 +285,13 @@ class TrainingReplicaTest {
         NDArray y = manager.create(yv);
         ModelSpec spec = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(3).setOutputs(1)
                 .addHidden(8).optObjective(Objective.SIGMOID_BINARY_CROSS_ENTROPY).build();
-        try (TrainingReplica r = TrainingReplica.open(spec, OptimizerSpec.adam(0.05f), "t/0")) {
-            float first = r.loss(x, y);
+        try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.adam(0.05f), "t/0")) {
+            float first = r.score(x, y).loss();
             for (int i = 0; i < 100; i++) {
-                r.forwardBackward(x, y);
+                r.trainBatch(x, y);
                 r.step();
             }
-            assertTrue(r.loss(x, y) < first / 4, first + " -> " + r.loss(x, y));
+            assertTrue(r.score(x, y).loss() < first / 4, first + " -> " + r.score(x, y).loss());
             float[] p = r.predict(x);
             assertEquals(512, p.length);
             int ok = 0;

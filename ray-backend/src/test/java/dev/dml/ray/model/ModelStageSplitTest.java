@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * parameters, same loss, same gradient of every parameter (micro-batches accumulated), same
  * parameters after a step.
  */
-class StageReplicaTest {
+class ModelStageSplitTest {
 
     private NDManager manager;
 
@@ -62,21 +62,21 @@ class StageReplicaTest {
         OptimizerSpec sgd = OptimizerSpec.sgd(0.1f, 0.9f);
         NDArray x = features(rows, spec.inputs());
         NDArray y = classes(rows, spec.outputs());
-        List<StageReplica> stages = new ArrayList<>();
-        try (TrainingReplica whole = TrainingReplica.open(spec, sgd, "whole")) {
+        List<ModelStage> stages = new ArrayList<>();
+        try (ModelStage whole = ModelStage.openWhole(spec, sgd, "whole")) {
             int from = 0;
             for (int n : layersPerStage) {
-                stages.add(StageReplica.open(spec, sgd, from, from + n, "stage/" + from));
+                stages.add(ModelStage.open(spec, sgd, from, from + n, "stage/" + from));
                 from += n;
             }
             float[] p0 = whole.parameters();
-            assertArrayEquals(p0, concat(stages, StageReplica::parameters),
+            assertArrayEquals(p0, concat(stages, ModelStage::parameters),
                     "the stages start from the whole model's parameters");
             assertEquals(0, stages.get(0).parameterOffset());
-            float loss = whole.forwardBackward(x, y);
+            float loss = whole.trainBatch(x, y);
             float[] g = whole.gradients();
 
-            stages.forEach(StageReplica::beginStep);
+            stages.forEach(st -> st.microBatches().beginStep());
             int b = rows / micro;
             double stagedLoss = 0;
             int k = stages.size();
@@ -85,37 +85,37 @@ class StageReplicaTest {
                 try (NDArray xm = x.get(rowsOf); NDArray ym = y.get(rowsOf)) {
                     byte[] act = null;
                     for (int s = 0; s < k - 1; s++) {
-                        act = s == 0 ? stages.get(0).forward(m, xm)
-                                : stages.get(s).forward(m, act);
+                        act = s == 0 ? stages.get(0).microBatches().forward(m, xm)
+                                : stages.get(s).microBatches().forward(m, act);
                     }
-                    StageReplica tail = stages.get(k - 1);
-                    stagedLoss += tail.forwardBackward(m, act, xm, ym, 1f / micro) / micro;
-                    byte[] grad = tail.inputGradient(m);
+                    ModelStage tail = stages.get(k - 1);
+                    stagedLoss += tail.microBatches().forwardBackward(m, act, xm, ym, 1f / micro) / micro;
+                    byte[] grad = tail.microBatches().inputGradient(m);
                     for (int s = k - 2; s >= 0; s--) {
-                        grad = stages.get(s).backward(m, grad);
+                        grad = stages.get(s).microBatches().backward(m, grad);
                     }
                     assertNull(grad, "the first stage's input is data: no gradient");
                 }
             }
             assertEquals(loss, stagedLoss, 1e-5, "loss");
-            assertClose(g, concat(stages, StageReplica::gradients), 1e-4, 1e-6);
+            assertClose(g, concat(stages, ModelStage::gradients), 1e-4, 1e-6);
             whole.step();
-            stages.forEach(StageReplica::step);
-            assertClose(whole.parameters(), concat(stages, StageReplica::parameters), 1e-5,
+            stages.forEach(ModelStage::step);
+            assertClose(whole.parameters(), concat(stages, ModelStage::parameters), 1e-5,
                     1e-6);
         } finally {
-            stages.forEach(StageReplica::close);
+            stages.forEach(ModelStage::close);
         }
     }
 
-    private static float[] concat(List<StageReplica> stages,
-            java.util.function.Function<StageReplica, float[]> part) {
+    private static float[] concat(List<ModelStage> stages,
+            java.util.function.Function<ModelStage, float[]> part) {
         int n = 0;
-        for (StageReplica s : stages) {
+        for (ModelStage s : stages) {
             n += s.parameterCount();
         }
         float[] out = new float[n];
-        for (StageReplica s : stages) {
+        for (ModelStage s : stages) {
             float[] p = part.apply(s);
             System.arraycopy(p, 0, out, s.parameterOffset(), p.length);
         }
@@ -159,7 +159,7 @@ class StageReplicaTest {
     @Test
     void layerCostsCountParametersAndTime() {
         ModelSpec spec = ModelSpec.mlp(12, 3, 16, 8);
-        try (StageReplica all = StageReplica.open(spec, OptimizerSpec.adam(1e-3f), 0, 3, "a")) {
+        try (ModelStage all = ModelStage.open(spec, OptimizerSpec.adam(1e-3f), 0, 3, "a")) {
             assertArrayEquals(new long[] {12 * 16 + 16, 16 * 8 + 8, 8 * 3 + 3},
                     all.layerParameters());
             double[] ms = all.layerMillis(features(64, 12), 3);
@@ -174,7 +174,7 @@ class StageReplicaTest {
     void badLayerRangesSayHowToFix() {
         ModelSpec spec = ModelSpec.mlp(12, 3, 16);
         DmlException e = assertThrows(DmlException.class,
-                () -> StageReplica.open(spec, OptimizerSpec.adam(1e-3f), 1, 3, "x"));
+                () -> ModelStage.open(spec, OptimizerSpec.adam(1e-3f), 1, 3, "x"));
         assertTrue(e.getMessage().contains("2 layers"), e.getMessage());
     }
 }

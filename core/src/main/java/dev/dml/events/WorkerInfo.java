@@ -1,8 +1,11 @@
-package dev.dml.ray.collective;
+package dev.dml.events;
 
 import java.io.Serializable;
 
-/** Who a worker is: its rank, the group size, and where its JVM runs. Crosses Ray. */
+/**
+ * Who a worker is: its rank, the group size, and where its JVM runs. Crosses Ray, so a plain
+ * {@link Serializable} class.
+ */
 public final class WorkerInfo implements Serializable {
 
     private static final long serialVersionUID = 1L;

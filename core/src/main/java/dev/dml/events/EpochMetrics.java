@@ -1,0 +1,22 @@
+package dev.dml.events;
+
+import java.io.Serializable;
+
+/**
+ * What one epoch did: its mean training loss and, with validation, the validation metrics. An
+ * event the driver sends to the kernel.
+ *
+ * @param epoch the epoch, counting from 1
+ * @param steps the step number at the end of this epoch, over the whole job
+ * @param stepsRun the steps this job ran in this epoch (fewer after a resume)
+ * @param trainLoss the mean of the step losses this job ran in the epoch
+ * @param seconds the epoch's wall time, as the driver saw it
+ * @param examplesPerSecond the epoch's training rows per second, driver overhead included
+ * @param validationLoss the mean validation loss; NaN without validation
+ * @param validationAccuracy the validation accuracy; NaN without validation or for regression
+ * @param validationAuc the validation ROC AUC for two classes; NaN otherwise
+ */
+public record EpochMetrics(int epoch, long steps, long stepsRun, float trainLoss,
+        double seconds, double examplesPerSecond, float validationLoss,
+        double validationAccuracy, double validationAuc) implements Serializable {
+}

@@ -1,0 +1,89 @@
+package dev.dml.events;
+
+import java.io.Serializable;
+
+/**
+ * How one worker process looked at a moment: CPU use since its previous sample, used Java heap,
+ * resident memory, and, on a GPU node, the GPU's utilisation and memory. A plain {@link
+ * Serializable} class, because it crosses Ray inside worker reports (Ray's serializer rejects
+ * records).
+ */
+public final class ProcessSample implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** A process not sampled yet. */
+    public static final ProcessSample NONE = new ProcessSample(Double.NaN, 0, 0);
+
+    private final double cpuPercent;
+    private final long heapBytes;
+    private final long rssBytes;
+    private final double gpuPercent;
+    private final long gpuMemoryBytes;
+
+    /**
+     * A sample of a process without a GPU.
+     *
+     * @param cpuPercent CPU use, 100 = one core; NaN when unknown
+     * @param heapBytes used Java heap
+     * @param rssBytes resident set size; 0 when unknown
+     */
+    public ProcessSample(double cpuPercent, long heapBytes, long rssBytes) {
+        this(cpuPercent, heapBytes, rssBytes, Double.NaN, -1);
+    }
+
+    /**
+     * A sample of a process with a GPU.
+     *
+     * @param cpuPercent CPU use, 100 = one core; NaN when unknown
+     * @param heapBytes used Java heap
+     * @param rssBytes resident set size; 0 when unknown
+     * @param gpuPercent the GPU's utilisation, 0 to 100; NaN without a GPU
+     * @param gpuMemoryBytes the GPU memory in use; -1 without a GPU
+     */
+    public ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
+            long gpuMemoryBytes) {
+        this.cpuPercent = cpuPercent;
+        this.heapBytes = heapBytes;
+        this.rssBytes = rssBytes;
+        this.gpuPercent = gpuPercent;
+        this.gpuMemoryBytes = gpuMemoryBytes;
+    }
+
+    /** @return CPU use since the previous sample, 100 = one core; NaN when unknown */
+    public double cpuPercent() {
+        return cpuPercent;
+    }
+
+    /** @return used Java heap, in bytes */
+    public long heapBytes() {
+        return heapBytes;
+    }
+
+    /** @return resident set size in bytes; 0 when unknown */
+    public long rssBytes() {
+        return rssBytes;
+    }
+
+    /** @return the GPU's utilisation, 0 to 100; NaN without a GPU */
+    public double gpuPercent() {
+        return gpuPercent;
+    }
+
+    /** @return GPU memory in use, in bytes; -1 without a GPU */
+    public long gpuMemoryBytes() {
+        return gpuMemoryBytes;
+    }
+
+    /** @return {@code true} when the process has a GPU */
+    public boolean hasGpu() {
+        return gpuMemoryBytes >= 0;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("cpu %.0f%%, heap %d MiB, rss %d MiB%s", cpuPercent, heapBytes >> 20,
+                rssBytes >> 20, hasGpu() ? String.format(", gpu %.0f%% %d MiB", gpuPercent,
+                        gpuMemoryBytes >> 20) : "");
+    }
+}

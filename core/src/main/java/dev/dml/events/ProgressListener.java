@@ -1,0 +1,62 @@
+package dev.dml.events;
+
+import java.util.List;
+
+/**
+ * Receives a training job's progress while it runs, as DJL's {@code TrainingListener} does in
+ * one process. Every method has a no-op default, so a listener overrides only what it needs.
+ *
+ * <p>Calls come in order (start, then steps and epochs interleaved) from one thread, the
+ * driver's reader thread in the kernel; a listener should return quickly. A listener that throws
+ * loses that event only: progress never fails the job it reports on.
+ */
+public interface ProgressListener {
+
+    /**
+     * Called once the workers have started, before the first step.
+     *
+     * @param workers rank, pid and host of each worker
+     */
+    default void onStart(List<WorkerInfo> workers) {}
+
+    /**
+     * Called after each training step (a few steps arrive together, as the driver collects
+     * them).
+     *
+     * @param step the step's metrics
+     */
+    default void onStep(StepMetrics step) {}
+
+    /**
+     * Called after each step of a model-, pipeline- or hybrid-parallel job, just after its
+     * {@link #onStep}.
+     *
+     * @param pipeline each stage's busy and idle time, and the activation bytes moved
+     */
+    default void onPipeline(PipelineMetrics pipeline) {}
+
+    /**
+     * Called after each epoch.
+     *
+     * @param epoch the epoch's metrics
+     */
+    default void onEpoch(EpochMetrics epoch) {}
+
+    /**
+     * Hands an event to the method that takes it; other objects are ignored.
+     *
+     * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics} or {@link
+     *     EpochMetrics}
+     */
+    default void deliver(Object event) {
+        if (event instanceof StepMetrics s) {
+            onStep(s);
+        } else if (event instanceof PipelineMetrics p) {
+            onPipeline(p);
+        } else if (event instanceof EpochMetrics e) {
+            onEpoch(e);
+        } else if (event instanceof JobStarted j) {
+            onStart(j.workers());
+        }
+    }
+}

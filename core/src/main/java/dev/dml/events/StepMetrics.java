@@ -1,0 +1,30 @@
+package dev.dml.events;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * What one training step did, over all workers: an event the driver sends to the kernel, where
+ * listeners and the live plot read it.
+ *
+ * @param epoch the epoch this step belongs to, counting from 1
+ * @param step the step number over the whole job, counting from 1
+ * @param loss the mean loss over the global batch (the mean of the ranks' batch means)
+ * @param examples the rows of the global batch
+ * @param examplesPerSecond the throughput over all workers, at the slowest rank's pace
+ * @param computeMillis the slowest rank's compute time: forward, backward, optimizer step
+ * @param commMillis the slowest rank's time in the gradient all-reduce, waiting included
+ * @param allReduceBytes the gradient bytes all ranks sent to peers in this step
+ * @param workers each worker's process at its latest report, by rank
+ * @param reportedAtMillis when the last worker reported (epoch milliseconds): where the live
+ *     plot's latency starts
+ */
+public record StepMetrics(int epoch, long step, float loss, int examples,
+        double examplesPerSecond, double computeMillis, double commMillis, long allReduceBytes,
+        List<ProcessSample> workers, long reportedAtMillis) implements Serializable {
+
+    /** The workers' list is immutable. */
+    public StepMetrics {
+        workers = List.copyOf(workers);
+    }
+}

@@ -1,0 +1,45 @@
+package dev.dml.options;
+
+import java.util.stream.Collectors;
+
+/**
+ * The reference page of {@code %dml train}'s options, written from their declarations: {@code
+ * docs/train-options.md} is this page, and a test fails when the two differ.
+ */
+public final class OptionReference {
+
+    private OptionReference() {}
+
+    /**
+     * Writes the page.
+     *
+     * @return Markdown, one table row per option
+     */
+    public static String markdown() {
+        StringBuilder s = new StringBuilder();
+        s.append("# `%dml train` options\n\n")
+                .append("<!-- Generated from core/src/main/java/dev/dml/options/TrainOptions.java;")
+                .append(" do not edit. -->\n\n")
+                .append("Each option is written `--name value` on the `%dml train` line, or")
+                .append(" `name: value` on its own line of a `%%dml train` cell (`_` may stand")
+                .append(" for `-`). In Java, `TrainSpec.builder()` takes the same options:")
+                .append(" `opt(TrainOptions.NAME, value)`, or the method the last column")
+                .append(" names.\n\n")
+                .append("| option | what it does | default | example | Java |\n")
+                .append("| --- | --- | --- | --- | --- |\n");
+        for (Option<?> o : TrainOptions.ALL) {
+            s.append("| `").append(cell(o.usage())).append("` | ").append(cell(o.help()))
+                    .append(" | ").append(cell(o.defaultText())).append(" | `")
+                    .append(o.isSwitch() ? o.flag() : o.flag() + " " + cell(o.example()))
+                    .append("` | ").append(o.target() == Option.Target.KERNEL
+                            && o.javaTerm().equals(o.flag()) ? "notebook only"
+                            : "`" + o.javaTerm() + "`").append(" |\n");
+        }
+        return s.toString();
+    }
+
+    private static String cell(String text) {
+        return text.chars().mapToObj(c -> c == '|' ? "\\|" : String.valueOf((char) c))
+                .collect(Collectors.joining());
+    }
+}

@@ -1,0 +1,109 @@
+package dev.dml.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.magics.TrainRequest;
+import dev.dml.options.Option;
+import dev.dml.options.TrainOptions;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.train.TrainSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Table;
+
+/**
+ * Every option of {@code %dml train}, from its one declaration: it parses in the line and the
+ * cell form alike, {@code %dml help train} shows it with its declared default, and its value
+ * reaches the engine's spec (or, for job control, the request the magic acts on).
+ */
+class EveryTrainOptionTest {
+
+    private final Table fraud = SyntheticFraud.generate(2_000, 7);
+    private final NotebookData data = new NotebookData(
+            name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud).get(name)),
+            () -> List.of("fraud"));
+
+    /** What each option needs beside it to make a valid job. */
+    private static String companions(Option<?> o, Path dir) {
+        if (List.of(TrainOptions.STAGES, TrainOptions.MICROBATCHES, TrainOptions.SCHEDULE,
+                TrainOptions.BALANCE).contains(o)) {
+            return " --strategy pipeline --hidden 32,16";
+        }
+        if (o == TrainOptions.REPLICAS) {
+            return " --strategy hybrid --hidden 32,16";
+        }
+        if (o == TrainOptions.CHECKPOINT_EVERY || o == TrainOptions.RESUME) {
+            return " --checkpoint-dir " + dir;
+        }
+        return "";
+    }
+
+    /** The value the test gives: the declared example, but no address outside loopback. */
+    private static String value(Option<?> o) {
+        return o == TrainOptions.CLUSTER ? "127.0.0.1:6379" : o.example();
+    }
+
+    @Test
+    void everyOptionParsesInBothFormsIsHelpedAndReachesTheSpec(@TempDir Path dir) {
+        String help = String.join("\n", dev.dml.magics.DmlMagics.standard().commands().stream()
+                .filter(c -> c.name().equals("train")).findFirst().orElseThrow().usage());
+        List<String> checked = new ArrayList<>();
+        for (Option<?> o : TrainOptions.ALL) {
+            String label = o == TrainOptions.LABEL ? "" : " --label is_fraud";
+            String flag = o.isSwitch() ? o.flag() : o.flag() + " " + value(o);
+            String line = "fraud" + label + companions(o, dir) + " " + flag;
+            TrainRequest byLine = TrainRequest.parse(List.of(line.split(" ")), null);
+            StringBuilder body = new StringBuilder();
+            for (String kv : (label + companions(o, dir)).trim().split(" --")) {
+                if (!kv.isBlank()) {
+                    body.append(kv.replaceFirst("^--", "").replaceFirst(" ", ": ")).append('\n');
+                }
+            }
+            body.append(o.name().replace('-', '_')).append(": ").append(value(o)).append('\n');
+            TrainRequest byCell = TrainRequest.parse(List.of("fraud"), body.toString());
+            assertEquals(byLine, byCell, o.flag() + ": line and cell forms differ");
+            assertTrue(help.contains(o.usage()) && help.contains("(default: " + o.defaultText()
+                    + ")"), o.flag() + " is not in the help with its default");
+            assertReaches(o, byLine);
+            checked.add(o.name());
+        }
+        assertEquals(TrainOptions.ALL.size(), checked.size());
+    }
+
+    private void assertReaches(Option<?> o, TrainRequest r) {
+        Object given = r.get(o);
+        assertEquals(o.parse(value(o)), given, o.flag());
+        if (o == TrainOptions.INTO) {
+            assertEquals("model", r.into());
+            return;
+        }
+        if (o == TrainOptions.BACKGROUND || o == TrainOptions.DEBUG) {
+            assertTrue(o == TrainOptions.BACKGROUND ? r.background() : r.debug(), o.flag());
+            return;
+        }
+        if (o == TrainOptions.NO_PLOTS) {
+            assertTrue(!r.plots());
+            return;
+        }
+        TrainSpec spec = TrainRequests.spec(r, data);
+        if (o.target() == Option.Target.SPEC) {
+            assertEquals(given, spec.get(o), o.flag() + " did not reach the spec");
+        } else if (o == TrainOptions.LABEL) {
+            assertEquals("is_fraud", spec.columns().label());
+        } else if (o == TrainOptions.FEATURES) {
+            assertEquals(List.of("amount", "v1"), spec.columns().features());
+        } else if (o == TrainOptions.VALIDATION) {
+            assertEquals(0.2, spec.validationFraction());
+        } else if (o == TrainOptions.CLUSTER) {
+            assertEquals("127.0.0.1:6379", spec.clusterAddress().orElseThrow());
+        } else {
+            throw new AssertionError(o.flag() + " has no check here: add one");
+        }
+    }
+}

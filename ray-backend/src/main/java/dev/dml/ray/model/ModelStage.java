@@ -1,0 +1,419 @@
+package dev.dml.ray.model;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Block;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
+import ai.djl.training.ParameterStore;
+import dev.dml.DmlException;
+import java.nio.FloatBuffer;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Layers {@code [from, to)} of a {@link ModelSpec} with their optimizer: the unit every worker
+ * trains. A data-parallel worker holds the whole model ({@link #openWhole}); a model- or
+ * pipeline-parallel one holds a stage ({@link #open}).
+ *
+ * <p>A <em>layer</em> is one block with parameters (a linear or convolution layer) together with
+ * the parameter-free blocks after it (ReLU, pooling, flatten); blocks before the first such layer
+ * (standardisation, the image reshape) belong to the first. {@link ModelSpec#layerCount()} counts
+ * them. A stage's parameters are initialised to exactly the values they have in the whole model
+ * of the same seed, and its flat parameters are the slice {@code [parameterOffset(),
+ * parameterOffset() + parameterCount())} of the whole model's.
+ *
+ * <p>The whole model trains a batch with {@link #trainBatch}. A stage trains micro-batches
+ * through {@link MicroBatchGraph} ({@link #microBatches()}): forward, the last stage's loss and
+ * backward, and each earlier stage's backward from the gradient of its output. Either way the
+ * gradients can then be averaged with other replicas ({@link #copyGradients}, {@link
+ * #setGradients}) before {@link #step()}.
+ *
+ * <p>The backward pass calls PyTorch's autograd directly ({@code JniUtils.backward}), not DJL's
+ * {@code GradientCollector}, of which only one may be open per JVM. Owns its {@link NDManager};
+ * one thread at a time (grad mode is set on each call's thread). Input arrays are borrowed.
+ */
+public final class ModelStage implements AutoCloseable {
+
+    private final ModelSpec spec;
+    private final OptimizerSpec optimizerSpec;
+    private final int fromLayer;
+    private final int toLayer;
+    private final boolean first;
+    private final boolean last;
+    private final NDManager manager;
+    private final List<Block> blocks;
+    private final SequentialBlock block;
+    private final int[] layerStarts;
+    private final ParameterStore store;
+    private final ParameterBuffers params;
+    private final FlatOptimizer optimizer;
+    private final int parameterOffset;
+    private final MicroBatchGraph graph;
+
+    private ModelStage(ModelSpec spec, OptimizerSpec opt, int from, int to, String name) {
+        this.spec = spec;
+        this.optimizerSpec = opt;
+        List<Block> all = StageLayers.children(spec);
+        int[] starts = StageLayers.starts(all);
+        int layers = starts.length;
+        if (from < 0 || to > layers || from >= to) {
+            throw new DmlException("Layers [" + from + ", " + to + ") are not a stage of a model"
+                    + " with " + layers + " layers.", "Give each stage at least one layer, in"
+                    + " order, " + layers + " layers in all.");
+        }
+        this.fromLayer = from;
+        this.toLayer = to;
+        int c0 = starts[from];
+        int c1 = to == layers ? all.size() : starts[to];
+        this.first = from == 0;
+        this.last = to == layers;
+        this.manager = NDManager.newBaseManager(Device.cpu(), "PyTorch");
+        manager.setName(name);
+        try {
+            Shape shape = spec.inputShape();
+            long skip = 0;
+            int offset = 0;
+            try (NDManager temp = NDManager.newBaseManager(Device.cpu(), "PyTorch")) {
+                // earlier layers only to learn the shapes and how far the init stream has gone
+                SequentialBlock before = new SequentialBlock();
+                shape = StageLayers.initialize(all.subList(0, c0), before, temp, shape);
+                ParameterBuffers earlier = new ParameterBuffers(before);
+                skip = earlier.randomDraws();
+                offset = earlier.total();
+            }
+            this.parameterOffset = offset;
+            this.blocks = List.copyOf(all.subList(c0, c1));
+            this.layerStarts = StageLayers.starts(blocks);
+            this.block = new SequentialBlock();
+            StageLayers.initialize(blocks, block, manager, shape);
+            this.store = new ParameterStore(manager, false);
+            this.params = new ParameterBuffers(block);
+            params.initialize(spec.seed(), skip);
+            this.optimizer = opt.newOptimizer(params.total());
+            StageLayers.prime(blocks, store, manager, shape);
+            params.zeroGradients();
+            this.graph = new MicroBatchGraph(this);
+        } catch (RuntimeException e) {
+            manager.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Builds layers {@code [fromLayer, toLayer)} of a model, initialised as in the whole model.
+     *
+     * @param spec the whole model
+     * @param optimizer the optimizer of this stage's parameters
+     * @param fromLayer the first layer, 0-based
+     * @param toLayer one past the last layer, at most {@link ModelSpec#layerCount()}
+     * @param name the NDManager's name, {@code job/stage/rank} by convention
+     * @return the stage, owned by the caller
+     */
+    public static ModelStage open(ModelSpec spec, OptimizerSpec optimizer, int fromLayer,
+            int toLayer, String name) {
+        return new ModelStage(spec, optimizer, fromLayer, toLayer, name);
+    }
+
+    /**
+     * Builds the whole model, initialised from the spec's seed (same seed, bitwise same
+     * parameters).
+     *
+     * @param spec the model
+     * @param optimizer the optimizer
+     * @param name the NDManager's name, {@code job/rank} by convention
+     * @return the model, owned by the caller
+     */
+    public static ModelStage openWhole(ModelSpec spec, OptimizerSpec optimizer, String name) {
+        return new ModelStage(spec, optimizer, 0, spec.layerCount(), name);
+    }
+
+    /** Returns the whole model's spec. @return the spec */
+    public ModelSpec spec() {
+        return spec;
+    }
+
+    /** Returns the optimizer's spec. @return the spec */
+    public OptimizerSpec optimizerSpec() {
+        return optimizerSpec;
+    }
+
+    /** Returns the DJL block of this stage's layers, borrowed. @return the block */
+    public Block block() {
+        return block;
+    }
+
+    /** Tells whether this stage reads the features. @return {@code true} for the first stage */
+    public boolean isFirst() {
+        return first;
+    }
+
+    /** Tells whether this stage computes the loss. @return {@code true} for the last stage */
+    public boolean isLast() {
+        return last;
+    }
+
+    /** Returns the number of scalar parameters. @return the length of every flat buffer */
+    public int parameterCount() {
+        return params.total();
+    }
+
+    /** Returns where these parameters start in the whole model's. @return the offset */
+    public int parameterOffset() {
+        return parameterOffset;
+    }
+
+    /** Returns the optimizer steps taken (restored by {@link #loadState}). @return the count */
+    public long steps() {
+        return optimizer.steps;
+    }
+
+    /**
+     * Returns the micro-batch graph a model- or pipeline-parallel step runs through.
+     *
+     * @return the graph, borrowed
+     */
+    public MicroBatchGraph microBatches() {
+        return graph;
+    }
+
+    /**
+     * Runs forward and backward on one batch through the whole model; the gradients of this
+     * batch replace the previous ones.
+     *
+     * @param features {@code [B, inputs]} float32, borrowed
+     * @param labels {@code [B]} int32 classes or float32 targets, borrowed
+     * @return the batch's mean loss
+     */
+    public float trainBatch(NDArray features, NDArray labels) {
+        requireWhole("trainBatch");
+        ModelSpecChecks.requireBatch(spec, features, labels);
+        return gradMode(true, () -> {
+            try (NDManager scope = manager.newSubManager()) {
+                features.tempAttach(scope);
+                labels.tempAttach(scope);
+                params.zeroGradients();
+                return backwardLoss(forward(features), labels, scope, 1f);
+            }
+        });
+    }
+
+    /**
+     * Computes the mean loss and the predictions of a batch without touching the gradients.
+     *
+     * @param input the features (first stage) or the previous stage's activation
+     * @param labels the labels, or null for predictions only; borrowed
+     * @return the loss (NaN without labels) and the predictions, row-major {@code [B, outputs]}
+     */
+    public Scored score(NDArray input, NDArray labels) {
+        if (!last) {
+            throw new DmlException("Only the last stage scores; this one holds layers ["
+                    + fromLayer + ", " + toLayer + ").", "Call infer on it, then score on the"
+                    + " last stage.");
+        }
+        return noGrad(input, labels, out -> new Scored(labels == null ? Float.NaN
+                : spec.objective().loss(out, labels).getFloat(),
+                spec.objective().predictions(out).toFloatArray()));
+    }
+
+    /**
+     * Scores the previous stage's activation on the last stage: see {@link #score(NDArray,
+     * NDArray)}.
+     *
+     * @param activation the previous stage's output bytes
+     * @param labels the labels, or null; borrowed
+     * @return the loss and the predictions
+     */
+    public Scored score(byte[] activation, NDArray labels) {
+        try (NDManager scope = manager.newSubManager()) {
+            return score(TensorBytes.decode(activation, scope), labels);
+        }
+    }
+
+    /**
+     * Runs the stage forward without gradients on the previous stage's activation.
+     *
+     * @param activation the previous stage's output bytes
+     * @return the activation as bytes for the next stage
+     */
+    public byte[] infer(byte[] activation) {
+        try (NDManager scope = manager.newSubManager()) {
+            return infer(TensorBytes.decode(activation, scope));
+        }
+    }
+
+    /**
+     * Runs the stage forward without gradients, as inference or validation does.
+     *
+     * @param input the features (first stage) or the previous stage's activation, borrowed
+     * @return the activation as bytes for the next stage
+     */
+    public byte[] infer(NDArray input) {
+        return noGrad(input, null, TensorBytes::encode);
+    }
+
+    /**
+     * Predicts a batch through the whole model: class probabilities {@code [B, k]}, a
+     * positive-class probability {@code [B, 1]} or values {@code [B, 1]}, row-major.
+     *
+     * @param features {@code [B, inputs]}, borrowed
+     * @return {@code B * outputs} floats
+     */
+    public float[] predict(NDArray features) {
+        requireWhole("predict");
+        return score(features, null).predictions();
+    }
+
+    /** Sets every gradient to zero. */
+    public void zeroGradients() {
+        params.zeroGradients();
+    }
+
+    /** @param dst a buffer with {@link #parameterCount()} floats remaining; gets the gradients */
+    public void copyGradients(FloatBuffer dst) {
+        params.copyGradients(dst);
+    }
+
+    /** @return the gradients, flat, in a new array */
+    public float[] gradients() {
+        return flat(params::copyGradients);
+    }
+
+    /** @param src {@link #parameterCount()} floats; overwrite the gradients in place */
+    public void setGradients(FloatBuffer src) {
+        params.setGradients(src);
+    }
+
+    /** @param src {@link #parameterCount()} floats; overwrite the gradients in place */
+    public void setGradients(float[] src) {
+        params.setGradients(FloatBuffer.wrap(src));
+    }
+
+    /** Applies one optimizer update from the gradients, in place, and ends a micro-batch step. */
+    public void step() {
+        params.update(optimizer);
+        graph.close();
+    }
+
+    /** @return the parameters, flat, in a new array */
+    public float[] parameters() {
+        return flat(params::copyParameters);
+    }
+
+    /** @param src {@link #parameterCount()} floats; overwrite the parameters in place */
+    public void setParameters(float[] src) {
+        params.setParameters(FloatBuffer.wrap(src));
+    }
+
+    /**
+     * Saves the parameters and the optimizer state (moments, step count) for a checkpoint.
+     *
+     * @return the state bytes
+     */
+    public byte[] saveState() {
+        return StateCodec.save(description(), params, optimizer);
+    }
+
+    /**
+     * Restores what {@link #saveState()} saved, from a stage of the same specs and layers.
+     *
+     * @param state the state bytes
+     */
+    public void loadState(byte[] state) {
+        StateCodec.load(state, description(), params, optimizer);
+    }
+
+    /** @return the scalar parameters of each of this stage's layers, a cost to balance on */
+    public long[] layerParameters() {
+        return StageLayers.parameters(blocks, layerStarts);
+    }
+
+    /**
+     * Times each layer's forward and backward on a batch, the median of {@code repeats} runs.
+     *
+     * @param x the stage's input {@code [b, ...]}, borrowed
+     * @param repeats runs per layer, at least 1
+     * @return milliseconds per layer
+     */
+    public double[] layerMillis(NDArray x, int repeats) {
+        try (NDManager scope = manager.newSubManager()) {
+            return StageLayers.time(blocks, layerStarts, store, scope, x, repeats);
+        }
+    }
+
+    @Override
+    public void close() {
+        graph.close();
+        manager.close();
+    }
+
+    /** The loss and predictions of a scored batch; stays in this JVM. */
+    public record Scored(float loss, float[] predictions) {}
+
+    // ---- for MicroBatchGraph and Predictions: the model's own memory and forward pass ----
+
+    NDManager manager() {
+        return manager;
+    }
+
+    NDArray forward(NDArray x) {
+        return StageLayers.forward(blocks, store, x);
+    }
+
+    /** The loss of {@code out}, then its backward with weight {@code weight}; checks it. */
+    float backwardLoss(NDArray out, NDArray labels, NDManager scope, float weight) {
+        NDArray loss = spec.objective().loss(out, labels);
+        float value = loss.getFloat();
+        if (!Float.isFinite(value)) {
+            throw new DmlException("The loss became " + value + " after " + optimizer.steps
+                    + " steps.", "Lower {lr}, or scale the features (large raw values).");
+        }
+        NDArray head = scope.full(loss.getShape(), weight);
+        JniUtils.backward((PtNDArray) loss, (PtNDArray) head, false, false);
+        return value;
+    }
+
+    static <T> T gradMode(boolean on, Supplier<T> body) {
+        boolean was = JniUtils.isGradMode();
+        JniUtils.setGradMode(on);
+        try {
+            return body.get();
+        } finally {
+            JniUtils.setGradMode(was);
+        }
+    }
+
+    /** Runs forward without gradients; what is made from the borrowed arrays is freed. */
+    private <T> T noGrad(NDArray input, NDArray labels,
+            java.util.function.Function<NDArray, T> body) {
+        return gradMode(false, () -> {
+            try (NDManager scope = manager.newSubManager()) {
+                input.tempAttach(scope);
+                if (labels != null) {
+                    labels.tempAttach(scope);
+                }
+                return body.apply(forward(input));
+            }
+        });
+    }
+
+    private void requireWhole(String what) {
+        if (!first || !last) {
+            throw new DmlException(what + " needs the whole model; this stage holds layers ["
+                    + fromLayer + ", " + toLayer + ").", "Use ModelStage.openWhole.");
+        }
+    }
+
+    private String description() {
+        return spec + " layers [" + fromLayer + ", " + toLayer + ")";
+    }
+
+    private float[] flat(java.util.function.Consumer<FloatBuffer> copy) {
+        float[] out = new float[params.total()];
+        copy.accept(FloatBuffer.wrap(out));
+        return out;
+    }
+}

@@ -1,0 +1,225 @@
+package dev.dml.ray.train;
+
+import dev.dml.DmlException;
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.JobStarted;
+import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
+import dev.dml.ray.cluster.DriverContext;
+import dev.dml.ray.cluster.DriverTask;
+import dev.dml.ray.data.ArrowShards;
+import dev.dml.ray.data.ColumnSelection;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one lifecycle of every training job, in the driver, whatever its strategy: check the
+ * cluster's resources, start the workers, load their shards, initialise (or restore from a
+ * checkpoint), run the steps, validate after each epoch, report, and release. The strategy's
+ * {@link StepPlan} says how workers run steps; {@link DriverListener}s add checkpoints and the
+ * divergence check between calls. Built in the kernel from a {@link TrainSpec} (the shards are
+ * encoded there), run in the driver.
+ */
+final class JobRunner implements DriverTask<TrainResult> {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+
+    final String key;
+    private final String job;
+    private final ArrayList<byte[]> shards;
+    private final byte[] validation;
+    private final WorkerConfig config;
+    private final Strategy strategy;
+    private final ColumnSelection columns;
+    private final int epochs;
+    private final int stepsPerEpoch;
+    private final int reportEvery;
+    private final double cpus;
+    private final double gpus;
+    private final ArrayList<String> jvmOptions;
+    private final String checkpointDir;
+    private final int checkpointEvery;
+    private final boolean resume;
+    private final Duration timeout;
+
+    private JobRunner(TrainSpec spec, String job, List<byte[]> shards, byte[] validation,
+            List<String> jvmOptions, Duration timeout) {
+        this.key = "dml-train/" + job;
+        this.job = job;
+        this.shards = new ArrayList<>(shards);
+        this.validation = validation;
+        int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
+        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m);
+        this.strategy = spec.strategy();
+        this.columns = spec.columns();
+        this.epochs = spec.epochs();
+        this.stepsPerEpoch = spec.stepsPerEpoch();
+        this.reportEvery = spec.reportEvery();
+        this.cpus = spec.cpusPerWorker();
+        this.gpus = spec.gpusPerWorker();
+        this.jvmOptions = new ArrayList<>(jvmOptions);
+        this.checkpointDir = spec.checkpointDir().map(Path::toString).orElse(null);
+        this.checkpointEvery = spec.checkpointEvery();
+        this.resume = spec.resume();
+        this.timeout = timeout;
+    }
+
+    /** Encodes a spec's shards (in the calling JVM, the kernel) into a runner. */
+    static JobRunner of(TrainSpec spec, String job, Duration timeout) {
+        int shards = spec.strategy() instanceof Strategy.Staged s ? s.replicas() : spec.workers();
+        List<byte[]> encoded = ArrowShards.splitByRows(spec.trainTable(), spec.columns(), shards);
+        byte[] val = spec.validationTable()
+                .map(t -> ArrowShards.encode(t, spec.columns())).orElse(null);
+        // 32 MB G1 regions: a step's flat gradients and ring chunks (up to 16 MB, 4M parameters)
+        // are then young objects, not humongous ones that each start a concurrent GC cycle.
+        List<String> opts = new ArrayList<>(List.of("-Dai.djl.pytorch.num_threads=1",
+                "-Dai.djl.offline=true", "-XX:G1HeapRegionSize=32m"));
+        opts.addAll(spec.workerJvmOptions());
+        return new JobRunner(spec, job, encoded, val, opts, timeout);
+    }
+
+    @Override
+    public TrainResult run(DriverContext context) {
+        long t0 = System.nanoTime();
+        StepPlan plan = strategy instanceof Strategy.Staged s
+                ? new StagedPlan(s, config.batchSize, timeout)
+                : new DataParallelPlan(shards.size(), config.batchSize);
+        ClusterResources.check(plan.actors(), cpus, gpus);
+        JobControl control = context.register(key, new JobControl());
+        boolean started = false;
+        try {
+            List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout),
+                    control);
+            started = true;
+            context.emit(new JobStarted(who));
+            plan.load(shards, validation);
+            plan.init(config);
+            long start = resume ? restore(plan) : 0;
+            return loop(context, control, plan, who, start, t0);
+        } catch (RuntimeException e) {
+            if (control.killed()) {
+                throw new DmlException("Training job " + job + " was stopped; its workers were"
+                        + " killed.", "Start it again; with {checkpoint-dir}, {resume}"
+                        + " continues from its last checkpoint.", e);
+            }
+            throw e;
+        } finally {
+            if (started && !control.killed()) {
+                try {
+                    plan.release();
+                } catch (RuntimeException ignored) {
+                    // the workers are being killed anyway
+                }
+            }
+            context.release(key);
+        }
+    }
+
+    /** Restores every stage from the newest checkpoint; returns the step it was taken at. */
+    private long restore(StepPlan plan) {
+        Checkpoints.Checkpoint ck = Checkpoints.latest(Path.of(checkpointDir));
+        if (ck == null) {
+            LOG.info("{}: no checkpoint in {}; starting afresh", key, checkpointDir);
+            return 0;
+        }
+        if (ck.stepsPerEpoch() != stepsPerEpoch) {
+            throw new DmlException("Checkpoint " + DmlException.literal(ck.file())
+                    + " was written with " + ck.stepsPerEpoch() + " steps per epoch; this job"
+                    + " has " + stepsPerEpoch + ".", "Resume with the same rows, {workers} and"
+                    + " {batch-size}, or use a new {checkpoint-dir}.");
+        }
+        plan.restore(ck.states());
+        LOG.info("{}: resumed from {} at step {}", key, ck.file(), ck.step());
+        return ck.step();
+    }
+
+    private List<DriverListener> listeners() {
+        List<DriverListener> out = new ArrayList<>(List.of(new DivergenceCheck()));
+        if (checkpointDir != null && checkpointEvery > 0) {
+            out.add(new CheckpointListener(Path.of(checkpointDir), checkpointEvery,
+                    stepsPerEpoch));
+        }
+        return out;
+    }
+
+    private TrainResult loop(DriverContext context, JobControl control, StepPlan plan,
+            List<WorkerInfo> who, long start, long t0) {
+        List<DriverListener> listeners = listeners();
+        long total = (long) epochs * stepsPerEpoch;
+        List<StepMetrics> steps = new ArrayList<>();
+        List<EpochMetrics> epochList = new ArrayList<>();
+        EpochTotals epoch = new EpochTotals(config.batchSize * plan.shards());
+        long gs = start;
+        boolean stopped = false;
+        while (gs < total) {
+            if (control.stopRequested()) {
+                stopped = true;
+                break;
+            }
+            int e = (int) (gs / stepsPerEpoch);
+            int inEpoch = (int) (gs % stepsPerEpoch);
+            long count = Math.min(plan.stepsPerCall(reportEvery), stepsPerEpoch - inEpoch);
+            for (DriverListener l : listeners) {
+                count = Math.min(count, l.stepsUntilDue(gs));
+            }
+            StepChunk chunk = plan.run(new StepRange(e, inEpoch, (int) count, gs));
+            gs += count;
+            for (DriverListener l : listeners) {
+                l.onSteps(plan, chunk, gs);
+            }
+            for (int i = 0; i < chunk.steps().size(); i++) {
+                StepMetrics m = chunk.steps().get(i);
+                steps.add(m);
+                epoch.add(m);
+                context.emit(m);
+                if (i < chunk.pipeline().size()) {
+                    context.emit(chunk.pipeline().get(i));
+                }
+            }
+            if (gs % stepsPerEpoch == 0) {
+                Evaluation eval = validation == null ? null : plan.evaluate();
+                EpochMetrics em = epoch.end(e + 1, gs, eval);
+                epochList.add(em);
+                context.emit(em);
+            }
+        }
+        return new TrainResult(job, config.model, config.optimizer, columns, plan.parameters(),
+                steps, epochList, who, gs, start > 0 ? start : -1, stopped,
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** One epoch's running sums, for its {@link EpochMetrics}. */
+    private static final class EpochTotals {
+        private final int examplesPerStep;
+        private double loss;
+        private int steps;
+        private long startNanos = System.nanoTime();
+
+        EpochTotals(int examplesPerStep) {
+            this.examplesPerStep = examplesPerStep;
+        }
+
+        void add(StepMetrics m) {
+            loss += m.loss();
+            steps++;
+        }
+
+        EpochMetrics end(int epoch, long step, Evaluation eval) {
+            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            EpochMetrics em = new EpochMetrics(epoch, step, steps, (float) (loss / steps),
+                    seconds, (double) steps * examplesPerStep / seconds,
+                    eval == null ? Float.NaN : eval.loss(),
+                    eval == null ? Double.NaN : eval.accuracy(),
+                    eval == null ? Double.NaN : eval.auc());
+            loss = 0;
+            steps = 0;
+            startNanos = System.nanoTime();
+            return em;
+        }
+    }
+}

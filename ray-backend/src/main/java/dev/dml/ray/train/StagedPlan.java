@@ -1,0 +1,226 @@
+package dev.dml.ray.train;
+
+import dev.dml.Closeables;
+import dev.dml.DmlException;
+import dev.dml.events.PipelineMetrics;
+import dev.dml.events.WorkerInfo;
+import dev.dml.ray.collective.ActorGroup;
+import dev.dml.ray.collective.Gather;
+import dev.dml.ray.pipeline.Partition;
+import io.ray.api.ActorHandle;
+import io.ray.api.ObjectRef;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Model, pipeline and hybrid parallelism: the model split by layer into stages, one {@link
+ * ActorGroup} of workers per stage with one worker per replica (so that a stage's group
+ * all-reduces its replicas' gradients). Each step's micro-batches flow through the stages as
+ * {@link PipelineStep} schedules them; validation rows flow through replica 0's stages the same
+ * way, without gradients.
+ */
+final class StagedPlan implements StepPlan {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StagedPlan.class);
+
+    private final Strategy.Staged strategy;
+    private final int batchSize;
+    private final Duration timeout;
+    private final List<ActorGroup<TrainWorker>> groups = new ArrayList<>();
+    private final List<WorkerInfo> who = new ArrayList<>();
+    private PipelineStep pipeline;
+    private int validationRows;
+
+    StagedPlan(Strategy.Staged strategy, int batchSize, Duration timeout) {
+        this.strategy = strategy;
+        this.batchSize = batchSize;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public int actors() {
+        return strategy.replicas() * strategy.stages();
+    }
+
+    @Override
+    public int shards() {
+        return strategy.replicas();
+    }
+
+    @Override
+    public List<WorkerInfo> open(ActorSettings settings, JobControl control) {
+        int d = strategy.replicas();
+        int k = strategy.stages();
+        List<ActorGroup.Builder<TrainWorker>> builders = new ArrayList<>();
+        for (int s = 0; s < k; s++) {
+            builders.add(settings.group(d));
+        }
+        for (ActorGroup<TrainWorker> g : ActorGroup.openAll(builders)) {
+            control.attach(g);
+            groups.add(g);
+        }
+        for (int r = 0; r < d; r++) {
+            for (int s = 0; s < k; s++) {
+                WorkerInfo w = groups.get(s).workers().get(r);
+                who.add(new WorkerInfo(r * k + s, d * k, w.pid(), w.host()));
+            }
+        }
+        return List.copyOf(who);
+    }
+
+    @Override
+    public void load(List<byte[]> shards, byte[] validation) {
+        for (ActorGroup<TrainWorker> g : ends()) {
+            g.callEach(TrainWorker::load, shards);
+            if (validation != null) {
+                validationRows = g.callOne(0, TrainWorker::loadValidation, validation);
+            }
+        }
+    }
+
+    @Override
+    public void init(WorkerConfig config) {
+        int[] split = split(config);
+        LOG.info("{}: {} with layers {} per stage", config.job, strategy, Arrays.toString(split));
+        int from = 0;
+        for (int s = 0; s < split.length; s++) {
+            groups.get(s).callAll(TrainWorker::init, config.forStage(s, from, from + split[s]));
+            from += split[s];
+        }
+        List<List<ActorHandle<TrainWorker>>> byReplica = new ArrayList<>();
+        for (int r = 0; r < strategy.replicas(); r++) {
+            List<ActorHandle<TrainWorker>> stages = new ArrayList<>();
+            for (ActorGroup<TrainWorker> g : groups) {
+                stages.add(g.actor(r));
+            }
+            byReplica.add(stages);
+        }
+        pipeline = new PipelineStep(byReplica, strategy.schedule(), strategy.microbatches(),
+                timeout);
+    }
+
+    /** The layers of each stage: explicit, or balanced on costs measured by one worker. */
+    private int[] split(WorkerConfig config) {
+        int k = strategy.stages();
+        int[] given = strategy.layersPerStage().orElse(null);
+        if (given != null) {
+            return given;
+        }
+        if (k == 1) {
+            return new int[] {config.model.layerCount()};
+        }
+        boolean byTime = strategy.balance() == Strategy.Balance.TIME;
+        double[] costs = groups.get(0).actor(0).task(TrainWorker::layerCosts, config, byTime)
+                .remote().get();
+        LOG.info("{}: layer costs {} ({})", config.job, Arrays.toString(costs),
+                strategy.balance());
+        return Partition.balance(costs, k);
+    }
+
+    @Override
+    public int stepsPerCall(int reportEvery) {
+        return 1; // the driver schedules every micro-batch of every step
+    }
+
+    @Override
+    public StepChunk run(StepRange range) {
+        long c0 = System.nanoTime();
+        List<List<WorkerReport>> reps = pipeline.run(range.first, range.globalFirst + 1);
+        double wall = (System.nanoTime() - c0) / 1e9;
+        int d = reps.size();
+        int k = strategy.stages();
+        List<WorkerReport> byRank = new ArrayList<>();
+        reps.forEach(byRank::addAll);
+        List<PipelineMetrics.StageTime> stages = new ArrayList<>();
+        List<StepChunk.ReplicaSet> sets = new ArrayList<>();
+        for (int s = 0; s < k; s++) {
+            double busy = 0;
+            double reduce = 0;
+            long moved = 0;
+            long[] hashes = new long[d];
+            List<WorkerInfo> replicas = new ArrayList<>();
+            for (int r = 0; r < d; r++) {
+                WorkerReport rep = reps.get(r).get(s);
+                busy += rep.computeNanos[0] / 1e6 / d;
+                reduce += rep.commNanos[0] / 1e6 / d;
+                moved += rep.activationBytes;
+                hashes[r] = rep.parameterHash;
+                replicas.add(who.get(r * k + s));
+            }
+            stages.add(new PipelineMetrics.StageTime(busy,
+                    Math.max(0, wall * 1e3 - busy - reduce), reduce, moved));
+            sets.add(new StepChunk.ReplicaSet("stage " + s, replicas, hashes));
+        }
+        long step = range.globalFirst + 1;
+        return new StepChunk(List.of(WorkerReport.merge(byRank, 0, range.epoch + 1, step,
+                batchSize * d, wall)), List.of(new PipelineMetrics(step, wall * 1e3,
+                strategy.microbatches(), stages)), sets);
+    }
+
+    @Override
+    public Evaluation evaluate() {
+        int chunks = (validationRows + TrainWorker.EVAL_ROWS - 1) / TrainWorker.EVAL_ROWS;
+        List<ObjectRef<byte[]>> ends = new ArrayList<>();
+        for (int c = 0; c < chunks; c++) {
+            ObjectRef<byte[]> x = groups.get(0).actor(0)
+                    .task(TrainWorker::evalForward, c, TrainWorker.NONE).remote();
+            for (int s = 1; s < groups.size(); s++) {
+                x = groups.get(s).actor(0).task(TrainWorker::evalForward, c, x).remote();
+            }
+            ends.add(x);
+        }
+        ActorGroup<TrainWorker> last = groups.get(groups.size() - 1);
+        Gather.await(ends, Collections.nCopies(ends.size(), last.workers().get(0)),
+                "evalForward", timeout);
+        return last.callOne(0, TrainWorker::evaluation);
+    }
+
+    @Override
+    public List<byte[]> saveState() {
+        List<byte[]> states = new ArrayList<>();
+        for (ActorGroup<TrainWorker> g : groups) {
+            states.add(g.callOne(0, TrainWorker::saveState));
+        }
+        return states;
+    }
+
+    @Override
+    public void restore(List<byte[]> states) {
+        if (states.size() != groups.size()) {
+            throw new DmlException("The checkpoint holds " + states.size() + " stages; this job"
+                    + " has " + groups.size() + ".", "Resume with the same {stages}, or use a"
+                    + " new {checkpoint-dir}.");
+        }
+        for (int s = 0; s < groups.size(); s++) {
+            groups.get(s).callAll(TrainWorker::restore, states.get(s));
+        }
+    }
+
+    @Override
+    public float[] parameters() {
+        float[] params = new float[0];
+        for (ActorGroup<TrainWorker> g : groups) {
+            float[] part = TrainWorker.floats(g.callOne(0, TrainWorker::parameterBytes));
+            float[] all = Arrays.copyOf(params, params.length + part.length);
+            System.arraycopy(part, 0, all, params.length, part.length);
+            params = all;
+        }
+        return params;
+    }
+
+    @Override
+    public void release() {
+        Closeables.closeAll(groups.stream()
+                .map(g -> (AutoCloseable) () -> g.callAll(TrainWorker::release)).toList());
+    }
+
+    /** The first and the last stage's groups: those that read rows. */
+    private List<ActorGroup<TrainWorker>> ends() {
+        return groups.size() == 1 ? groups : List.of(groups.get(0), groups.get(groups.size() - 1));
+    }
+}

@@ -1,0 +1,35 @@
+package dev.dml.ray.train;
+
+import dev.dml.events.PipelineMetrics;
+import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
+import java.util.List;
+
+/**
+ * What one call of a {@link StepPlan} ran: each step's metrics, a staged job's pipeline
+ * metrics, and the parameter hashes of the workers that must hold the same parameters. Stays in
+ * the driver.
+ *
+ * @param steps one per step, in order
+ * @param pipeline one per step of a staged job; empty for data parallelism
+ * @param replicas the sets of workers whose parameters must agree
+ */
+record StepChunk(List<StepMetrics> steps, List<PipelineMetrics> pipeline,
+        List<ReplicaSet> replicas) {
+
+    StepChunk {
+        steps = List.copyOf(steps);
+        pipeline = List.copyOf(pipeline);
+        replicas = List.copyOf(replicas);
+    }
+
+    /**
+     * Workers that hold copies of the same parameters: every rank of a data-parallel job, or a
+     * stage's replicas.
+     *
+     * @param what what they hold, for messages: "the model" or "stage 2"
+     * @param workers the workers
+     * @param hashes each worker's parameter hash, in the same order
+     */
+    record ReplicaSet(String what, List<WorkerInfo> workers, long[] hashes) {}
+}

@@ -1,0 +1,100 @@
+package dev.dml.ray.train;
+
+import dev.dml.events.WorkerInfo;
+import java.util.List;
+
+/**
+ * How a strategy's workers run a job's steps, for the one {@link JobRunner} that every
+ * strategy shares: it starts the workers, loads their data, initialises them, runs the steps,
+ * and asks for the state that checkpoints, validation and the result need. A data-parallel job
+ * runs a few steps per call on every rank ({@link DataParallelPlan}); a model-, pipeline- or
+ * hybrid-parallel job schedules each step's micro-batches across its stages ({@link
+ * StagedPlan}). Lives in the driver.
+ */
+sealed interface StepPlan permits DataParallelPlan, StagedPlan {
+
+    /**
+     * Returns the number of worker actors the plan starts.
+     *
+     * @return at least 1
+     */
+    int actors();
+
+    /**
+     * Returns the number of data shards: one per data-parallel rank or per replica.
+     *
+     * @return at least 1
+     */
+    int shards();
+
+    /**
+     * Starts the workers and hands them to {@code control}, which kills them on a stop.
+     *
+     * @param settings their resources and JVM options
+     * @param control the job's control
+     * @return who they are, by rank
+     */
+    List<WorkerInfo> open(ActorSettings settings, JobControl control);
+
+    /**
+     * Gives the workers their rows.
+     *
+     * @param shards one Arrow IPC shard per {@link #shards()}
+     * @param validation the validation rows, or null
+     */
+    void load(List<byte[]> shards, byte[] validation);
+
+    /**
+     * Builds the model on every worker.
+     *
+     * @param config the whole model's config
+     */
+    void init(WorkerConfig config);
+
+    /**
+     * Returns how many steps one {@link #run} may cover.
+     *
+     * @param reportEvery the steps between reports the job asks for
+     * @return at least 1
+     */
+    int stepsPerCall(int reportEvery);
+
+    /**
+     * Runs steps.
+     *
+     * @param range the steps, within one epoch
+     * @return what they did
+     */
+    StepChunk run(StepRange range);
+
+    /**
+     * Scores the validation rows.
+     *
+     * @return their metrics
+     */
+    Evaluation evaluate();
+
+    /**
+     * Returns each stage's training state, for a checkpoint.
+     *
+     * @return the states, in stage order
+     */
+    List<byte[]> saveState();
+
+    /**
+     * Restores what {@link #saveState()} returned.
+     *
+     * @param states the states, in stage order
+     */
+    void restore(List<byte[]> states);
+
+    /**
+     * Returns the whole model's parameters, in the unsplit model's order.
+     *
+     * @return the flat parameters
+     */
+    float[] parameters();
+
+    /** Lets every worker free its model and data before the actors are killed. */
+    void release();
+}

@@ -1,0 +1,72 @@
+package dev.dml.ray.train;
+
+import ai.djl.ndarray.NDArray;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.model.Metrics;
+import dev.dml.ray.model.Objective;
+import java.util.Arrays;
+
+/**
+ * The validation rows' scores as the last stage (or a whole-model worker) computes them, a
+ * chunk at a time: the mean loss, and for classes the accuracy and, with a positive class, the
+ * ROC AUC. Stays in the worker.
+ */
+final class ValidationScores {
+
+    private final Objective objective;
+    private final int outputs;
+    private final boolean classes;
+    private double lossSum;
+    private int rows;
+    private int[] predicted = new int[0];
+    private float[] positive = new float[0];
+    private int[] labels = new int[0];
+
+    ValidationScores(ModelSpec model, boolean classes) {
+        this.objective = model.objective();
+        this.outputs = model.outputs();
+        this.classes = classes;
+    }
+
+    /** Adds one scored chunk and its labels. */
+    void add(ModelStage.Scored scored, NDArray chunkLabels) {
+        int n = (int) chunkLabels.getShape().get(0);
+        lossSum += (double) scored.loss() * n;
+        if (classes) {
+            int[] y = chunkLabels.toIntArray();
+            grow(n);
+            for (int i = 0; i < n; i++) {
+                predicted[rows + i] = objective.predictedClass(scored.predictions(), i, outputs);
+                positive[rows + i] = objective.positiveScore(scored.predictions(), i, outputs);
+                labels[rows + i] = y[i];
+            }
+        }
+        rows += n;
+    }
+
+    /** The metrics of every row added. */
+    Evaluation result() {
+        float loss = rows == 0 ? Float.NaN : (float) (lossSum / rows);
+        if (!classes) {
+            return new Evaluation(loss, Double.NaN, Double.NaN);
+        }
+        int[] p = Arrays.copyOf(predicted, rows);
+        int[] y = Arrays.copyOf(labels, rows);
+        // a small validation split may hold no positive at all: its AUC is unknown, not an error
+        boolean bothClasses = Arrays.stream(y).anyMatch(v -> v == 1)
+                && Arrays.stream(y).anyMatch(v -> v == 0);
+        double auc = objective.hasPositiveClass(outputs) && bothClasses
+                ? Metrics.rocAuc(Arrays.copyOf(positive, rows), y) : Double.NaN;
+        return new Evaluation(loss, Metrics.accuracy(p, y), auc);
+    }
+
+    private void grow(int n) {
+        if (rows + n > predicted.length) {
+            int size = Math.max(rows + n, predicted.length * 2);
+            predicted = Arrays.copyOf(predicted, size);
+            positive = Arrays.copyOf(positive, size);
+            labels = Arrays.copyOf(labels, size);
+        }
+    }
+}
