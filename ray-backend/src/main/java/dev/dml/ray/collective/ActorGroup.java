@@ -123,28 +123,12 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
                 .remote());
     }
 
-    /**
-     * Calls a method on one actor and waits for its result.
-     *
-     * @param rank the actor's rank
-     * @param method a method reference such as {@code Trainer::evaluate}
-     * @param <R> the result type
-     * @return the result
-     */
+    /** Calls a method on the actor of a rank ({@code Trainer::evaluate}), waits, returns. */
     public <R> R callOne(int rank, RayFunc1<W, R> method) {
         return one(rank, Gather.methodName(method), actors.get(rank).task(method).remote());
     }
 
-    /**
-     * Calls a method with an argument on one actor and waits for its result.
-     *
-     * @param rank the actor's rank
-     * @param method a method reference such as {@code Trainer::loadValidation}
-     * @param arg the argument
-     * @param <T> the argument type
-     * @param <R> the result type
-     * @return the result
-     */
+    /** Calls a method with an argument on the actor of a rank, waits, and returns its result. */
     public <T, R> R callOne(int rank, RayFunc2<W, T, R> method, T arg) {
         return one(rank, Gather.methodName(method), actors.get(rank).task(method, arg).remote());
     }

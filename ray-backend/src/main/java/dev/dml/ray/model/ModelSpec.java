@@ -41,20 +41,14 @@ public final class ModelSpec implements Serializable {
             this.optionName = optionName;
         }
 
-        /**
-         * Returns the family's value of {@code --model}.
-         *
-         * @return e.g. {@code logistic}
-         */
+        /** @return the family's value of {@code --model}, e.g. {@code logistic} */
         public String optionName() {
             return optionName;
         }
 
         /**
-         * Finds the family a {@code --model} value names.
-         *
-         * @param name e.g. {@code mlp}
-         * @return the family
+         * @param name a {@code --model} value, e.g. {@code mlp}
+         * @return its family
          */
         public static Family ofOption(String name) {
             for (Family f : values()) {
@@ -182,20 +176,12 @@ public final class ModelSpec implements Serializable {
         return b.build();
     }
 
-    /**
-     * Returns the shape of a one-row input, used to initialise the block.
-     *
-     * @return {@code [1, inputs]}
-     */
+    /** @return the shape of a one-row input, {@code [1, inputs]}, to initialise the block */
     public Shape inputShape() {
         return new Shape(1, inputs);
     }
 
-    /**
-     * Builds a new, uninitialised DJL block for this spec.
-     *
-     * @return the block
-     */
+    /** @return a new, uninitialised DJL block for this spec */
     public Block newBlock() {
         return ModelBlocks.build(this);
     }
@@ -212,11 +198,7 @@ public final class ModelSpec implements Serializable {
         return (family == Family.CNN ? convChannels.length : 0) + dense + 1;
     }
 
-    /**
-     * Returns the input standardisation built into the model, if any.
-     *
-     * @return the statistics, or {@code null}
-     */
+    /** @return the input standardisation built into the model, or {@code null} */
     public FeatureStats standardize() {
         return standardize;
     }

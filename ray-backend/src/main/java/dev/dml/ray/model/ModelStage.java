@@ -11,6 +11,7 @@ import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
 import dev.dml.DmlException;
 import java.nio.FloatBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -119,12 +120,11 @@ public final class ModelStage implements AutoCloseable {
     }
 
     /**
-     * Builds the whole model, initialised from the spec's seed (same seed, bitwise same
-     * parameters).
+     * Builds the whole model, initialised from the spec's seed (bitwise the same for a seed).
      *
      * @param spec the model
-     * @param optimizer the optimizer
-     * @param name the NDManager's name, {@code job/rank} by convention
+     * @param optimizer its optimizer
+     * @param name its NDManager's name, {@code job/rank} by convention
      * @return the model, owned by the caller
      */
     public static ModelStage openWhole(ModelSpec spec, OptimizerSpec optimizer, String name) {
@@ -219,30 +219,14 @@ public final class ModelStage implements AutoCloseable {
                 spec.objective().predictions(out).toFloatArray()));
     }
 
-    /**
-     * Scores the previous stage's activation on the last stage: see {@link #score(NDArray,
-     * NDArray)}.
-     *
-     * @param activation the previous stage's output bytes
-     * @param labels the labels, or null; borrowed
-     * @return the loss and the predictions
-     */
+    /** {@link #score(NDArray, NDArray)} on the previous stage's activation bytes. */
     public Scored score(byte[] activation, NDArray labels) {
-        try (NDManager scope = manager.newSubManager()) {
-            return score(TensorBytes.decode(activation, scope), labels);
-        }
+        return decoded(activation, x -> score(x, labels));
     }
 
-    /**
-     * Runs the stage forward without gradients on the previous stage's activation.
-     *
-     * @param activation the previous stage's output bytes
-     * @return the activation as bytes for the next stage
-     */
+    /** {@link #infer(NDArray)} on the previous stage's activation bytes. */
     public byte[] infer(byte[] activation) {
-        try (NDManager scope = manager.newSubManager()) {
-            return infer(TensorBytes.decode(activation, scope));
-        }
+        return decoded(activation, this::infer);
     }
 
     /**
@@ -258,9 +242,6 @@ public final class ModelStage implements AutoCloseable {
     /**
      * Predicts a batch through the whole model: class probabilities {@code [B, k]}, a
      * positive-class probability {@code [B, 1]} or values {@code [B, 1]}, row-major.
-     *
-     * @param features {@code [B, inputs]}, borrowed
-     * @return {@code B * outputs} floats
      */
     public float[] predict(NDArray features) {
         requireWhole("predict");
@@ -308,37 +289,29 @@ public final class ModelStage implements AutoCloseable {
         params.setParameters(FloatBuffer.wrap(src));
     }
 
-    /**
-     * Saves the parameters and the optimizer state (moments, step count) for a checkpoint.
-     *
-     * @return the state bytes
-     */
+    /** @return the parameters and the optimizer state (moments, step count), as bytes */
     public byte[] saveState() {
         return StateCodec.save(description(), params, optimizer);
     }
 
-    /**
-     * Restores what {@link #saveState()} saved, from a stage of the same specs and layers.
-     *
-     * @param state the state bytes
-     */
+    /** @param state what {@link #saveState()} saved from a stage of the same specs and layers */
     public void loadState(byte[] state) {
         StateCodec.load(state, description(), params, optimizer);
     }
 
-    /** @return the scalar parameters of each of this stage's layers, a cost to balance on */
-    public long[] layerParameters() {
-        return StageLayers.parameters(blocks, layerStarts);
-    }
-
     /**
-     * Times each layer's forward and backward on a batch, the median of {@code repeats} runs.
+     * Returns what each of this stage's layers costs, to balance stages on: its parameter count,
+     * or, given an input, its forward and backward time (the median of {@code repeats} runs).
      *
-     * @param x the stage's input {@code [b, ...]}, borrowed
+     * @param x the stage's input {@code [b, ...]}, borrowed; null to count parameters
      * @param repeats runs per layer, at least 1
-     * @return milliseconds per layer
+     * @return one cost per layer
      */
-    public double[] layerMillis(NDArray x, int repeats) {
+    public double[] layerCosts(NDArray x, int repeats) {
+        if (x == null) {
+            return Arrays.stream(StageLayers.parameters(blocks, layerStarts)).asDoubleStream()
+                    .toArray();
+        }
         try (NDManager scope = manager.newSubManager()) {
             return StageLayers.time(blocks, layerStarts, store, scope, x, repeats);
         }
@@ -398,6 +371,12 @@ public final class ModelStage implements AutoCloseable {
                 return body.apply(forward(input));
             }
         });
+    }
+
+    private <T> T decoded(byte[] activation, java.util.function.Function<NDArray, T> body) {
+        try (NDManager scope = manager.newSubManager()) {
+            return body.apply(TensorBytes.decode(activation, scope));
+        }
     }
 
     private void requireWhole(String what) {

@@ -90,14 +90,9 @@ public class TrainWorker extends CollectiveWorker {
      */
     public double[] layerCosts(WorkerConfig cfg, boolean byTime) {
         try (ModelStage all = ModelStage.openWhole(cfg.model, cfg.optimizer,
-                cfg.job + "/costs")) {
-            if (!byTime) {
-                return Arrays.stream(all.layerParameters()).asDoubleStream().toArray();
-            }
-            try (NDArray x = store().train().features()
-                    .get(new NDIndex("0:{}", cfg.microbatchRows()))) {
-                return all.layerMillis(x, 5);
-            }
+                cfg.job + "/costs"); NDArray x = byTime ? store().train().features()
+                        .get(new NDIndex("0:{}", cfg.microbatchRows())) : null) {
+            return all.layerCosts(x, 5);
         }
     }
 
@@ -381,32 +376,5 @@ public class TrainWorker extends CollectiveWorker {
 
     private static long hash(float[] p) {
         return Arrays.hashCode(p);
-    }
-
-    /** A staged step's counters, from its first micro-batch to its end. */
-    private static final class StageStep {
-        int forwards;
-        int backwards;
-        double lossSum;
-        long busy;
-        long moved;
-
-        void begin(ModelStage m) {
-            m.microBatches().beginStep();
-            forwards = 0;
-            backwards = 0;
-            lossSum = 0;
-            busy = 0;
-            moved = 0;
-        }
-
-        byte[] handOn(byte[] out, long t0) {
-            busy += System.nanoTime() - t0;
-            if (out == null) {
-                return NONE;
-            }
-            moved += out.length;
-            return out;
-        }
     }
 }
