@@ -11,6 +11,7 @@ import dev.dml.ray.Dml;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.train.*;
+import dev.dml.events.*;
 Table fraud = SyntheticFraud.generate(20_000, 7);
 var liveSteps = new java.util.concurrent.atomic.AtomicInteger();
 TrainSpec spec = TrainSpec.builder()

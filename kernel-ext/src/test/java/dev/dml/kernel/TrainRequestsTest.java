@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /** What a %dml train request becomes in the engine, checked before anything starts. */
@@ -24,8 +26,10 @@ class TrainRequestsTest {
     private final Table fraud = SyntheticFraud.generate(2_000, 7);
     private final NotebookData data = new NotebookData(
             name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud,
-                    "holdout", SyntheticFraud.generate(300, 8), "text", "x").get(name)),
-            () -> List.of("fraud", "holdout", "text"));
+                    "holdout", SyntheticFraud.generate(300, 8), "text", "x", "words",
+                    Table.create("words", StringColumn.create("city", "Oslo", "Rome"),
+                            IntColumn.create("y", 0, 1))).get(name)),
+            () -> List.of("fraud", "holdout", "text", "words"));
 
     private TrainSpec spec(String words) {
         return TrainRequests.spec(TrainRequest.parse(List.of(words.split(" ")), null), data);
@@ -96,5 +100,9 @@ class TrainRequestsTest {
         assertTrue(failure("fraud --label is_fraud --validation 1.5").contains("fraction"));
         assertTrue(failure("fraud --label is_fraud --validation holdot")
                 .contains("Did you mean 'holdout'?"));
+        assertEquals("The table 'words' has no numeric or boolean column besides the label y;"
+                + " its columns are [city, y].\nAdd numeric columns, or turn text columns into"
+                + " numbers; --features picks the columns to train on.",
+                failure("words --label y"));
     }
 }

@@ -8,6 +8,8 @@ import dev.dml.magics.live.SummaryTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * {@code %dml train}: resolves the request, starts the job, draws its live plot in the running
@@ -73,33 +75,17 @@ final class TrainCommand implements DmlCommand {
                 prepared.totalSteps());
         LiveCell cell = request.plots()
                 ? new LiveCell(dashboard, context.displaySink(), FRAME_INTERVAL) : null;
-        RunningJob job;
-        try {
-            job = prepared.start(dashboard);
-        } catch (RuntimeException e) {
-            if (cell != null) {
-                cell.close();
-            }
-            throw e;
-        }
+        RunningJob job = startStoppably(prepared, dashboard, cell);
         JobRecord record = new JobRecord(job, prepared, dashboard, cell);
-        session.jobs().add(record);
-        if (request.background()) {
-            finishInBackground(record, backend);
-            context.display(Html.text("Job " + job.id() + " runs in the background ("
-                    + prepared.description() + "). %dml status shows it; %dml stop "
-                    + job.id() + " stops it."));
-            return null;
-        }
-        awaitEnd(record);
-        return finish(context, record, backend);
-    }
-
-    /** Waits for the job; an interrupt stops it and ends the cell with one line. */
-    @SuppressWarnings("removal")
-    private static void awaitEnd(JobRecord record) {
-        RunningJob job = record.job();
         try {
+            session.jobs().add(record);
+            if (request.background()) {
+                finishInBackground(record, backend);
+                context.display(Html.text("Job " + job.id() + " runs in the background ("
+                        + prepared.description() + "). %dml status shows it; %dml stop "
+                        + job.id() + " stops it."));
+                return null;
+            }
             while (!job.awaitEnd(POLL)) {
                 // the live cell draws on its own thread
             }
@@ -110,6 +96,54 @@ final class TrainCommand implements DmlCommand {
                     + record.dashboard().progress() + "; its workers have ended.",
                     "Run the cell again to restart it (with --checkpoint-dir, add --resume to"
                             + " continue where it stopped).");
+        }
+        return finish(context, record, backend);
+    }
+
+    /**
+     * Starts the job on a thread of its own: an interrupt that arrives while the cluster opens
+     * or the job is submitted waits for the start to end, stops what it started, and ends the
+     * cell with one line, so no job runs on unseen.
+     */
+    @SuppressWarnings("removal")
+    static RunningJob startStoppably(PreparedJob prepared, LiveDashboard dashboard,
+            LiveCell cell) {
+        FutureTask<RunningJob> start = new FutureTask<>(() -> prepared.start(dashboard));
+        Thread starter = new Thread(start, "dml-start-" + prepared.name());
+        starter.setDaemon(true);
+        starter.start();
+        try {
+            return start.get();
+        } catch (ExecutionException e) {
+            closeQuietly(cell);
+            throw e.getCause() instanceof RuntimeException re ? re
+                    : new IllegalStateException(e.getCause());
+        } catch (InterruptedException | ThreadDeath interrupt) {
+            RunningJob job = null;
+            boolean ended = false;
+            while (!ended) {
+                try {
+                    Thread.interrupted();
+                    job = start.get();
+                    ended = true;
+                } catch (InterruptedException | ThreadDeath again) {
+                    // the start is under way; wait for it to end
+                } catch (ExecutionException failed) {
+                    ended = true; // nothing started
+                }
+            }
+            if (job != null) {
+                stopAfterInterrupt(job);
+            }
+            closeQuietly(cell);
+            throw new DmlException("Training was interrupted and stopped while its job started;"
+                    + " no worker runs.", "Run the cell again to start it.");
+        }
+    }
+
+    private static void closeQuietly(LiveCell cell) {
+        if (cell != null) {
+            cell.close();
         }
     }
 

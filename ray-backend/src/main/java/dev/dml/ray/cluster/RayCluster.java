@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.Closeables;
 import dev.dml.DmlException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -223,12 +224,9 @@ public final class RayCluster implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        for (DriverProcess d : new ArrayList<>(drivers)) {
-            d.close();
-        }
-        if (head != null) {
-            head.close();
-        }
+        List<AutoCloseable> all = new ArrayList<>(drivers); // drivers first: they use the head
+        all.add(head);
+        Closeables.closeAll(all);
     }
 
     @Override

@@ -39,7 +39,7 @@ public final class Gather {
                 throw new CollectiveException(
                         describe(who, r) + " did not finish " + what + " within "
                                 + timeout.toSeconds() + " s.",
-                        "Raise ActorGroup.Builder.optTimeout, or look for a stuck or dead rank.");
+                        "Look for a stuck or dead worker: the job's worker logs show it.");
             }
             for (ObjectRef<R> ref : w.getReady()) {
                 int rank = rankOf.get(ref);

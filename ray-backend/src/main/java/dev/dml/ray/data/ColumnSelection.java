@@ -61,6 +61,15 @@ public final class ColumnSelection implements Serializable {
      */
     public static ColumnSelection allNumericExcept(Table table, String label, LabelKind kind) {
         Builder b = builder().setLabel(label, kind);
+        if (table.columnCount() > 0 && table.columns().stream().noneMatch(c -> !c.name()
+                .equals(label) && (c instanceof tech.tablesaw.api.NumericColumn
+                        || c.type() == ColumnType.BOOLEAN))) {
+            throw new DmlException("The table '" + DmlException.literal(table.name()) + "' has no"
+                    + " numeric or boolean column besides the label " + DmlException.literal(label)
+                    + "; its columns are " + DmlException.literal(table.columnNames()) + ".",
+                    "Add numeric columns, or turn text columns into numbers; {features} picks the"
+                            + " columns to train on.");
+        }
         for (Column<?> c : table.columns()) {
             ColumnType t = c.type();
             boolean numeric =

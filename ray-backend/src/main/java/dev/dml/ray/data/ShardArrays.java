@@ -1,5 +1,6 @@
 package dev.dml.ray.data;
 
+import dev.dml.Closeables;
 import ai.djl.ndarray.NDArray;
 import java.util.List;
 
@@ -98,9 +99,6 @@ public final class ShardArrays implements AutoCloseable {
 
     @Override
     public void close() {
-        features.close();
-        if (labels != null) {
-            labels.close();
-        }
+        Closeables.closeAll(features, labels);
     }
 }

@@ -211,10 +211,7 @@ public final class ShardDecoder implements AutoCloseable {
             int classes = kind == LabelKind.CLASSES ? classCount(meta, labels) : 0;
             return new ShardArrays(features, labels, featureNames, kind, classes);
         } catch (RuntimeException e) {
-            features.close();
-            if (labels != null) {
-                labels.close();
-            }
+            TableArrays.closeQuietly(e, features, labels);
             throw e;
         }
     }

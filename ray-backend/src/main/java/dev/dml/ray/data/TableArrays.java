@@ -1,5 +1,6 @@
 package dev.dml.ray.data;
 
+import dev.dml.Closeables;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -49,10 +50,7 @@ public final class TableArrays {
                 }
             }
         } catch (RuntimeException e) {
-            x.close();
-            if (y != null) {
-                y.close();
-            }
+            closeQuietly(e, x, y);
             throw e;
         }
         return new ShardArrays(
@@ -76,7 +74,7 @@ public final class TableArrays {
                 enc.fillFeatures(view(x).asFloatBuffer(), null, 0, enc.rows());
             }
         } catch (RuntimeException e) {
-            x.close();
+            closeQuietly(e, x);
             throw e;
         }
         return x;
@@ -84,5 +82,14 @@ public final class TableArrays {
 
     private static ByteBuffer view(NDArray a) {
         return a.toByteBuffer(true).order(ByteOrder.nativeOrder());
+    }
+
+    /** Frees what a failed fill made; a failure to free stays with the one that caused it. */
+    static void closeQuietly(RuntimeException cause, AutoCloseable... made) {
+        try {
+            Closeables.closeAll(made);
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
     }
 }

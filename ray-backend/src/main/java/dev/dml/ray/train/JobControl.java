@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.Closeables;
 import dev.dml.ray.collective.ActorGroup;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -40,8 +41,6 @@ final class JobControl implements AutoCloseable {
     public void close() {
         killed.set(true);
         stop.set(true);
-        for (ActorGroup<?> g : groups) {
-            g.close();
-        }
+        Closeables.closeAll(groups);
     }
 }

@@ -214,7 +214,7 @@ public final class TrainJob {
             Thread.currentThread().interrupt();
             stopNow();
             throw new DmlException("Waiting for training job " + id + " was interrupted; the"
-                    + " job was stopped.", "Start it again; optResume(true) continues from its"
+                    + " job was stopped.", "Start it again; {resume} continues from its"
                     + " last checkpoint.", e);
         }
     }
