@@ -24,6 +24,9 @@ final class CellExecutionControl extends DirectExecutionControl {
 
     private static final String KEY_PREFIX = "dml-cell-value:";
 
+    /** How long an interrupted cell has to end by itself before it is stopped by force. */
+    static final long STOP_GRACE_MS = 1_000;
+
     private final Map<String, Object> parked = new ConcurrentHashMap<>();
     private final AtomicLong keys = new AtomicLong();
     private boolean stopRequested;
@@ -83,12 +86,13 @@ final class CellExecutionControl extends DirectExecutionControl {
     }
 
     /**
-     * Stops the running cell and keeps the rest of this cell's snippets from starting. On Java
-     * 17 a busy loop is stopped with {@code Thread.stop}; where the JDK no longer allows that,
-     * the cell is interrupted and stops at its next blocking call.
+     * Stops the running cell and keeps the rest of this cell's snippets from starting. The cell
+     * is interrupted first: code that waits (a {@code %dml} job, a sleep) ends on that and may
+     * clean up, such as stopping the job it started. A cell still running after {@value
+     * #STOP_GRACE_MS} ms, a busy loop, is then stopped with {@code Thread.stop} on Java 17;
+     * where the JDK no longer allows that, the interrupt is all it gets.
      */
     @Override
-    @SuppressWarnings("deprecation")
     public synchronized void stop() {
         stopRequested = true;
         Thread cell = running;
@@ -96,8 +100,20 @@ final class CellExecutionControl extends DirectExecutionControl {
             return;
         }
         cell.interrupt();
+        Thread force = new Thread(() -> forceStop(cell), "dml-stop-" + cell.getName());
+        force.setDaemon(true);
+        force.start();
+    }
+
+    @SuppressWarnings({"deprecation", "removal"})
+    private void forceStop(Thread cell) {
         try {
-            cell.stop();
+            cell.join(STOP_GRACE_MS);
+            if (cell.isAlive() && running == cell) {
+                cell.stop();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (UnsupportedOperationException newerJdk) {
             // Java 20+ refuses Thread.stop; the interrupt above is all we can do.
         }
