@@ -1,22 +1,23 @@
 """Runs the official kernel conformance suite (jupyter_kernel_test) against the dml kernel.
 
-The suite is Debian's package python3-jupyter-kernel-test, so it runs under /usr/bin/python3
-(bin/install installs it), in its own process; this test reports its counts.
+The suite is Debian's package python3-jupyter-kernel-test; bin/install links that one package
+into dml's Python environment, so the suite runs on the environment's own jupyter_client, in a
+process of its own; this test reports its counts.
 """
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 from kernel_session import require_kernelspec
 
 HERE = Path(__file__).resolve().parent
-DEBIAN_PYTHON = "/usr/bin/python3"
 
 
 def test_official_conformance_suite(capsys):
     require_kernelspec()
     proc = subprocess.run(
-        [DEBIAN_PYTHON, "-m", "unittest", "-v", "conformance_dml"],
+        [sys.executable, "-m", "unittest", "-v", "conformance_dml"],
         cwd=HERE, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900,
     )
     report = proc.stdout + proc.stderr
