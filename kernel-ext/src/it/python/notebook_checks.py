@@ -24,7 +24,7 @@ CNN_ACCURACY_FLOOR = 0.86
 
 
 def stream_text(cell):
-    return "".join(o.text for o in cell.outputs if o.output_type == "stream")
+    return "".join(o.text for o in cell.get("outputs", []) if o.output_type == "stream")
 
 
 def fraud_scores(text):
