@@ -1,7 +1,8 @@
 """The official Jupyter kernel conformance suite (jupyter_kernel_test) for the "dml" kernel.
 
-Run by test_conformance.py with Debian's python3, which carries the suite:
-    /usr/bin/python3 -m unittest -v conformance_dml
+Run by test_conformance.py with Debian's python3, which carries the suite, and JUPYTER_PATH set
+to the share/jupyter of dml's environment, where the kernelspec is:
+    JUPYTER_PATH=$DML_VENV/share/jupyter /usr/bin/python3 -m unittest -v conformance_dml
 Each sample below is Java as a user types it; the suite checks the kernel's replies.
 """
 import unittest

@@ -5,6 +5,7 @@ bin/install put in the user's Jupyter data dir, over ZeroMQ, with jupyter_client
 """
 import contextlib
 import queue
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -24,11 +25,16 @@ CELL_TIMEOUT = 120
 
 
 def require_kernelspec():
-    """Fails (never skips) when bin/install has not installed the kernelspec."""
+    """Fails (never skips) unless bin/install installed the kernelspec into this Python's
+    environment, which is dml's: the kernel under test then runs this environment's ray."""
     try:
-        return KernelSpecManager().get_kernel_spec(KERNEL_NAME)
+        spec = KernelSpecManager().get_kernel_spec(KERNEL_NAME)
     except NoSuchKernel:
         pytest.fail(f"no '{KERNEL_NAME}' kernelspec: run 'bash bin/install' first")
+    if not Path(spec.resource_dir).is_relative_to(sys.prefix):
+        pytest.fail(f"the '{KERNEL_NAME}' kernelspec found is {spec.resource_dir}, not the one in"
+                    f" this environment ({sys.prefix}): run the tests with bin/test")
+    return spec
 
 
 @contextlib.contextmanager
@@ -138,11 +144,13 @@ class CountingClient(NotebookClient):
         return super().process_message(msg, cell, cell_index)
 
 
-def run_counting(path, timeout=900):
-    """Executes a notebook on the dml kernel, failing on any error output; returns the executed
-    notebook and the client, whose counters hold the display messages seen per display id."""
+def run_counting(path, timeout=900, nb=None):
+    """Executes the notebook at path (or nb, a changed copy of it, in path's folder) on the dml
+    kernel, failing on any error output; returns the executed notebook and the client, whose
+    counters hold the display messages seen per display id."""
     require_kernelspec()
-    nb = nbformat.read(path, as_version=4)
+    if nb is None:
+        nb = nbformat.read(path, as_version=4)
     client = CountingClient(nb, kernel_name=KERNEL_NAME, timeout=timeout,
                             startup_timeout=STARTUP_TIMEOUT,
                             resources={"metadata": {"path": str(path.parent)}})

@@ -88,7 +88,7 @@ def lab(tmp_path):
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(runtime))
     log_path = tmp_path / "jupyter-lab.log"
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser",
                "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
                "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
                f"--ServerApp.root_dir={root}", "--LabApp.news_url="]

@@ -1,10 +1,14 @@
 """Runs the official kernel conformance suite (jupyter_kernel_test) against the dml kernel.
 
-The suite is Debian's package python3-jupyter-kernel-test, so it runs under /usr/bin/python3
-(bin/install installs it), in its own process; this test reports its counts.
+The suite is Debian's package python3-jupyter-kernel-test, which is on no pip index here, and
+its version (0.4.5) does not run on the jupyter_client 8 of dml's environment. So it runs under
+Debian's python3, with Debian's jupyter_client, in a process of its own, and JUPYTER_PATH leads
+it to the kernelspec of dml's environment (this one); this test reports its counts.
 """
 import re
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 from kernel_session import require_kernelspec
@@ -15,9 +19,10 @@ DEBIAN_PYTHON = "/usr/bin/python3"
 
 def test_official_conformance_suite(capsys):
     require_kernelspec()
+    env = dict(os.environ, JUPYTER_PATH=str(Path(sys.prefix) / "share" / "jupyter"))
     proc = subprocess.run(
-        [DEBIAN_PYTHON, "-m", "unittest", "-v", "conformance_dml"],
-        cwd=HERE, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900,
+        [DEBIAN_PYTHON, "-m", "unittest", "-v", "conformance_dml"], cwd=HERE, env=env,
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900,
     )
     report = proc.stdout + proc.stderr
     outcomes = outcomes_by_test(report)

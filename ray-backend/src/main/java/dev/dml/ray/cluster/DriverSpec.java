@@ -82,6 +82,24 @@ public final class DriverSpec {
         return callTimeout;
     }
 
+    /**
+     * Returns this spec with options placed before its own, which therefore win where both set
+     * the same one (the last {@code -Xmx} counts).
+     *
+     * @param options JVM options, such as defaults from {@link ClusterEnv}
+     * @return a spec with those options first
+     */
+    DriverSpec withJvmOptionsFirst(List<String> options) {
+        if (options.isEmpty()) {
+            return this;
+        }
+        Builder b = builder().optStartTimeout(startTimeout).optCallTimeout(callTimeout);
+        options.forEach(b::addJvmOption);
+        jvmOptions.forEach(b::addJvmOption);
+        b.classpath.addAll(classpath);
+        return b.build();
+    }
+
     /** Builds a {@link DriverSpec}; all options are optional. */
     public static final class Builder {
 

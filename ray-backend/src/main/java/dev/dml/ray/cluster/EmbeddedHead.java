@@ -48,15 +48,15 @@ final class EmbeddedHead implements AutoCloseable {
      * early is tried once more: on a busy machine Ray's fixed 30 s registration wait (and the
      * raylet's wait for its agents) can run out.
      */
-    static EmbeddedHead start(RayInstallation ray, ClusterSpec spec) {
+    static EmbeddedHead start(RayInstallation ray, ClusterSpec spec, ClusterEnv limits) {
         long deadline = System.nanoTime() + spec.startTimeout().toNanos();
-        EmbeddedHead head = attempt(ray, spec, deadline, false);
-        return head != null ? head : attempt(ray, spec, deadline, true);
+        EmbeddedHead head = attempt(ray, spec, limits, deadline, false);
+        return head != null ? head : attempt(ray, spec, limits, deadline, true);
     }
 
     /** One try; {@code null} when it exited early and {@code last} is false. */
-    private static EmbeddedHead attempt(
-            RayInstallation ray, ClusterSpec spec, long deadline, boolean last) {
+    private static EmbeddedHead attempt(RayInstallation ray, ClusterSpec spec, ClusterEnv limits,
+            long deadline, boolean last) {
         Path tempDir;
         try {
             Files.createDirectories(spec.tempRoot());
@@ -68,7 +68,7 @@ final class EmbeddedHead implements AutoCloseable {
         }
         Path log = tempDir.resolve("ray-start.log");
         List<String> cmd = new ArrayList<>(Processes.newSessionPrefix());
-        cmd.addAll(command(ray, spec, tempDir));
+        cmd.addAll(command(ray, spec, limits, tempDir));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
         env.put("PATH", ray.java().getParent() + ":" + env.getOrDefault("PATH", ""));
@@ -106,7 +106,9 @@ final class EmbeddedHead implements AutoCloseable {
         return new EmbeddedHead(process, tempDir, log, address);
     }
 
-    private static List<String> command(RayInstallation ray, ClusterSpec spec, Path tempDir) {
+    /** {@code ray start}; a count or size set in the spec wins over the environment's. */
+    static List<String> command(
+            RayInstallation ray, ClusterSpec spec, ClusterEnv limits, Path tempDir) {
         List<String> cmd = new ArrayList<>(List.of(
                 ray.rayCommand().toString(), "start", "--head", "--block",
                 "--temp-dir=" + tempDir,
@@ -119,14 +121,19 @@ final class EmbeddedHead implements AutoCloseable {
                 "--metrics-export-port=" + freePort(),
                 "--include-dashboard=false",
                 "--include-log-monitor=false",
+                // no autoscaler (a Python process of about 100 MB): this head is all there is
+                "--no-monitor",
                 "--disable-usage-stats",
                 "--log-style=record",
                 "--log-color=false"));
-        if (spec.numCpus() > 0) {
-            cmd.add("--num-cpus=" + spec.numCpus());
+        int cpus = spec.numCpus() > 0 ? spec.numCpus() : limits.rayCpus();
+        if (cpus > 0) {
+            cmd.add("--num-cpus=" + cpus);
         }
-        if (spec.objectStoreBytes() > 0) {
-            cmd.add("--object-store-memory=" + spec.objectStoreBytes());
+        long store = spec.objectStoreBytes() > 0 ? spec.objectStoreBytes()
+                : limits.objectStoreBytes();
+        if (store > 0) {
+            cmd.add("--object-store-memory=" + store);
         }
         return cmd;
     }

@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class RayCluster implements AutoCloseable {
 
     private final RayInstallation ray;
+    private final ClusterEnv limits;
     private final String address;
     private final String source;
     private final EmbeddedHead head;
@@ -42,8 +43,10 @@ public final class RayCluster implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
 
-    private RayCluster(RayInstallation ray, String address, String source, EmbeddedHead head) {
+    private RayCluster(RayInstallation ray, ClusterEnv limits, String address, String source,
+            EmbeddedHead head) {
         this.ray = ray;
+        this.limits = limits;
         this.address = address;
         this.source = source;
         this.head = head;
@@ -63,7 +66,8 @@ public final class RayCluster implements AutoCloseable {
     }
 
     /**
-     * Opens the cluster a spec names, or starts the embedded head.
+     * Opens the cluster a spec names, or starts the embedded head. The {@code DML_*} variables
+     * of {@link ClusterEnv} size the embedded head and the JVMs of its drivers and workers.
      *
      * <p>An external address is probed first (a plain TCP connect to its GCS port, at most
      * {@link ClusterSpec#probeTimeout()}), so an unreachable cluster fails here with a clear
@@ -79,16 +83,17 @@ public final class RayCluster implements AutoCloseable {
     }
 
     static RayCluster open(ClusterSpec spec, Map<String, String> env, Properties props) {
+        ClusterEnv limits = ClusterEnv.from(env); // a bad DML_* value fails before anything starts
         ClusterAddress external = ClusterAddress.resolve(spec, env, props);
         if (external != null) {
             external.probe(spec.probeTimeout());
         }
         RayInstallation ray = RayInstallation.detect(spec);
         if (external != null) {
-            return new RayCluster(ray, external.text(), external.source(), null);
+            return new RayCluster(ray, limits, external.text(), external.source(), null);
         }
-        EmbeddedHead head = EmbeddedHead.start(ray, spec);
-        return new RayCluster(ray, head.address(), "embedded head", head);
+        EmbeddedHead head = EmbeddedHead.start(ray, spec, limits);
+        return new RayCluster(ray, limits, head.address(), "embedded head", head);
     }
 
     /**
@@ -124,16 +129,20 @@ public final class RayCluster implements AutoCloseable {
         Map<String, String> props = new LinkedHashMap<>();
         props.put("ray.address", address);
         props.put("ray.job.code-search-path", Classpaths.join(code));
-        // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types
-        for (int i = 0; i < DriverProcess.ADD_OPENS.size(); i++) {
-            props.put("ray.job.jvm-options." + i, DriverProcess.ADD_OPENS.get(i));
+        // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the heap
+        // cap of DML_WORKER_HEAP, if set
+        List<String> workerJvm = new ArrayList<>(DriverProcess.ADD_OPENS);
+        workerJvm.addAll(limits.workerJvmOptions());
+        for (int i = 0; i < workerJvm.size(); i++) {
+            props.put("ray.job.jvm-options." + i, workerJvm.get(i));
         }
         // every worker process of the job (Ray's runtime env); the driver's own is set at launch
         DriverProcess.workerEnv().forEach(
                 (k, v) -> props.put("ray.job.runtime-env.env-vars." + k, v));
         DriverProcess[] self = new DriverProcess[1];
+        DriverSpec launched = spec.withJvmOptionsFirst(limits.driverJvmOptions());
         DriverProcess driver = DriverLauncher.launch(
-                ray.java(), classpath, props, spec, newLog(), () -> drivers.remove(self[0]));
+                ray.java(), classpath, props, launched, newLog(), () -> drivers.remove(self[0]));
         self[0] = driver;
         drivers.add(driver);
         return driver;

@@ -1,0 +1,156 @@
+package dev.dml.ray.cluster;
+
+import dev.dml.ray.DmlException;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code DML_*} environment variables that size what dml starts: the embedded Ray head and
+ * the driver and worker JVMs. Each is optional; unset, Ray and the JVM choose as they would.
+ *
+ * <ul>
+ *   <li>{@value #RAY_CPUS}: the CPUs the embedded head offers ({@code --num-cpus}), such as 2.
+ *   <li>{@value #RAY_OBJECT_STORE}: the embedded head's object store ({@code
+ *       --object-store-memory}), a size such as {@code 100m}; at least 80 MB.
+ *   <li>{@value #DRIVER_HEAP}: the driver JVM's heap ({@code -Xmx}), such as {@code 128m}.
+ *   <li>{@value #WORKER_HEAP}: the heap of every worker JVM of a job, such as {@code 256m}.
+ * </ul>
+ *
+ * <p>Sizes are written as for {@code java -Xmx}: digits and an optional k, m or g. Options set in
+ * code ({@link ClusterSpec}, {@link DriverSpec}, an actor's own JVM options) win over these.
+ * Binder's {@code start} script sets all four, so that a session fits in 2 GB.
+ */
+public final class ClusterEnv {
+
+    /** The CPUs the embedded head offers. */
+    public static final String RAY_CPUS = "DML_RAY_CPUS";
+    /** The embedded head's object store size. */
+    public static final String RAY_OBJECT_STORE = "DML_RAY_OBJECT_STORE";
+    /** The driver JVM's maximum heap. */
+    public static final String DRIVER_HEAP = "DML_DRIVER_HEAP";
+    /** The maximum heap of every worker JVM. */
+    public static final String WORKER_HEAP = "DML_WORKER_HEAP";
+
+    private static final Pattern SIZE = Pattern.compile("(\\d{1,12})([kKmMgG]?)");
+    private static final long MIN_OBJECT_STORE = 80L << 20;
+    private static final long MIN_HEAP = 16L << 20;
+
+    private final int rayCpus;
+    private final long objectStoreBytes;
+    private final String driverHeap;
+    private final String workerHeap;
+
+    private ClusterEnv(int rayCpus, long objectStoreBytes, String driverHeap, String workerHeap) {
+        this.rayCpus = rayCpus;
+        this.objectStoreBytes = objectStoreBytes;
+        this.driverHeap = driverHeap;
+        this.workerHeap = workerHeap;
+    }
+
+    /**
+     * Reads the settings from an environment.
+     *
+     * @param env variables by name, such as {@link System#getenv()}
+     * @return the settings
+     * @throws DmlException naming the variable, when one is set to a value it cannot take
+     */
+    public static ClusterEnv from(Map<String, String> env) {
+        return new ClusterEnv(cpus(env), size(env, RAY_OBJECT_STORE, MIN_OBJECT_STORE, "100m"),
+                heap(env, DRIVER_HEAP, "128m"), heap(env, WORKER_HEAP, "256m"));
+    }
+
+    /**
+     * Returns the CPUs the embedded head offers.
+     *
+     * @return the count, or 0 when unset (Ray counts the cores)
+     */
+    public int rayCpus() {
+        return rayCpus;
+    }
+
+    /**
+     * Returns the embedded head's object store size.
+     *
+     * @return bytes, or 0 when unset (Ray chooses)
+     */
+    public long objectStoreBytes() {
+        return objectStoreBytes;
+    }
+
+    /**
+     * Returns the options the driver JVM gets before its {@link DriverSpec#jvmOptions()}.
+     *
+     * @return {@code -Xmx...}, or nothing when unset
+     */
+    public List<String> driverJvmOptions() {
+        return driverHeap == null ? List.of() : List.of("-Xmx" + driverHeap);
+    }
+
+    /**
+     * Returns the options every worker JVM of a job gets.
+     *
+     * @return {@code -Xmx...}, or nothing when unset
+     */
+    public List<String> workerJvmOptions() {
+        return workerHeap == null ? List.of() : List.of("-Xmx" + workerHeap);
+    }
+
+    private static String value(Map<String, String> env, String name) {
+        String v = env.get(name);
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    private static int cpus(Map<String, String> env) {
+        String v = value(env, RAY_CPUS);
+        if (v == null) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new DmlException(RAY_CPUS + "=" + v + " is not a CPU count.",
+                "Set it to a whole number of CPUs, such as 2, or unset it.");
+    }
+
+    private static String heap(Map<String, String> env, String name, String example) {
+        return size(env, name, MIN_HEAP, example) == 0 ? null : value(env, name);
+    }
+
+    /** Bytes of a size variable, 0 when unset; {@code example} goes into the hint. */
+    private static long size(Map<String, String> env, String name, long min, String example) {
+        String v = value(env, name);
+        if (v == null) {
+            return 0;
+        }
+        Matcher m = SIZE.matcher(v);
+        if (!m.matches()) {
+            throw new DmlException(name + "=" + v + " is not a size.",
+                    "Set it to a size such as " + example
+                            + " (digits, then k, m or g), or unset it.");
+        }
+        long bytes = Long.parseLong(m.group(1)) << switch (m.group(2).toLowerCase()) {
+            case "k" -> 10;
+            case "m" -> 20;
+            case "g" -> 30;
+            default -> 0;
+        };
+        if (bytes < min) {
+            throw new DmlException(name + "=" + v + " is below the least it can be, "
+                    + (min >> 20) + "m.", "Set it to " + (min >> 20) + "m or more, or unset it.");
+        }
+        return bytes;
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterEnv[cpus=" + rayCpus + ", objectStore=" + objectStoreBytes + ", driverHeap="
+                + driverHeap + ", workerHeap=" + workerHeap + "]";
+    }
+}
