@@ -1,6 +1,6 @@
 package dev.dml.ray.cluster;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -115,7 +115,7 @@ public final class ClusterEnv {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new DmlException(RAY_CPUS + "=" + v + " is not a CPU count.",
+        throw new DmlException(RAY_CPUS + "=" + DmlException.literal(v) + " is not a CPU count.",
                 "Set it to a whole number of CPUs, such as 2, or unset it.");
     }
 
@@ -131,7 +131,7 @@ public final class ClusterEnv {
         }
         Matcher m = SIZE.matcher(v);
         if (!m.matches()) {
-            throw new DmlException(name + "=" + v + " is not a size.",
+            throw new DmlException(name + "=" + DmlException.literal(v) + " is not a size.",
                     "Set it to a size such as " + example
                             + " (digits, then k, m or g), or unset it.");
         }
@@ -142,7 +142,7 @@ public final class ClusterEnv {
             default -> 0;
         };
         if (bytes < min) {
-            throw new DmlException(name + "=" + v + " is below the least it can be, "
+            throw new DmlException(name + "=" + DmlException.literal(v) + " is below the least it can be, "
                     + (min >> 20) + "m.", "Set it to " + (min >> 20) + "m or more, or unset it.");
         }
         return bytes;

@@ -3,7 +3,7 @@ package dev.dml.ray.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.dml.ray.DmlException;
+import dev.dml.DmlException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
