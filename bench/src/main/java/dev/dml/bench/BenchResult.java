@@ -34,6 +34,7 @@ public final class BenchResult {
     private final double goal;
     private final String command;
     private Double ratio;
+    private boolean smallerIsBetter;
     private final Map<String, Object> numbers = new LinkedHashMap<>();
 
     /**
@@ -60,6 +61,17 @@ public final class BenchResult {
             throw new IllegalArgumentException("The ratio of " + id + " is " + r + ".");
         }
         this.ratio = r;
+        return this;
+    }
+
+    /**
+     * Makes this a result where smaller is better, such as seconds to recover: {@code met} is
+     * then {@code ratio <= goal}, and the file says so.
+     *
+     * @return this result
+     */
+    public BenchResult optSmallerIsBetter() {
+        this.smallerIsBetter = true;
         return this;
     }
 
@@ -96,10 +108,10 @@ public final class BenchResult {
     /**
      * Tells whether the ratio reaches the goal.
      *
-     * @return {@code ratio >= goal}
+     * @return {@code ratio >= goal}, or {@code ratio <= goal} where smaller is better
      */
     public boolean met() {
-        return ratio != null && ratio >= goal;
+        return ratio != null && (smallerIsBetter ? ratio <= goal : ratio >= goal);
     }
 
     /**
@@ -116,6 +128,9 @@ public final class BenchResult {
         m.put("id", id);
         m.put("ratio", TrialTimes.round(ratio, 4));
         m.put("goal", goal);
+        if (smallerIsBetter) {
+            m.put("smaller_is_better", true);
+        }
         m.put("met", met());
         m.put("command", command);
         m.put("machine", Machine.describe());

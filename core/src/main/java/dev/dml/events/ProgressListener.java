@@ -6,7 +6,7 @@ import java.util.List;
  * Receives a training job's progress while it runs, as DJL's {@code TrainingListener} does in
  * one process. Every method has a no-op default, so a listener overrides only what it needs.
  *
- * <p>Calls come in order (start, then steps and epochs interleaved) from one thread, the
+ * <p>Calls come in order (start, then steps, epochs and recoveries interleaved) from one thread, the
  * driver's reader thread in the kernel; a listener should return quickly. A listener that throws
  * loses that event only: progress never fails the job it reports on.
  */
@@ -43,10 +43,18 @@ public interface ProgressListener {
     default void onEpoch(EpochMetrics epoch) {}
 
     /**
+     * Called when the job has replaced lost workers and restored their state, before it goes on
+     * from {@link Recovery#resumedFrom()}: steps after it arrive again.
+     *
+     * @param recovery what was lost, what was restored, and what it cost
+     */
+    default void onRecovery(Recovery recovery) {}
+
+    /**
      * Hands an event to the method that takes it; other objects are ignored.
      *
-     * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics} or {@link
-     *     EpochMetrics}
+     * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics}, {@link
+     *     EpochMetrics} or {@link Recovery}
      */
     default void deliver(Object event) {
         if (event instanceof StepMetrics s) {
@@ -57,6 +65,8 @@ public interface ProgressListener {
             onEpoch(e);
         } else if (event instanceof JobStarted j) {
             onStart(j.workers());
+        } else if (event instanceof Recovery r) {
+            onRecovery(r);
         }
     }
 }

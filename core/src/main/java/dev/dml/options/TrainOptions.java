@@ -135,6 +135,13 @@ public final class TrainOptions {
             "continue from the newest checkpoint in --checkpoint-dir").example("true")
             .fixed(false).java("optResume").done();
 
+    /** Worker losses a job recovers from. */
+    public static final Option<Integer> MAX_FAILURES = spec("max-failures",
+            ValueType.countOrNone(), "N", "lost workers or nodes the job recovers from before"
+            + " it fails (a pre-emption notice never counts); 3 covers the odd lost spot node"
+            + " while a fault that repeats fails soon").example("0").fixed(3)
+            .java("optMaxFailures").done();
+
     /** The seed of the initial weights and of the validation split. */
     public static final Option<Long> SEED = spec("seed", ValueType.integer(), "S",
             "seed of the initial weights and of the validation split").example("7").fixed(42L)
@@ -167,8 +174,8 @@ public final class TrainOptions {
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
             BATCH_SIZE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
-            CHECKPOINT_DIR, CHECKPOINT_EVERY, RESUME, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS,
-            DEBUG);
+            CHECKPOINT_DIR, CHECKPOINT_EVERY, RESUME, MAX_FAILURES, SEED, CLUSTER, INTO,
+            BACKGROUND, NO_PLOTS, DEBUG);
 
     /**
      * Finds an option by name.

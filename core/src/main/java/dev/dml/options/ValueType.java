@@ -38,6 +38,16 @@ public final class ValueType<T> {
     }
 
     /**
+     * A whole number of at least 0.
+     *
+     * @return the type
+     */
+    public static ValueType<Integer> countOrNone() {
+        return new ValueType<>("a whole number of at least 0", s -> Integer.parseInt(s.strip()),
+                n -> n >= 0, String::valueOf);
+    }
+
+    /**
      * A whole number, negative ones included.
      *
      * @return the type

@@ -29,6 +29,7 @@ public final class DmlKernelMain {
         exitWithLauncher(System.getenv("JPY_PARENT_PID"));
         String json = Files.readString(Path.of(args[0]));
         JupyterConnection connection = new JupyterConnection(KernelConnectionProperties.parse(json));
+        SignedShellChannel.installInto(connection); // a badly signed message must not deafen us
         DmlKernel kernel = DmlKernel.builder().build();
         kernel.onStartup();
         kernel.becomeHandlerForConnection(connection);

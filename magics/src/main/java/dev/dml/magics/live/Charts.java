@@ -1,7 +1,8 @@
 package dev.dml.magics.live;
 
-import dev.dml.events.WorkerInfo;
 import dev.dml.events.PipelineMetrics;
+import dev.dml.events.Recovery;
+import dev.dml.events.WorkerInfo;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -19,6 +20,7 @@ import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.AbstractRenderer;
 import org.jfree.chart.renderer.category.BarRenderer;
@@ -28,8 +30,10 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.text.TextUtils;
 import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.ui.HorizontalAlignment;
+import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.DefaultXYDataset;
 
@@ -48,6 +52,7 @@ final class Charts {
     static final Color GREEN = new Color(0x59, 0xA1, 0x4F);
     static final Color PURPLE = new Color(0xB0, 0x7A, 0xA1);
     static final Color BUBBLE = new Color(0xE8, 0xB4, 0xA8);
+    static final Color RED = new Color(0xE1, 0x57, 0x59);
 
     // Tableau 10: distinct and colour-blind friendly; rank i always gets PALETTE[i % 10].
     private static final int[] PALETTE = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F,
@@ -80,7 +85,24 @@ final class Charts {
         XYLineAndShapeRenderer r = lines(BLUE, ORANGE);
         r.setSeriesShapesVisible(1, true);
         r.setSeriesShape(1, new Ellipse2D.Double(-3.5, -3.5, 7, 7));
-        return xyChart("loss", "loss", data, r, false, validation);
+        JFreeChart chart = xyChart("loss", "loss", data, r, false, validation);
+        for (Recovery rec : s.recoveries()) {
+            chart.getXYPlot().addDomainMarker(recoveryMarker(rec));
+        }
+        return chart;
+    }
+
+    /** A red dashed line where a recovery took the job back to, with the steps redone. */
+    private static ValueMarker recoveryMarker(Recovery rec) {
+        ValueMarker m = new ValueMarker(rec.resumedFrom(), RED, new BasicStroke(1.2f,
+                BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 3f}, 0f));
+        m.setLabel((rec.preemption() ? "pre-empted" : "recovered") + " · "
+                + Formats.count(rec.stepsRedone()) + " redone");
+        m.setLabelFont(new Font(FONT, Font.PLAIN, 10));
+        m.setLabelPaint(RED);
+        m.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+        m.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+        return m;
     }
 
     /** Examples per second of each step, all workers together. */

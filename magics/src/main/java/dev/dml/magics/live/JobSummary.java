@@ -1,5 +1,6 @@
 package dev.dml.magics.live;
 
+import dev.dml.events.Recovery;
 import java.util.List;
 
 /**
@@ -14,13 +15,15 @@ import java.util.List;
  * @param auc the last validation ROC AUC; NaN when not known
  * @param examplesPerSecond mean throughput, all workers together
  * @param workers each worker's resource use, by rank
+ * @param recoveries the job's recoveries from lost or pre-empted workers, in order
  */
 public record JobSummary(String job, boolean stopped, double wallSeconds, long steps,
         double finalLoss, double accuracy, double auc, double examplesPerSecond,
-        List<WorkerStats> workers) {
+        List<WorkerStats> workers, List<Recovery> recoveries) {
 
-    /** Copies the worker list. */
+    /** Copies the lists. */
     public JobSummary {
         workers = List.copyOf(workers);
+        recoveries = List.copyOf(recoveries);
     }
 }

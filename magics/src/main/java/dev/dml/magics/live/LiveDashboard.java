@@ -4,6 +4,7 @@ import dev.dml.DmlException;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.ProgressListener;
+import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ public final class LiveDashboard implements ProgressListener {
     private final Map<Integer, Long> lastStepOfEpoch = new TreeMap<>();
     private List<WorkerInfo> workers = List.of();
     private List<PipelineMetrics.StageTime> stages = List.of();
+    private final List<Recovery> recoveries = new ArrayList<>();
     private long stageStep;
     private long startNanos = -1;
     private int epoch;
@@ -118,6 +120,24 @@ public final class LiveDashboard implements ProgressListener {
         dirty = true;
     }
 
+    /**
+     * Marks a recovery and takes the job back to the step it restored: the steps after it run
+     * again, so their first points leave the plots.
+     */
+    @Override
+    public synchronized void onRecovery(Recovery r) {
+        recoveries.add(r);
+        long back = r.resumedFrom();
+        for (Series series : List.of(loss, validationLoss, examplesPerSecond, allReduceMiB)) {
+            series.dropAfter(back);
+        }
+        lastStepOfEpoch.values().removeIf(last -> last > back);
+        epochSamples.removeIf(e -> e.steps() > back);
+        step = Math.min(step, back);
+        workers = List.copyOf(r.workers());
+        dirty = true;
+    }
+
     /** True when samples arrived since the last {@link #frame()} (and before the first). */
     public boolean isDirty() {
         return dirty;
@@ -173,7 +193,7 @@ public final class LiveDashboard implements ProgressListener {
                 : epochSamples.isEmpty() ? Double.NaN
                 : epochSamples.get(epochSamples.size() - 1).trainLoss();
         return new JobSummary(job, stopped, wallSeconds, step, finalLoss, accuracy, auc, rate,
-                totals.stats(workers));
+                totals.stats(workers), recoveries);
     }
 
     private void noteShown(long reportedAtMillis) {
@@ -189,6 +209,7 @@ public final class LiveDashboard implements ProgressListener {
                 examplesPerSecond.lastY(), allReduceTotal, loss.points(MAX_POINTS),
                 validationLoss.points(MAX_POINTS), examplesPerSecond.points(MAX_POINTS),
                 allReduceMiB.points(MAX_POINTS), workers, totals.latestCpu(),
-                totals.latestGpu(), totals.latestRss(), totals.latestHeap(), stageStep, stages);
+                totals.latestGpu(), totals.latestRss(), totals.latestHeap(), stageStep, stages,
+                List.copyOf(recoveries));
     }
 }

@@ -31,6 +31,13 @@ final class Series {
         return size;
     }
 
+    /** Drops the points after {@code x} (x grows along the series): steps that run again. */
+    void dropAfter(double x) {
+        while (size > 0 && xs[size - 1] > x) {
+            size--;
+        }
+    }
+
     /** The last y value, or NaN when empty. */
     double lastY() {
         return size == 0 ? Double.NaN : ys[size - 1];

@@ -1,7 +1,8 @@
 package dev.dml.magics.live;
 
-import dev.dml.events.WorkerInfo;
 import dev.dml.events.PipelineMetrics;
+import dev.dml.events.Recovery;
+import dev.dml.events.WorkerInfo;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
         long allReduceTotalBytes, double[][] loss, double[][] validationLoss,
         double[][] examplesPerSecond, double[][] allReduceMiB, List<WorkerInfo> workers,
         double[] cpuPercent, double[] gpuPercent, long[] rssBytes, long[] heapBytes,
-        long stageStep, List<PipelineMetrics.StageTime> stages) {
+        long stageStep, List<PipelineMetrics.StageTime> stages, List<Recovery> recoveries) {
 
     /** Seconds left at the rate so far; NaN when unknown (no steps yet or no total). */
     double etaSeconds() {

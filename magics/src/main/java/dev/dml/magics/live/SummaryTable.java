@@ -2,6 +2,7 @@ package dev.dml.magics.live;
 
 import static org.jfree.svg.SVGUtils.escapeForXML;
 
+import dev.dml.events.Recovery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -61,6 +62,14 @@ public final class SummaryTable {
             rows.add(List.of("AUC", String.format(Locale.ROOT, "%.4f", s.auc())));
         }
         rows.add(List.of("throughput", Formats.count(s.examplesPerSecond()) + " ex/s"));
+        if (!s.recoveries().isEmpty()) {
+            long lost = s.recoveries().stream().filter(r -> !r.preemption()).count();
+            rows.add(List.of("recoveries", lost + " lost, " + (s.recoveries().size() - lost)
+                    + " pre-empted · " + String.format(Locale.ROOT, "%.1f s", s.recoveries()
+                            .stream().mapToDouble(Recovery::seconds).sum()) + " · "
+                    + Formats.count(s.recoveries().stream().mapToLong(Recovery::stepsRedone)
+                            .sum()) + " steps redone"));
+        }
         return rows;
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.ProcessSample;
+import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import java.awt.Color;
@@ -174,5 +175,31 @@ class LiveDashboardTest {
         assertEquals((1_000 * 10 + 3_000 * 30) / 40.0, s.examplesPerSecond(), 1e-9);
         assertEquals(List.of(new WorkerStats(0, "node-a", 11, 60, 100 * mib, 30 * mib),
                 new WorkerStats(1, "node-b", 22, 100, 300 * mib, 20 * mib)), s.workers());
+    }
+
+    @Test
+    void aRecoveryTakesThePlotsBackAndMarksTheStep() throws Exception {
+        LiveDashboard d = samples.dashboard(1, 100);
+        d.onStart(Samples.WORKERS);
+        for (long s = 1; s <= 40; s++) {
+            d.onStep(Samples.step(1, s, 1.0, 100, 0));
+        }
+        List<WorkerInfo> after = List.of(new WorkerInfo(0, 2, 4101, "node-a"),
+                new WorkerInfo(1, 2, 7777, "node-c"));
+        d.onRecovery(new Recovery(40, 30, 12, 3.5, "Rank 1 lost", "a peer's snapshot", false,
+                after));
+        assertTrue(d.progress().startsWith("epoch 1/1 · step 30/100"), d.progress());
+        for (long s = 31; s <= 35; s++) {
+            d.onStep(Samples.step(1, s, 0.5, 100, 0));
+        }
+        SvgText svg = new SvgText(d.frame().svg());
+        assertTrue(svg.hasText("recovered · 12 redone"), svg.texts().toString());
+        assertTrue(svg.hasTextStartingWith("epoch 1/1 · step 35/100"), svg.texts().toString());
+        JobSummary summary = d.summary("fraud", false, 20);
+        assertEquals(35, summary.steps());
+        assertEquals(0.5, summary.finalLoss(), 1e-6);
+        assertEquals(1, summary.recoveries().size());
+        assertEquals(List.of(4101L, 7777L), summary.workers().stream().map(WorkerStats::pid)
+                .toList());
     }
 }

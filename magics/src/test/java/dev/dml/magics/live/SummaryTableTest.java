@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.StringReader;
+import dev.dml.events.Recovery;
 import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,10 @@ class SummaryTableTest {
     private final JobSummary summary = new JobSummary("fraud <mlp>", false, 125.4, 3_000,
             0.123456, 0.934, 0.9712, 12_345.6, List.of(
                     new WorkerStats(0, "node-a", 4101, 87.4, 912 * MIB, 256 * MIB),
-                    new WorkerStats(1, "node-b", 5201, 91.6, 1_536 * MIB, 300 * MIB)));
+                    new WorkerStats(1, "node-b", 5201, 91.6, 1_536 * MIB, 300 * MIB)),
+            List.of(new Recovery(120, 110, 14, 4.5, "Rank 1 lost", "a peer's snapshot", false,
+                    List.of()), new Recovery(300, 300, 0, 2.25, "Rank 0 got a pre-emption notice",
+                    "a peer's snapshot", true, List.of())));
 
     @Test
     void textListsTheJobThenOneAlignedRowPerWorker() {
@@ -26,6 +30,7 @@ class SummaryTableTest {
         for (String expected : List.of("job         fraud <mlp>", "status      finished",
                 "wall time   2 min 05 s", "steps       3,000", "final loss  0.1235",
                 "accuracy    93.4 %", "AUC         0.9712", "throughput  12,346 ex/s",
+                "recoveries  1 lost, 1 pre-empted · 6.8 s · 14 steps redone",
                 "rank  node    pid   mean CPU  peak RSS   peak heap",
                 "0     node-a  4101  87 %      912.0 MiB  256.0 MiB",
                 "1     node-b  5201  92 %      1.50 GiB   300.0 MiB")) {
@@ -52,12 +57,14 @@ class SummaryTableTest {
     @Test
     void unknownFiguresAreLeftOutOrDashed() {
         JobSummary stopped = new JobSummary("j", true, 3, 0, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, List.of(new WorkerStats(0, "?", 0, Double.NaN, 0, 0)));
+                Double.NaN, Double.NaN, List.of(new WorkerStats(0, "?", 0, Double.NaN, 0, 0)),
+                List.of());
         String text = SummaryTable.text(stopped);
         assertTrue(text.contains("status      stopped\n"), text);
         assertTrue(text.contains("final loss  –\n"), text);
         assertFalse(text.contains("accuracy"), text);
         assertFalse(text.contains("AUC"), text);
+        assertFalse(text.contains("recoveries"), text);
         assertTrue(text.contains("0     ?     0    –         0 B       0 B\n"), text);
     }
 }

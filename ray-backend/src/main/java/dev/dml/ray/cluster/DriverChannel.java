@@ -9,6 +9,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
@@ -19,8 +20,11 @@ import java.net.Socket;
 
 /**
  * The loopback socket between a kernel and its driver process: length-prefixed frames, each a
- * serialized {@link Message}. A message's payload is serialized on its own, so a payload that
- * cannot be written or read fails one call, never the channel.
+ * small binary envelope (kind, call id, text, payload) read without Java deserialization, so
+ * the token the driver sends first is checked on plain bytes. Only then are payloads (tasks,
+ * results, events) deserialized, through {@link #PAYLOADS}, a filter that admits dml's classes
+ * and the JDK types they hold, nothing else. A payload that cannot be written or read fails one
+ * call, never the channel.
  */
 final class DriverChannel implements AutoCloseable {
 
@@ -46,22 +50,15 @@ final class DriverChannel implements AutoCloseable {
         SHUTDOWN
     }
 
-    /** One frame. */
-    static final class Message implements Serializable {
-        private static final long serialVersionUID = 1L;
-
-        final Kind kind;
-        final long id;
-        final String text;
-        final byte[] payload;
-
-        Message(Kind kind, long id, String text, byte[] payload) {
-            this.kind = kind;
-            this.id = id;
-            this.text = text;
-            this.payload = payload;
-        }
-    }
+    /**
+     * One frame.
+     *
+     * @param kind what it is
+     * @param id the call it belongs to, or the child's pid in a HELLO
+     * @param text a short text, or null
+     * @param payload Java-serialized bytes, or null
+     */
+    record Message(Kind kind, long id, String text, byte[] payload) {}
 
     /** An exception from the other side, flattened so that no class of it is needed here. */
     static final class RemoteError implements Serializable {
@@ -94,7 +91,13 @@ final class DriverChannel implements AutoCloseable {
         }
     }
 
-    private static final int MAX_FRAME = Integer.MAX_VALUE - 64;
+    /** A frame the other side may send before it proved who it is: a HELLO with a token. */
+    static final int MAX_HELLO_FRAME = 1024;
+    /** The largest frame: a job's encoded shards travel in one. */
+    static final int MAX_FRAME = Integer.MAX_VALUE - 64;
+    /** Bytes read at a time, so a frame's claimed length is never allocated up front. */
+    private static final int READ_CHUNK = 1 << 20;
+    private static final Kind[] KINDS = Kind.values();
 
     private final Socket socket;
     private final DataInputStream in;
@@ -115,36 +118,112 @@ final class DriverChannel implements AutoCloseable {
 
     /** Sends one frame; thread-safe. */
     void send(Message m) throws IOException {
-        byte[] frame = serialize(m);
+        ByteArrayOutputStream envelope = new ByteArrayOutputStream(
+                32 + (m.payload() == null ? 0 : m.payload().length));
+        DataOutputStream e = new DataOutputStream(envelope);
+        e.writeByte(m.kind().ordinal());
+        e.writeLong(m.id());
+        e.writeBoolean(m.text() != null);
+        if (m.text() != null) {
+            e.writeUTF(m.text());
+        }
+        e.writeInt(m.payload() == null ? -1 : m.payload().length);
+        if (m.payload() != null) {
+            e.write(m.payload());
+        }
+        e.flush();
         synchronized (out) {
-            out.writeInt(frame.length);
-            out.write(frame);
+            out.writeInt(envelope.size());
+            envelope.writeTo(out);
             out.flush();
         }
     }
 
     /**
-     * Reads one frame; only one thread may read.
+     * Reads one frame of any size; only one thread may read.
      *
      * @return the message, or {@code null} when the other side closed the channel
+     * @throws IOException when the channel breaks or the frame is malformed
      */
     Message receive() throws IOException {
+        return receive(MAX_FRAME);
+    }
+
+    /**
+     * Reads one frame of at most {@code maxFrame} bytes; only one thread may read.
+     *
+     * @param maxFrame the longest frame accepted
+     * @return the message, or {@code null} when the other side closed the channel
+     * @throws IOException when the channel breaks, or the frame is too long or malformed
+     */
+    Message receive(int maxFrame) throws IOException {
         int len;
         try {
             len = in.readInt();
         } catch (EOFException e) {
             return null;
         }
-        if (len < 0 || len > MAX_FRAME) {
-            throw new IOException("bad frame length " + len);
+        if (len < 0 || len > maxFrame) {
+            throw new IOException("a frame of " + len + " bytes, over the " + maxFrame
+                    + " accepted here");
         }
-        byte[] frame = new byte[len];
-        in.readFully(frame);
+        byte[] frame = readFully(len);
         try {
-            return (Message) deserialize(frame);
-        } catch (ClassNotFoundException e) {
-            throw new IOException(e);
+            return parse(frame);
+        } catch (IOException e) {
+            throw new MalformedFrame(e.getMessage() + " in a frame of " + len + " bytes");
         }
+    }
+
+    private static Message parse(byte[] frame) throws IOException {
+        DataInputStream e = new DataInputStream(new ByteArrayInputStream(frame));
+        int kind = e.readUnsignedByte();
+        if (kind >= KINDS.length) {
+            throw new IOException("an unknown message kind " + kind);
+        }
+        long id = e.readLong();
+        String text = e.readBoolean() ? e.readUTF() : null;
+        int size = e.readInt();
+        if (size < -1 || size > e.available()) {
+            throw new IOException("a payload of " + size + " bytes");
+        }
+        byte[] payload = size < 0 ? null : e.readNBytes(size);
+        if (e.available() > 0) {
+            throw new IOException(e.available() + " bytes after the payload");
+        }
+        return new Message(KINDS[kind], id, text, payload);
+    }
+
+    /**
+     * A frame read whole whose envelope is malformed: the stream is still aligned on frames, so
+     * the reader can refuse this one and go on.
+     */
+    static final class MalformedFrame extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        MalformedFrame(String message) {
+            super(message);
+        }
+    }
+
+    /** Reads {@code len} bytes, growing the buffer as they come. */
+    private byte[] readFully(int len) throws IOException {
+        if (len <= READ_CHUNK) {
+            byte[] b = new byte[len];
+            in.readFully(b);
+            return b;
+        }
+        ByteArrayOutputStream b = new ByteArrayOutputStream(READ_CHUNK);
+        byte[] chunk = new byte[READ_CHUNK];
+        for (int left = len; left > 0; ) {
+            int n = in.read(chunk, 0, Math.min(left, chunk.length));
+            if (n < 0) {
+                throw new EOFException("the channel closed " + left + " bytes into a frame");
+            }
+            b.write(chunk, 0, n);
+            left -= n;
+        }
+        return b.toByteArray();
     }
 
     static byte[] serialize(Object o) throws IOException {
@@ -155,7 +234,34 @@ final class DriverChannel implements AutoCloseable {
         return bytes.toByteArray();
     }
 
-    /** Reads an object, looking classes up in the thread's context class loader first. */
+    /**
+     * What a payload may hold: dml's own classes, the JDK's values and collections they are
+     * made of, and arrays of those; any other class is refused before it is instantiated, so a
+     * frame cannot drive Java deserialization into a gadget of some library on the class path.
+     */
+    static final ObjectInputFilter PAYLOADS = info -> {
+        if (info.depth() > 100 || info.references() > 10_000_000) {
+            return ObjectInputFilter.Status.REJECTED;
+        }
+        Class<?> c = info.serialClass();
+        while (c != null && c.isArray()) {
+            c = c.getComponentType();
+        }
+        if (c == null || c.isPrimitive()) {
+            return ObjectInputFilter.Status.UNDECIDED;
+        }
+        String pkg = c.getPackageName();
+        boolean jdk = pkg.equals("java.lang") || pkg.equals("java.util")
+                || pkg.equals("java.util.concurrent") || pkg.equals("java.time")
+                || pkg.equals("java.math");
+        return jdk || pkg.equals("dev.dml") || pkg.startsWith("dev.dml.")
+                ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED;
+    };
+
+    /**
+     * Reads a payload through {@link #PAYLOADS}, looking classes up in the thread's context
+     * class loader first.
+     */
     static Object deserialize(byte[] data) throws IOException, ClassNotFoundException {
         try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(data)) {
             @Override
@@ -172,6 +278,7 @@ final class DriverChannel implements AutoCloseable {
                 return super.resolveClass(desc);
             }
         }) {
+            ois.setObjectInputFilter(PAYLOADS);
             return ois.readObject();
         }
     }

@@ -9,13 +9,17 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Starts a driver child JVM: {@code java ... DriverMain <port>} in a new session, its output in
@@ -23,6 +27,8 @@ import java.util.Map;
  * Ray.init()}).
  */
 final class DriverLauncher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DriverLauncher.class);
 
     private DriverLauncher() {}
 
@@ -73,11 +79,16 @@ final class DriverLauncher {
         }
     }
 
-    private record Handshake(DriverChannel channel, String address) {}
+    record Handshake(DriverChannel channel, String address) {}
 
-    /** Accepts the child's connection, checks its token, and waits for READY or FAILED. */
-    private static Handshake handshake(ServerSocket server, Process p, String token,
-            Duration timeout, Path log) throws IOException {
+    /**
+     * Accepts the child's connection, checks its token, and waits for READY or FAILED. Anything
+     * else that connects to the port first (a stray or hostile local process) is refused: its
+     * first frame must be a short HELLO whose token matches, read as plain bytes, before any
+     * Java deserialization happens on the channel.
+     */
+    static Handshake handshake(ServerSocket server, Process p, String token, Duration timeout,
+            Path log) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         server.setSoTimeout(200);
         while (true) {
@@ -96,21 +107,45 @@ final class DriverLauncher {
             long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
             s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
             DriverChannel channel = new DriverChannel(s);
+            String refused;
             try {
-                Message hello = channel.receive();
-                if (hello == null || hello.kind != Kind.HELLO || !token.equals(hello.text)) {
-                    channel.close();
-                    continue;
-                }
+                refused = refusal(channel.receive(DriverChannel.MAX_HELLO_FRAME), token);
+            } catch (SocketTimeoutException e) {
+                refused = "sent no HELLO in time";
+            } catch (IOException e) {
+                refused = "sent " + e.getMessage();
+            }
+            if (refused != null) {
+                LOG.warn("refused a connection from {} to driver {}'s port: it {}",
+                        s.getRemoteSocketAddress(), p.pid(), refused);
+                channel.close();
+                continue;
+            }
+            try {
                 Message ready = awaitReady(channel, p, log);
                 s.setSoTimeout(0);
-                return new Handshake(channel, ready.text);
+                return new Handshake(channel, ready.text());
             } catch (SocketTimeoutException e) {
                 channel.close();
                 throw startFailed(p, "did not initialise Ray within " + timeout.toSeconds()
                         + " s", log);
             }
         }
+    }
+
+    /** Why a first frame is refused, or null for the driver's HELLO with the right token. */
+    private static String refusal(Message hello, String token) {
+        if (hello == null) {
+            return "closed the connection";
+        }
+        if (hello.kind() != Kind.HELLO) {
+            return "sent " + hello.kind() + " before HELLO";
+        }
+        byte[] given = hello.text() == null ? new byte[0]
+                : hello.text().getBytes(StandardCharsets.UTF_8);
+        // constant time: how far a guess matched must not show in how long the check took
+        return MessageDigest.isEqual(given, token.getBytes(StandardCharsets.UTF_8)) ? null
+                : "sent a wrong token";
     }
 
     private static Message awaitReady(DriverChannel channel, Process p, Path log)
@@ -122,7 +157,7 @@ final class DriverLauncher {
                     + p.exitValue();
             throw startFailed(p, code + " during Ray.init()", log);
         }
-        if (m.kind == Kind.FAILED) {
+        if (m.kind() == Kind.FAILED) {
             RemoteError e = DriverProcess.readError(m);
             throw new DmlException(
                     "Ray.init() failed in the driver process: " + firstLine(e.message) + ".",

@@ -106,17 +106,20 @@ public final class DriverMain {
             Message m;
             try {
                 m = channel.receive();
+            } catch (DriverChannel.MalformedFrame e) {
+                System.err.println("dml driver: refused a malformed frame: " + e.getMessage());
+                continue;
             } catch (IOException e) {
                 System.err.println("dml driver: channel broken: " + e);
                 return;
             }
-            if (m == null || m.kind == Kind.SHUTDOWN) {
+            if (m == null || m.kind() == Kind.SHUTDOWN) {
                 return;
             }
-            if (m.kind == Kind.REQUEST) {
-                running.put(m.id, pool.submit(() -> execute(m)));
-            } else if (m.kind == Kind.CANCEL) {
-                Future<?> f = running.get(m.id);
+            if (m.kind() == Kind.REQUEST) {
+                running.put(m.id(), pool.submit(() -> execute(m)));
+            } else if (m.kind() == Kind.CANCEL) {
+                Future<?> f = running.get(m.id());
                 if (f != null) {
                     f.cancel(true);
                 }
@@ -127,9 +130,9 @@ public final class DriverMain {
     private void execute(Message request) {
         Message reply;
         try {
-            DriverTask<?> task = (DriverTask<?>) DriverChannel.deserialize(request.payload);
-            System.err.println("dml driver: #" + request.id + " " + task.getClass().getName());
-            Object result = task.run(new CallContext(resources, request.id));
+            DriverTask<?> task = (DriverTask<?>) DriverChannel.deserialize(request.payload());
+            System.err.println("dml driver: #" + request.id() + " " + task.getClass().getName());
+            Object result = task.run(new CallContext(resources, request.id()));
             byte[] bytes;
             try {
                 bytes = DriverChannel.serialize(result);
@@ -139,17 +142,17 @@ public final class DriverMain {
                                 + result.getClass().getName() + ", which is not Serializable.",
                         "Return a Serializable value (a plain class, an array, a List).", e);
             }
-            reply = new Message(Kind.RESULT, request.id, null, bytes);
+            reply = new Message(Kind.RESULT, request.id(), null, bytes);
         } catch (Throwable t) {
             t.printStackTrace();
-            reply = error(request.id, t);
+            reply = error(request.id(), t);
         } finally {
-            running.remove(request.id);
+            running.remove(request.id());
         }
         try {
             channel.send(reply);
         } catch (IOException e) {
-            System.err.println("dml driver: cannot reply to #" + request.id + ": " + e);
+            System.err.println("dml driver: cannot reply to #" + request.id() + ": " + e);
         }
     }
 

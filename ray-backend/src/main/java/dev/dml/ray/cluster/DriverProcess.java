@@ -4,7 +4,9 @@ import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverChannel.Kind;
 import dev.dml.ray.cluster.DriverChannel.Message;
 import dev.dml.ray.cluster.DriverChannel.RemoteError;
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.SocketException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -222,29 +224,42 @@ public final class DriverProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands each reply to its call, on the reader thread. However the reading ends (the driver
+     * exits, a malformed frame, any failure in here), every pending call fails at once rather
+     * than waiting for its timeout; a driver whose replies can no longer be read is killed, as
+     * nothing it sends could be trusted to line up again.
+     */
     private void readReplies() {
+        String broke = null;
         try {
-            Message m;
-            while ((m = channel.receive()) != null) {
-                if (m.kind == Kind.EVENT) {
-                    deliverEvent(pending.get(m.id), m);
+            while (true) {
+                Message m;
+                try {
+                    m = channel.receive();
+                } catch (DriverChannel.MalformedFrame e) {
+                    LOG.warn("driver {} sent a malformed frame, refused: {}", process.pid(),
+                            e.getMessage());
                     continue;
                 }
-                Pending p = pending.remove(m.id);
-                if (p == null) {
-                    continue;
+                if (m == null) {
+                    break;
                 }
-                if (m.kind == Kind.RESULT) {
-                    complete(p, m);
-                } else if (m.kind == Kind.ERROR) {
-                    p.future().completeExceptionally(remoteFailure(p.task(), m));
-                }
+                dispatch(m);
             }
+        } catch (SocketException | EOFException closed) {
+            // the driver exited or its connection broke: handled as an exit below
         } catch (IOException e) {
-            // the channel broke: handled as an exit below
+            broke = "sent a frame the kernel could not read (" + e.getMessage() + ")";
+        } catch (RuntimeException | Error e) {
+            broke = "sent a reply the kernel failed on (" + e + ")";
+        }
+        if (broke != null && !closed.get()) {
+            LOG.error("driver {} {}; killing it", process.pid(), broke);
+            Processes.killTree(process.toHandle(), Duration.ofSeconds(2));
         }
         Processes.awaitExit(List.of(process.toHandle()), Duration.ofSeconds(5));
-        deathReason = process.isAlive() ? "closed its connection"
+        deathReason = broke != null ? broke : process.isAlive() ? "closed its connection"
                 : "exited with code " + process.exitValue();
         for (Long id : new ArrayList<>(pending.keySet())) {
             Pending p = pending.remove(id);
@@ -254,12 +269,31 @@ public final class DriverProcess implements AutoCloseable {
         }
     }
 
+    private void dispatch(Message m) {
+        if (m.kind() == Kind.EVENT) {
+            deliverEvent(pending.get(m.id()), m);
+            return;
+        }
+        Pending p = pending.remove(m.id());
+        if (p == null) {
+            return;
+        }
+        if (m.kind() == Kind.RESULT) {
+            complete(p, m);
+        } else if (m.kind() == Kind.ERROR) {
+            p.future().completeExceptionally(remoteFailure(p.task(), m));
+        } else {
+            p.future().completeExceptionally(new DmlException("The driver answered call "
+                    + m.id() + " with " + m.kind() + ".", "See the driver log " + log + "."));
+        }
+    }
+
     private static void deliverEvent(Pending p, Message m) {
         if (p == null) {
             return; // the call was given up on; its late events have no listener
         }
         try {
-            p.events().accept(DriverChannel.deserialize(m.payload));
+            p.events().accept(DriverChannel.deserialize(m.payload()));
         } catch (IOException | ClassNotFoundException | RuntimeException e) {
             LOG.warn("event of {} dropped: {}", p.task(), e.toString());
         }
@@ -267,7 +301,7 @@ public final class DriverProcess implements AutoCloseable {
 
     private static void complete(Pending p, Message m) {
         try {
-            p.future().complete(DriverChannel.deserialize(m.payload));
+            p.future().complete(DriverChannel.deserialize(m.payload()));
         } catch (IOException | ClassNotFoundException | RuntimeException e) {
             p.future().completeExceptionally(new DmlException(
                     "The result of " + p.task() + " cannot be read in the kernel: " + e + ".",
@@ -289,9 +323,9 @@ public final class DriverProcess implements AutoCloseable {
 
     static RemoteError readError(Message m) {
         try {
-            return (RemoteError) DriverChannel.deserialize(m.payload);
+            return (RemoteError) DriverChannel.deserialize(m.payload());
         } catch (IOException | ClassNotFoundException | RuntimeException ex) {
-            return new RemoteError(new IllegalStateException(String.valueOf(m.text)));
+            return new RemoteError(new IllegalStateException(String.valueOf(m.text())));
         }
     }
 

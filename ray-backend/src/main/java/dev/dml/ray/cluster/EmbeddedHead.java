@@ -29,6 +29,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class EmbeddedHead implements AutoCloseable {
 
+    /** The only address the embedded head and its processes listen on. */
+    static final String LOOPBACK = "127.0.0.1";
+    /** Ray's switch for clusters beyond one machine; off, Ray keeps to the loopback address. */
+    static final String LOOPBACK_ONLY_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER";
+
     private static final String STARTED = "Ray runtime started.";
 
     private final Process process;
@@ -73,6 +78,10 @@ final class EmbeddedHead implements AutoCloseable {
         Map<String, String> env = pb.environment();
         env.put("PATH", ray.java().getParent() + ":" + env.getOrDefault("PATH", ""));
         env.put("RAY_USAGE_STATS_ENABLED", "0");
+        // Ray's ports run any code sent to them: with this and a loopback node IP, the head and
+        // the processes it starts listen on 127.0.0.1 only (Ray 2.58 binds every interface
+        // otherwise, whatever --node-ip-address says)
+        env.put(LOOPBACK_ONLY_ENV, "0");
         env.remove(ClusterAddress.ENV);
         Process process;
         try {
@@ -101,9 +110,16 @@ final class EmbeddedHead implements AutoCloseable {
                     "The embedded Ray head " + why + ": " + lastLine(log) + ".",
                     "See " + log + " and " + tempDir + "/session_latest/logs.");
         }
-        String address = readAddress(tempDir, log);
-        Processes.stopWhenThisJvmDies(process.toHandle());
-        return new EmbeddedHead(process, tempDir, log, address);
+        try {
+            String address = readAddress(tempDir, log);
+            Processes.stopWhenThisJvmDies(process.toHandle());
+            return new EmbeddedHead(process, tempDir, log, address);
+        } catch (RuntimeException | Error e) {
+            // started half-way (no address, an interrupt): stopped here, never leaked
+            Processes.killTree(process.toHandle(), Duration.ofSeconds(5));
+            Processes.deleteTree(tempDir);
+            throw e;
+        }
     }
 
     /** {@code ray start}; a count or size set in the spec wins over the environment's. */
@@ -111,6 +127,7 @@ final class EmbeddedHead implements AutoCloseable {
             RayInstallation ray, ClusterSpec spec, ClusterEnv limits, Path tempDir) {
         List<String> cmd = new ArrayList<>(List.of(
                 ray.rayCommand().toString(), "start", "--head", "--block",
+                "--node-ip-address=" + LOOPBACK,
                 "--temp-dir=" + tempDir,
                 "--port=" + freePort(),
                 "--node-manager-port=" + freePort(),
@@ -140,7 +157,7 @@ final class EmbeddedHead implements AutoCloseable {
 
     /** A port that is free now; Ray binds it a moment later (a small, accepted race). */
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("0.0.0.0"))) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
             s.setReuseAddress(true);
             return s.getLocalPort();
         } catch (IOException e) {

@@ -128,6 +128,9 @@ public final class RayCluster implements AutoCloseable {
         classpath.addAll(code);
         Map<String, String> props = new LinkedHashMap<>();
         props.put("ray.address", address);
+        if (head != null) {
+            props.put("ray.node-ip", EmbeddedHead.LOOPBACK); // the head's node, on loopback
+        }
         props.put("ray.job.code-search-path", Classpaths.join(code));
         // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the heap
         // cap of DML_WORKER_HEAP, if set

@@ -4,9 +4,6 @@ import dev.dml.events.WorkerInfo;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
-import io.ray.api.call.ActorCreator;
-import io.ray.api.concurrencygroup.ConcurrencyGroup;
-import io.ray.api.concurrencygroup.ConcurrencyGroupBuilder;
 import io.ray.api.function.RayFunc0;
 import io.ray.api.function.RayFunc1;
 import io.ray.api.function.RayFunc2;
@@ -26,8 +23,8 @@ import java.util.function.Function;
  * }
  * }</pre>
  *
- * <p>Every call waits at most {@link Builder#optTimeout} and fails fast: the first rank that
- * fails ends the wait with a {@link CollectiveException} naming its rank, pid and host. The
+ * <p>Every call waits at most {@link ActorGroupBuilder#optTimeout} and fails fast: the first rank
+ * that fails ends the wait with a {@link CollectiveException} naming its rank, pid and host. The
  * group owns its actors; {@link #close()} kills them.
  *
  * @param <W> the actor class
@@ -36,13 +33,15 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
 
     private final List<ActorHandle<W>> actors;
     private final List<WorkerInfo> workers;
+    private final ActorGroupBuilder<W> builder;
     private final Duration timeout;
     private boolean closed;
 
-    private ActorGroup(List<ActorHandle<W>> actors, List<WorkerInfo> workers, Duration timeout) {
+    ActorGroup(List<ActorHandle<W>> actors, List<WorkerInfo> workers, ActorGroupBuilder<W> builder) {
         this.actors = List.copyOf(actors);
         this.workers = List.copyOf(workers);
-        this.timeout = timeout;
+        this.builder = builder;
+        this.timeout = builder.timeout;
     }
 
     /**
@@ -52,8 +51,8 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
      * @param <W> the actor class
      * @return a builder
      */
-    public static <W extends CollectiveWorker> Builder<W> builder(RayFunc0<W> factory) {
-        return new Builder<>(factory);
+    public static <W extends CollectiveWorker> ActorGroupBuilder<W> builder(RayFunc0<W> factory) {
+        return new ActorGroupBuilder<>(factory);
     }
 
     /**
@@ -197,6 +196,61 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
     }
 
     /**
+     * Finds the ranks that are gone and ends every collective the others wait in: each actor
+     * gets {@link CollectiveWorker#abort} in its delivery group, which answers even while the
+     * actor is busy. An actor that fails or does not answer in time counts as lost.
+     *
+     * @param why what happened, for the survivors' exceptions
+     * @param wait how long to wait for an answer
+     * @return the lost ranks, in order; empty when every actor answered
+     */
+    public List<Integer> probe(String why, Duration wait) {
+        List<ObjectRef<Long>> refs = new ArrayList<>();
+        for (ActorHandle<W> a : actors) {
+            refs.add(a.task(CollectiveWorker::abort, why)
+                    .setConcurrencyGroup(CollectiveWorker.DELIVERY_GROUP).remote());
+        }
+        Ray.wait(refs, refs.size(), (int) Math.min(Integer.MAX_VALUE, wait.toMillis()));
+        List<Integer> lost = new ArrayList<>();
+        for (int r = 0; r < refs.size(); r++) {
+            try {
+                Ray.get(refs.get(r), 1);
+            } catch (RuntimeException e) {
+                lost.add(r); // dead, or too slow to count on
+            }
+        }
+        return lost;
+    }
+
+    /**
+     * Replaces the actors of some ranks with new ones, started as this group's were (Ray
+     * places them on any node with room), and joins every rank again, so that collectives
+     * work across the new membership. This group is done afterwards; the kept actors belong to
+     * the group returned. The new actors hold nothing yet: load and initialise them.
+     *
+     * @param ranks the ranks to replace; their old actors are killed
+     * @return the group with the same ranks, owned by the caller
+     * @throws CollectiveException when a new actor cannot start or join in time
+     */
+    public ActorGroup<W> replace(List<Integer> ranks) {
+        List<ActorHandle<W>> fresh = new ArrayList<>();
+        try {
+            builder.create(ranks.size(), fresh);
+            List<ActorHandle<W>> all = new ArrayList<>(actors);
+            for (int i = 0; i < ranks.size(); i++) {
+                kill(all.get(ranks.get(i)));
+                all.set(ranks.get(i), fresh.get(i));
+            }
+            ActorGroup<W> next = builder.join(all);
+            closed = true;
+            return next;
+        } catch (RuntimeException e) {
+            fresh.forEach(ActorGroup::kill);
+            throw e;
+        }
+    }
+
+    /**
      * Kills the actors (in Ray's LOCAL mode, where kill is unsupported, they stay until {@code
      * Ray.shutdown()}). Safe to call more than once.
      */
@@ -223,7 +277,7 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
 
     /**
      * Opens several groups at once: all their actors start together (a JVM each, in parallel)
-     * before any group waits for its members to join. See {@link Builder#open()}.
+     * before any group waits for its members to join. See {@link ActorGroupBuilder#open()}.
      *
      * @param builders the groups' builders
      * @param <W> the actor class
@@ -231,13 +285,13 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
      * @throws CollectiveException when an actor cannot start or join in time
      */
     public static <W extends CollectiveWorker> List<ActorGroup<W>> openAll(
-            List<Builder<W>> builders) {
+            List<ActorGroupBuilder<W>> builders) {
         List<List<ActorHandle<W>>> created = new ArrayList<>();
         try {
-            for (Builder<W> b : builders) {
+            for (ActorGroupBuilder<W> b : builders) {
                 List<ActorHandle<W>> actors = new ArrayList<>();
                 created.add(actors); // before create: a failure kills what has started
-                b.create(actors);
+                b.create(b.size, actors);
             }
             List<ActorGroup<W>> groups = new ArrayList<>();
             for (int i = 0; i < builders.size(); i++) {
@@ -247,150 +301,6 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         } catch (RuntimeException e) {
             created.forEach(list -> list.forEach(ActorGroup::kill));
             throw e;
-        }
-    }
-
-    /**
-     * Builds an {@link ActorGroup}.
-     *
-     * @param <W> the actor class
-     */
-    public static final class Builder<W extends CollectiveWorker> {
-
-        private final RayFunc0<W> factory;
-        private int size;
-        private double cpusPerActor = 1.0;
-        private double gpusPerActor;
-        private final List<String> jvmOptions = new ArrayList<>();
-        private Duration timeout = Duration.ofMinutes(10);
-
-        private Builder(RayFunc0<W> factory) {
-            this.factory = factory;
-        }
-
-        /**
-         * Sets the number of actors (required).
-         *
-         * @param size at least 1
-         * @return this builder
-         */
-        public Builder<W> setSize(int size) {
-            if (size < 1) {
-                throw new CollectiveException("An actor group needs at least 1 actor, got "
-                        + size + ".", "Pass a positive size to ActorGroup.Builder.setSize.");
-            }
-            this.size = size;
-            return this;
-        }
-
-        /**
-         * Sets the CPUs Ray reserves for each actor (default 1; 0 lets actors share CPUs).
-         *
-         * @param cpus 0 or more
-         * @return this builder
-         */
-        public Builder<W> optCpusPerActor(double cpus) {
-            if (!(cpus >= 0)) {
-                throw new CollectiveException("cpusPerActor must be 0 or more, got " + cpus + ".",
-                        "Pass a non-negative count to ActorGroup.Builder.optCpusPerActor.");
-            }
-            this.cpusPerActor = cpus;
-            return this;
-        }
-
-        /**
-         * Sets the GPUs Ray reserves for each actor (default 0). Ray places an actor only on a
-         * node with that many GPUs free, so check the cluster's GPUs first: a request no node can
-         * meet waits until {@link #optTimeout}.
-         *
-         * @param gpus 0 or more
-         * @return this builder
-         */
-        public Builder<W> optGpusPerActor(double gpus) {
-            if (!(gpus >= 0)) {
-                throw new CollectiveException("gpusPerActor must be 0 or more, got " + gpus + ".",
-                        "Pass a non-negative count to ActorGroup.Builder.optGpusPerActor.");
-            }
-            this.gpusPerActor = gpus;
-            return this;
-        }
-
-        /**
-         * Adds an option to each actor's JVM, such as {@code -Xmx2g}.
-         *
-         * @param option one JVM option
-         * @return this builder
-         */
-        public Builder<W> addJvmOption(String option) {
-            if (option == null || !option.startsWith("-")) {
-                throw new CollectiveException("'" + option + "' is not a JVM option.",
-                        "Pass one option that starts with '-', such as -Xmx2g.");
-            }
-            jvmOptions.add(option);
-            return this;
-        }
-
-        /**
-         * Sets how long a group call or a collective step may wait (default 10 min).
-         *
-         * @param timeout a positive duration
-         * @return this builder
-         */
-        public Builder<W> optTimeout(Duration timeout) {
-            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-                throw new CollectiveException("timeout must be positive, got " + timeout + ".",
-                        "Pass a duration such as Duration.ofMinutes(5).");
-            }
-            this.timeout = timeout;
-            return this;
-        }
-
-        /**
-         * Creates the actors, tells each its rank and peers, and waits until all have joined.
-         * Must run in a Ray driver (inside a {@link dev.dml.ray.cluster.DriverTask}).
-         *
-         * @return the group, owned by the caller
-         * @throws CollectiveException when an actor cannot start or join in time
-         */
-        public ActorGroup<W> open() {
-            return openAll(List.of(this)).get(0);
-        }
-
-        @SuppressWarnings("unchecked")
-        private ActorGroup<W> join(List<ActorHandle<W>> actors) {
-            List<ActorHandle<CollectiveWorker>> peers = new ArrayList<>();
-            for (ActorHandle<W> a : actors) {
-                peers.add((ActorHandle<CollectiveWorker>) (ActorHandle<?>) a);
-            }
-            List<ObjectRef<WorkerInfo>> joins = new ArrayList<>();
-            for (int r = 0; r < size; r++) {
-                joins.add(actors.get(r).task(CollectiveWorker::join, r, size, peers,
-                        timeout.toMillis()).remote());
-            }
-            List<WorkerInfo> workers = Gather.await(joins, List.of(), "joining the group", timeout);
-            return new ActorGroup<>(actors, workers, timeout);
-        }
-
-        private void create(List<ActorHandle<W>> into) {
-            if (size < 1) {
-                throw new CollectiveException("The actor group's size is not set.",
-                        "Call ActorGroup.Builder.setSize before open().");
-            }
-            ConcurrencyGroup delivery = new ConcurrencyGroupBuilder<W>()
-                    .setName(CollectiveWorker.DELIVERY_GROUP)
-                    .setMaxConcurrency(4)
-                    .addMethod(CollectiveWorker::receive)
-                    .build();
-            for (int r = 0; r < size; r++) {
-                ActorCreator<W> creator = Ray.actor(factory)
-                        .setResource("CPU", cpusPerActor)
-                        .setJvmOptions(jvmOptions)
-                        .setConcurrencyGroups(delivery);
-                if (gpusPerActor > 0) {
-                    creator.setResource("GPU", gpusPerActor);
-                }
-                into.add(creator.remote());
-            }
         }
     }
 }

@@ -28,14 +28,15 @@ import java.util.List;
  * }
  * }</pre>
  *
- * <p>Ray runs {@link #receive} in its own concurrency group ({@value #DELIVERY_GROUP}), so
- * chunks arrive while a method of the default group waits in a collective. All other methods,
+ * <p>Ray runs {@link #receive} and {@link #abort} in their own concurrency group ({@value
+ * #DELIVERY_GROUP}), so chunks arrive, and a wait can be ended, while a method of the default
+ * group waits in a collective. All other methods,
  * a subclass's included, run one at a time in call order. The group's methods are final so that
  * a subclass cannot break the protocol.
  */
 public class CollectiveWorker {
 
-    /** The concurrency group in which Ray runs {@link #receive}. */
+    /** The concurrency group in which Ray runs {@link #receive} and {@link #abort}. */
     public static final String DELIVERY_GROUP = "dml-delivery";
 
     private volatile Communicator comm;
@@ -80,6 +81,23 @@ public class CollectiveWorker {
         // Ray hands an empty byte[] (a ring chunk of an array shorter than the group) over as null
         communicator().deliver(seq, step, payload == null ? new byte[0] : payload);
         return true;
+    }
+
+    /**
+     * Ends the collective this worker waits in, and every later one, with a {@link
+     * CollectiveException}, so that a method stuck waiting for a dead peer returns; called by
+     * {@link ActorGroup#probe}, through Ray, in the delivery group. A new {@link #join} clears
+     * it.
+     *
+     * @param why what happened, for the exception
+     * @return this worker's pid, which shows it is alive
+     */
+    public final long abort(String why) {
+        Communicator c = comm;
+        if (c != null) {
+            c.abort(why);
+        }
+        return ProcessHandle.current().pid();
     }
 
     /**

@@ -49,6 +49,12 @@ final class Communicator {
         mailbox.deliver(seq, step, payload);
     }
 
+    /** Ends the collective this rank waits in, and any later one, with a failure. */
+    void abort(String why) {
+        mailbox.abort(new CollectiveException("Rank " + rank + " stopped waiting for its peers: "
+                + why + ".", "The group must be joined again before its next collective."));
+    }
+
     /** Returns a new array: the element-wise reduction of every rank's {@code data}. */
     synchronized float[] allReduce(float[] data, ReduceOp op) {
         long t0 = System.nanoTime();

@@ -17,9 +17,16 @@ final class Mailbox {
     private record Key(long seq, int step) {}
 
     private final Map<Key, CompletableFuture<byte[]>> slots = new ConcurrentHashMap<>();
+    private volatile CollectiveException aborted;
 
     private CompletableFuture<byte[]> slot(long seq, int step) {
-        return slots.computeIfAbsent(new Key(seq, step), k -> new CompletableFuture<>());
+        CompletableFuture<byte[]> f = slots.computeIfAbsent(new Key(seq, step),
+                k -> new CompletableFuture<>());
+        CollectiveException a = aborted;
+        if (a != null) {
+            f.completeExceptionally(a); // after abort() every wait fails at once
+        }
+        return f;
     }
 
     /** Stores a chunk; called on Ray's delivery thread. */
@@ -43,8 +50,20 @@ final class Mailbox {
             Thread.currentThread().interrupt();
             throw new TimeoutException("interrupted");
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof CollectiveException c) {
+                throw c;
+            }
             throw new IllegalStateException(e.getCause());
         }
+    }
+
+    /**
+     * Fails every wait, present and future, with {@code reason}: a collective whose peer is gone
+     * ends now instead of at its timeout.
+     */
+    void abort(CollectiveException reason) {
+        aborted = reason;
+        slots.values().forEach(f -> f.completeExceptionally(reason));
     }
 
     /** Drops chunks of collectives before {@code seq} (left over from a failed one). */

@@ -48,20 +48,23 @@ final class Columns {
         return out;
     }
 
-    /** Returns the index of the first row whose value is missing or not finite, or -1. */
+    /**
+     * Returns the index of the first row whose value is missing, not finite, or outside float
+     * range (training reads floats: 1e300 would become infinity), or -1.
+     */
     static int firstNonFinite(Column<?> c) {
         int n = c.size();
         if (c instanceof DoubleColumn) {
             DoubleColumn d = (DoubleColumn) c;
             for (int i = 0; i < n; i++) {
-                if (!Double.isFinite(d.getDouble(i))) {
+                if (!Float.isFinite((float) d.getDouble(i))) {
                     return i;
                 }
             }
             return -1;
         }
         for (int i = 0; i < n; i++) {
-            if (!Double.isFinite(value(c, i))) {
+            if (!Float.isFinite((float) value(c, i))) {
                 return i;
             }
         }

@@ -153,11 +153,11 @@ final class ShardEncoder {
             case DOUBLE: {
                 DoubleColumn d = (DoubleColumn) col;
                 for (int r = 0, o = offset; r < len; r++, o += stride) {
-                    double v = d.getDouble(index == null ? first + r : index[first + r]);
-                    if (!Double.isFinite(v)) {
-                        return false;
+                    float v = (float) d.getDouble(index == null ? first + r : index[first + r]);
+                    if (!Float.isFinite(v)) {
+                        return false; // NaN, infinite, or past float range
                     }
-                    out[o] = (float) v;
+                    out[o] = v;
                 }
                 break;
             }
@@ -174,11 +174,12 @@ final class ShardEncoder {
             }
             default:
                 for (int r = 0, o = offset; r < len; r++, o += stride) {
-                    double v = Columns.value(col, index == null ? first + r : index[first + r]);
-                    if (!Double.isFinite(v)) {
+                    float v = (float) Columns.value(col, index == null ? first + r
+                            : index[first + r]);
+                    if (!Float.isFinite(v)) {
                         return false;
                     }
-                    out[o] = (float) v;
+                    out[o] = v;
                 }
         }
         return true;

@@ -109,11 +109,16 @@ public final class TableValidator {
         int bad = Columns.firstNonFinite(c);
         if (bad >= 0) {
             double v = Columns.value(c, bad);
-            String what = Double.isNaN(v) ? "a missing value (NaN)" : "an infinite value";
+            String what = Double.isNaN(v) ? "a missing value (NaN)"
+                    : Double.isInfinite(v) ? "an infinite value"
+                    : "a value outside float range (" + v + ")";
             throw new DmlException(
-                    role + " column '" + c.name() + "' has " + what + " at row " + bad + ".",
-                    "Fill or drop those rows first, for example"
-                            + " table.dropRowsWithMissingValues().");
+                    role + " column '" + DmlException.literal(c.name()) + "' has " + what
+                            + " at row " + bad + ".", Double.isFinite(v)
+                            ? "Scale the column to a float's range, for example divide it by 1e6,"
+                                    + " or drop those rows."
+                            : "Fill or drop those rows first, for example"
+                                    + " table.dropRowsWithMissingValues().");
         }
     }
 

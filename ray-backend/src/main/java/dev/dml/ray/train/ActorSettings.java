@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.ray.collective.ActorGroup;
+import dev.dml.ray.collective.ActorGroupBuilder;
 import java.time.Duration;
 import java.util.List;
 
@@ -20,8 +21,8 @@ record ActorSettings(double cpus, double gpus, List<String> jvmOptions, Duration
     }
 
     /** A group of {@code size} workers with these settings, to open. */
-    ActorGroup.Builder<TrainWorker> group(int size) {
-        ActorGroup.Builder<TrainWorker> b = ActorGroup.builder(TrainWorker::new).setSize(size)
+    ActorGroupBuilder<TrainWorker> group(int size) {
+        ActorGroupBuilder<TrainWorker> b = ActorGroup.builder(TrainWorker::new).setSize(size)
                 .optCpusPerActor(cpus).optGpusPerActor(gpus).optTimeout(timeout);
         jvmOptions.forEach(b::addJvmOption);
         return b;

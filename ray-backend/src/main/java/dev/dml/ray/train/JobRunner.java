@@ -3,8 +3,10 @@ package dev.dml.ray.train;
 import dev.dml.DmlException;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobStarted;
+import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.data.ArrowShards;
@@ -45,6 +47,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final String checkpointDir;
     private final int checkpointEvery;
     private final boolean resume;
+    private final int maxFailures;
     private final Duration timeout;
 
     private JobRunner(TrainSpec spec, String job, List<byte[]> shards, byte[] validation,
@@ -66,6 +69,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.checkpointDir = spec.checkpointDir().map(Path::toString).orElse(null);
         this.checkpointEvery = spec.checkpointEvery();
         this.resume = spec.resume();
+        this.maxFailures = spec.get(TrainOptions.MAX_FAILURES);
         this.timeout = timeout;
     }
 
@@ -99,7 +103,7 @@ final class JobRunner implements DriverTask<TrainResult> {
             context.emit(new JobStarted(who));
             plan.load(shards, validation);
             plan.init(config);
-            long start = resume ? restore(plan) : 0;
+            long start = resume ? Math.max(0, restore(plan)) : 0;
             return loop(context, control, plan, who, start, t0);
         } catch (RuntimeException e) {
             if (control.killed()) {
@@ -120,12 +124,13 @@ final class JobRunner implements DriverTask<TrainResult> {
         }
     }
 
-    /** Restores every stage from the newest checkpoint; returns the step it was taken at. */
+    /** Restores every stage from the newest checkpoint; returns its step, or -1 if none. */
     private long restore(StepPlan plan) {
-        Checkpoints.Checkpoint ck = Checkpoints.latest(Path.of(checkpointDir));
+        Checkpoints.Checkpoint ck = checkpointDir == null ? null
+                : Checkpoints.latest(Path.of(checkpointDir));
         if (ck == null) {
-            LOG.info("{}: no checkpoint in {}; starting afresh", key, checkpointDir);
-            return 0;
+            LOG.info("{}: no checkpoint in {}", key, checkpointDir);
+            return -1;
         }
         if (ck.stepsPerEpoch() != stepsPerEpoch) {
             throw new DmlException("Checkpoint " + DmlException.literal(ck.file())
@@ -147,14 +152,38 @@ final class JobRunner implements DriverTask<TrainResult> {
         return out;
     }
 
+    /** Where a recovery gets its state when no peer holds a snapshot. */
+    private Recoveries.Fallback fallback(StepPlan plan) {
+        return new Recoveries.Fallback() {
+            @Override
+            public long fromCheckpoint() {
+                return restore(plan);
+            }
+
+            @Override
+            public String checkpointName() {
+                return "the newest checkpoint in " + checkpointDir;
+            }
+
+            @Override
+            public void fromStart() {
+                plan.init(config);
+            }
+        };
+    }
+
     private TrainResult loop(DriverContext context, JobControl control, StepPlan plan,
-            List<WorkerInfo> who, long start, long t0) {
+            List<WorkerInfo> started, long start, long t0) {
         List<DriverListener> listeners = listeners();
+        Recoveries recoveries = new Recoveries(key, maxFailures, fallback(plan));
         long total = (long) epochs * stepsPerEpoch;
         List<StepMetrics> steps = new ArrayList<>();
         List<EpochMetrics> epochList = new ArrayList<>();
-        EpochTotals epoch = new EpochTotals(config.batchSize * plan.shards());
+        int examplesPerStep = config.batchSize * plan.shards();
+        EpochTotals epoch = new EpochTotals(examplesPerStep);
+        List<WorkerInfo> who = started;
         long gs = start;
+        long snapshotAt = -1; // none yet: the first call takes one
         boolean stopped = false;
         while (gs < total) {
             if (control.stopRequested()) {
@@ -167,30 +196,57 @@ final class JobRunner implements DriverTask<TrainResult> {
             for (DriverListener l : listeners) {
                 count = Math.min(count, l.stepsUntilDue(gs));
             }
-            StepChunk chunk = plan.run(new StepRange(e, inEpoch, (int) count, gs));
-            gs += count;
-            for (DriverListener l : listeners) {
-                l.onSteps(plan, chunk, gs);
+            // In-memory snapshots every few steps (every call of a data-parallel job).
+            boolean snapshot = snapshotAt < 0 || gs - snapshotAt >= reportEvery;
+            long resumeAt;
+            try {
+                StepChunk chunk = plan.run(new StepRange(e, inEpoch, (int) count, gs, snapshot));
+                snapshotAt = snapshot ? gs : snapshotAt;
+                gs += chunk.steps().size();
+                for (DriverListener l : listeners) {
+                    l.onSteps(plan, chunk, gs);
+                }
+                for (int i = 0; i < chunk.steps().size(); i++) {
+                    StepMetrics m = chunk.steps().get(i);
+                    steps.add(m);
+                    epoch.add(m);
+                    context.emit(m);
+                    if (i < chunk.pipeline().size()) {
+                        context.emit(chunk.pipeline().get(i));
+                    }
+                }
+                if (chunk.leaving().isEmpty()) {
+                    if (gs % stepsPerEpoch == 0) {
+                        Evaluation eval = validation == null ? null : plan.evaluate();
+                        EpochMetrics em = epoch.end(e + 1, gs, eval);
+                        epochList.add(em);
+                        context.emit(em);
+                    }
+                    continue;
+                }
+                resumeAt = recoveries.afterNotice(chunk.leaving(), gs, who, plan, control,
+                        context);
+            } catch (RuntimeException failure) {
+                resumeAt = recoveries.afterFailure(failure, gs, who, plan, control, context);
             }
-            for (int i = 0; i < chunk.steps().size(); i++) {
-                StepMetrics m = chunk.steps().get(i);
-                steps.add(m);
-                epoch.add(m);
-                context.emit(m);
-                if (i < chunk.pipeline().size()) {
-                    context.emit(chunk.pipeline().get(i));
+            // Steps after the restored state run again: their first runs leave the record.
+            final long kept = resumeAt;
+            steps.removeIf(m -> m.step() > kept);
+            epochList.removeIf(m -> m.steps() > kept);
+            epoch = new EpochTotals(examplesPerStep);
+            for (StepMetrics m : steps) {
+                if (m.step() > (kept / stepsPerEpoch) * stepsPerEpoch) {
+                    epoch.add(m);
                 }
             }
-            if (gs % stepsPerEpoch == 0) {
-                Evaluation eval = validation == null ? null : plan.evaluate();
-                EpochMetrics em = epoch.end(e + 1, gs, eval);
-                epochList.add(em);
-                context.emit(em);
-            }
+            List<Recovery> done = recoveries.recoveries();
+            who = done.get(done.size() - 1).workers();
+            gs = resumeAt;
+            snapshotAt = -1;
         }
         return new TrainResult(job, config.model, config.optimizer, columns, plan.parameters(),
                 steps, epochList, who, gs, start > 0 ? start : -1, stopped,
-                (System.nanoTime() - t0) / 1e9);
+                (System.nanoTime() - t0) / 1e9, recoveries.recoveries());
     }
 
     /** One epoch's running sums, for its {@link EpochMetrics}. */

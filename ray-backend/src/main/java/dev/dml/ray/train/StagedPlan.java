@@ -5,6 +5,7 @@ import dev.dml.DmlException;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
+import dev.dml.ray.collective.ActorGroupBuilder;
 import dev.dml.ray.collective.Gather;
 import dev.dml.ray.pipeline.Partition;
 import io.ray.api.ActorHandle;
@@ -33,8 +34,11 @@ final class StagedPlan implements StepPlan {
     private final Duration timeout;
     private final List<ActorGroup<TrainWorker>> groups = new ArrayList<>();
     private final List<WorkerInfo> who = new ArrayList<>();
+    private final List<WorkerConfig> stageConfigs = new ArrayList<>();
     private PipelineStep pipeline;
     private int validationRows;
+    private List<byte[]> shards;
+    private byte[] validation;
 
     StagedPlan(Strategy.Staged strategy, int batchSize, Duration timeout) {
         this.strategy = strategy;
@@ -56,7 +60,7 @@ final class StagedPlan implements StepPlan {
     public List<WorkerInfo> open(ActorSettings settings, JobControl control) {
         int d = strategy.replicas();
         int k = strategy.stages();
-        List<ActorGroup.Builder<TrainWorker>> builders = new ArrayList<>();
+        List<ActorGroupBuilder<TrainWorker>> builders = new ArrayList<>();
         for (int s = 0; s < k; s++) {
             builders.add(settings.group(d));
         }
@@ -64,6 +68,14 @@ final class StagedPlan implements StepPlan {
             control.attach(g);
             groups.add(g);
         }
+        return roster();
+    }
+
+    /** The workers by job rank: replica by replica, the stages of each in order. */
+    private List<WorkerInfo> roster() {
+        int d = strategy.replicas();
+        int k = strategy.stages();
+        who.clear();
         for (int r = 0; r < d; r++) {
             for (int s = 0; s < k; s++) {
                 WorkerInfo w = groups.get(s).workers().get(r);
@@ -75,6 +87,8 @@ final class StagedPlan implements StepPlan {
 
     @Override
     public void load(List<byte[]> shards, byte[] validation) {
+        this.shards = shards;
+        this.validation = validation;
         for (ActorGroup<TrainWorker> g : ends()) {
             g.callEach(TrainWorker::load, shards);
             if (validation != null) {
@@ -88,10 +102,17 @@ final class StagedPlan implements StepPlan {
         int[] split = split(config);
         LOG.info("{}: {} with layers {} per stage", config.job, strategy, Arrays.toString(split));
         int from = 0;
+        stageConfigs.clear();
         for (int s = 0; s < split.length; s++) {
-            groups.get(s).callAll(TrainWorker::init, config.forStage(s, from, from + split[s]));
+            stageConfigs.add(config.forStage(s, from, from + split[s]));
+            groups.get(s).callAll(TrainWorker::init, stageConfigs.get(s));
             from += split[s];
         }
+        wire();
+    }
+
+    /** Connects the stages' actors, replica by replica, into the step's schedule. */
+    private void wire() {
         List<List<ActorHandle<TrainWorker>>> byReplica = new ArrayList<>();
         for (int r = 0; r < strategy.replicas(); r++) {
             List<ActorHandle<TrainWorker>> stages = new ArrayList<>();
@@ -129,6 +150,9 @@ final class StagedPlan implements StepPlan {
 
     @Override
     public StepChunk run(StepRange range) {
+        if (range.snapshot) {
+            snapshot(range.globalFirst);
+        }
         long c0 = System.nanoTime();
         List<List<WorkerReport>> reps = pipeline.run(range.first, range.globalFirst + 1);
         double wall = (System.nanoTime() - c0) / 1e9;
@@ -159,7 +183,7 @@ final class StagedPlan implements StepPlan {
         long step = range.globalFirst + 1;
         return new StepChunk(List.of(WorkerReport.merge(byRank, 0, range.epoch + 1, step,
                 batchSize * d, wall)), List.of(new PipelineMetrics(step, wall * 1e3,
-                strategy.microbatches(), stages)), sets);
+                strategy.microbatches(), stages)), sets, StepChunk.leaving(byRank));
     }
 
     @Override
@@ -217,6 +241,110 @@ final class StagedPlan implements StepPlan {
     public void release() {
         Closeables.closeAll(groups.stream()
                 .map(g -> (AutoCloseable) () -> g.callAll(TrainWorker::release)).toList());
+    }
+
+    /**
+     * Takes every worker's snapshot at {@code step}. Without replicas, where no other worker
+     * holds a stage's state, the next stage's worker keeps a copy too (the last stage's goes
+     * to the first): it moves worker to worker through Ray's object store.
+     */
+    private void snapshot(long step) {
+        int k = groups.size();
+        List<ObjectRef<Long>> taken = new ArrayList<>();
+        List<ObjectRef<Boolean>> copied = new ArrayList<>();
+        for (int s = 0; s < k; s++) {
+            ActorGroup<TrainWorker> g = groups.get(s);
+            for (int r = 0; r < g.size(); r++) {
+                taken.add(g.actor(r).task(TrainWorker::snapshot, step).remote());
+            }
+            if (g.size() == 1 && k > 1) {
+                ObjectRef<SnapshotCopy> copy = g.actor(0)
+                        .task(TrainWorker::heldSnapshot, s).remote();
+                copied.add(groups.get((s + 1) % k).actor(0).task(TrainWorker::keep, copy)
+                        .remote());
+            }
+        }
+        Gather.await(taken, List.of(), "snapshot", timeout);
+        Gather.await(copied, List.of(), "keeping a snapshot copy", timeout);
+    }
+
+    @Override
+    public List<Integer> probe(String why) {
+        int k = groups.size();
+        List<Integer> lost = new ArrayList<>();
+        for (int s = 0; s < k; s++) {
+            for (int r : groups.get(s).probe(why, Recoveries.PROBE_WAIT)) {
+                lost.add(r * k + s);
+            }
+        }
+        Collections.sort(lost);
+        return lost;
+    }
+
+    @Override
+    public void handOver(List<Integer> leaving, long step) {
+        snapshot(step); // with the copies that outlive the leaving workers
+    }
+
+    @Override
+    public List<WorkerInfo> replace(List<Integer> lost, JobControl control) {
+        int k = groups.size();
+        for (int s = 0; s < k; s++) {
+            final int stage = s;
+            List<Integer> ranks = lost.stream().filter(w -> w % k == stage).map(w -> w / k)
+                    .toList();
+            if (ranks.isEmpty()) {
+                continue;
+            }
+            ActorGroup<TrainWorker> g = groups.get(s).replace(ranks);
+            groups.set(s, g);
+            control.attach(g);
+            for (int r : ranks) {
+                if (s == 0 || s == k - 1) {
+                    g.callOne(r, TrainWorker::load, shards.get(r));
+                    if (r == 0 && validation != null) {
+                        g.callOne(0, TrainWorker::loadValidation, validation);
+                    }
+                }
+                g.callOne(r, TrainWorker::initAlone, stageConfigs.get(s));
+            }
+        }
+        wire();
+        return roster();
+    }
+
+    @Override
+    public long restoreFromPeers(List<Integer> replaced) {
+        int k = groups.size();
+        List<SnapshotCopy> newest = new ArrayList<>();
+        for (int s = 0; s < k; s++) {
+            SnapshotCopy best = SnapshotCopy.NONE;
+            // The stage's own workers, then the buddy that keeps its copy.
+            List<Integer> holders = new ArrayList<>();
+            for (int r = 0; r < groups.get(s).size(); r++) {
+                holders.add(r * k + s);
+            }
+            holders.add((s + 1) % k);
+            for (int w : holders) {
+                if (!replaced.contains(w)) {
+                    SnapshotCopy c = groups.get(w % k).callOne(w / k, TrainWorker::heldSnapshot, s);
+                    best = c.step > best.step ? c : best;
+                }
+            }
+            if (!best.exists() || (s > 0 && best.step != newest.get(0).step)) {
+                return -1; // a stage's state is gone, or the stages' snapshots disagree
+            }
+            newest.add(best);
+        }
+        for (int s = 0; s < k; s++) {
+            groups.get(s).callAll(TrainWorker::restore, newest.get(s).state);
+        }
+        return newest.get(0).step;
+    }
+
+    @Override
+    public long progress() {
+        return -1; // the driver runs one step per call: it knows
     }
 
     /** The first and the last stage's groups: those that read rows. */

@@ -13,14 +13,28 @@ import java.util.List;
  * @param steps one per step, in order
  * @param pipeline one per step of a staged job; empty for data parallelism
  * @param replicas the sets of workers whose parameters must agree
+ * @param leaving the workers (indexes into the job's worker list) that got a pre-emption
+ *     notice: the steps ended early, with every worker at the same step
  */
 record StepChunk(List<StepMetrics> steps, List<PipelineMetrics> pipeline,
-        List<ReplicaSet> replicas) {
+        List<ReplicaSet> replicas, List<Integer> leaving) {
 
     StepChunk {
         steps = List.copyOf(steps);
         pipeline = List.copyOf(pipeline);
         replicas = List.copyOf(replicas);
+        leaving = List.copyOf(leaving);
+    }
+
+    /** The indexes of the reports, in worker order, whose worker is leaving. */
+    static List<Integer> leaving(List<WorkerReport> byWorker) {
+        List<Integer> out = new java.util.ArrayList<>();
+        for (int i = 0; i < byWorker.size(); i++) {
+            if (byWorker.get(i).leaving) {
+                out.add(i);
+            }
+        }
+        return out;
     }
 
     /**

@@ -97,4 +97,50 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
 
     /** Lets every worker free its model and data before the actors are killed. */
     void release();
+
+    // Recovery (JobRunner's Recoveries): find the lost, replace them, restore every worker.
+
+    /**
+     * Ends every collective the workers wait in and finds the workers that are gone.
+     *
+     * @param why what happened, for the survivors' exceptions
+     * @return the lost workers, as indexes into the job's worker list; empty when all answer
+     */
+    List<Integer> probe(String why);
+
+    /**
+     * Gets the state of workers that are leaving on a pre-emption notice into their peers'
+     * snapshots at {@code step}; {@link #replace} then ends them.
+     *
+     * @param leaving the leaving workers' indexes
+     * @param step the steps the job has completed, where every worker stopped
+     */
+    void handOver(List<Integer> leaving, long step);
+
+    /**
+     * Replaces workers with new actors on any node with room, joins them with the others, and
+     * gives them their rows and an empty model.
+     *
+     * @param lost the workers' indexes
+     * @param control the job's control, which kills the new actors on a stop
+     * @return the job's workers now, by rank
+     */
+    List<WorkerInfo> replace(List<Integer> lost, JobControl control);
+
+    /**
+     * Restores every worker from the newest in-memory snapshot that surviving workers hold,
+     * when they hold one of every stage at the same step.
+     *
+     * @param replaced the workers that were replaced, which hold no snapshot
+     * @return the step of the snapshot restored, or -1 when there is none
+     */
+    long restoreFromPeers(List<Integer> replaced);
+
+    /**
+     * Returns how far the furthest worker got (steps completed over the job), which may be past
+     * the last step the driver saw when a call failed midway.
+     *
+     * @return the steps
+     */
+    long progress();
 }

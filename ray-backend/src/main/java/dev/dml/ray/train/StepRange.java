@@ -11,6 +11,8 @@ public final class StepRange implements Serializable {
     final int first;
     final int count;
     final long globalFirst;
+    /** Whether the workers take an in-memory snapshot before the first step. */
+    final boolean snapshot;
 
     /**
      * Creates a range.
@@ -19,11 +21,13 @@ public final class StepRange implements Serializable {
      * @param first the first step within the epoch
      * @param count how many steps
      * @param globalFirst the number of steps the job ran before this range
+     * @param snapshot whether the workers take a snapshot before the first step
      */
-    public StepRange(int epoch, int first, int count, long globalFirst) {
+    public StepRange(int epoch, int first, int count, long globalFirst, boolean snapshot) {
         this.epoch = epoch;
         this.first = first;
         this.count = count;
         this.globalFirst = globalFirst;
+        this.snapshot = snapshot;
     }
 }

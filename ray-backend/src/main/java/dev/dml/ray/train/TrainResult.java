@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.ColumnSelection;
@@ -42,11 +43,12 @@ public final class TrainResult implements Serializable {
     private final long resumedFromStep;
     private final boolean stopped;
     private final double wallSeconds;
+    private final ArrayList<Recovery> recoveries;
 
     TrainResult(String job, ModelSpec model, OptimizerSpec optimizer, ColumnSelection features,
             float[] parameters, List<StepMetrics> steps, List<EpochMetrics> epochs,
             List<WorkerInfo> workers, long globalSteps, long resumedFromStep, boolean stopped,
-            double wallSeconds) {
+            double wallSeconds, List<Recovery> recoveries) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -59,11 +61,58 @@ public final class TrainResult implements Serializable {
         this.resumedFromStep = resumedFromStep;
         this.stopped = stopped;
         this.wallSeconds = wallSeconds;
+        this.recoveries = new ArrayList<>(recoveries);
     }
 
     TrainResult withWallSeconds(double seconds) {
         return new TrainResult(job, model, optimizer, features, parameters, steps, epochs,
-                workers, globalSteps, resumedFromStep, stopped, seconds);
+                workers, globalSteps, resumedFromStep, stopped, seconds, recoveries);
+    }
+
+    /**
+     * Returns every recovery from lost or pre-empted workers, in order.
+     *
+     * @return the recoveries; empty when no worker was lost
+     */
+    public List<Recovery> recoveries() {
+        return List.copyOf(recoveries);
+    }
+
+    /**
+     * Returns how many times workers were lost (crashes, lost nodes); pre-emption notices are
+     * counted apart.
+     *
+     * @return the failures the job recovered from
+     */
+    public int failures() {
+        return (int) recoveries.stream().filter(r -> !r.preemption()).count();
+    }
+
+    /**
+     * Returns how many times workers left on a pre-emption notice.
+     *
+     * @return the pre-emptions the job recovered from
+     */
+    public int preemptions() {
+        return recoveries.size() - failures();
+    }
+
+    /**
+     * Returns the time spent recovering, from noticing each loss to restored workers.
+     *
+     * @return seconds, summed over the recoveries
+     */
+    public double recoverySeconds() {
+        return recoveries.stream().mapToDouble(Recovery::seconds).sum();
+    }
+
+    /**
+     * Returns the steps that ran again after recoveries.
+     *
+     * @return the steps, summed over the recoveries
+     */
+    public long stepsRedone() {
+        return recoveries.stream().mapToLong(Recovery::stepsRedone).sum();
     }
 
     /**
@@ -283,6 +332,9 @@ public final class TrainResult implements Serializable {
     public String toString() {
         return "TrainResult[" + job + ": " + globalSteps + " steps, " + epochs.size()
                 + " epochs, final loss " + finalLoss() + ", " + workers.size() + " workers, "
-                + String.format("%.1f s", wallSeconds) + (stopped ? ", stopped" : "") + "]";
+                + String.format("%.1f s", wallSeconds) + (stopped ? ", stopped" : "")
+                + (recoveries.isEmpty() ? "" : String.format(", %d recoveries (%.1f s, %d steps"
+                        + " redone)", recoveries.size(), recoverySeconds(), stepsRedone()))
+                + "]";
     }
 }

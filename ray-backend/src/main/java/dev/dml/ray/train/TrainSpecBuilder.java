@@ -288,8 +288,20 @@ public final class TrainSpecBuilder {
     }
 
     /**
+     * Sets how many lost workers the job recovers from before it fails ({@code
+     * --max-failures}, default 3); 0 fails at the first loss.
+     *
+     * @param failures at least 0
+     * @return this builder
+     */
+    public TrainSpecBuilder optMaxFailures(int failures) {
+        return opt(TrainOptions.MAX_FAILURES, failures);
+    }
+
+    /**
      * Sets how many steps run per driver call (default 10); metrics reach listeners after
-     * each call, so a smaller value gives livelier progress at some cost.
+     * each call, so a smaller value gives livelier progress at some cost. Workers take their
+     * in-memory snapshots for recovery as often.
      *
      * @param steps at least 1
      * @return this builder

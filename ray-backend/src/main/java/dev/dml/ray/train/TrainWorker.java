@@ -4,7 +4,6 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import dev.dml.Closeables;
 import dev.dml.DmlException;
-import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.ShardArrays;
@@ -12,7 +11,6 @@ import dev.dml.ray.model.MicroBatchGraph;
 import dev.dml.ray.model.ModelStage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 import java.util.Arrays;
 
 /**
@@ -38,7 +36,7 @@ import java.util.Arrays;
  * model, {@link #evalForward} and {@link #evaluation} along a pipeline). {@link #saveState} and
  * {@link #parameterBytes} give the driver what checkpoints and results need.
  */
-public class TrainWorker extends CollectiveWorker {
+public class TrainWorker extends RecoverableWorker {
 
     /** What a task returns or takes where there is no tensor: Ray turns an empty array null. */
     static final byte[] NONE = {0};
@@ -51,8 +49,7 @@ public class TrainWorker extends CollectiveWorker {
     private WorkerConfig config;
     private ValidationScores scores;
     private final ProcessSampler sampler = new ProcessSampler();
-    /** The gradients sent to the all-reduce, reused: a fresh one per step is a G1 humongous. */
-    private float[] gradients;
+    private DataParallelSteps steps;
     private final StageStep step = new StageStep();
 
     /** Creates a worker; Ray calls it. */
@@ -104,6 +101,25 @@ public class TrainWorker extends CollectiveWorker {
      * @return its parameter count
      */
     public int init(WorkerConfig cfg) {
+        build(cfg);
+        float[] mine = rank() == 0 ? model.parameters() : new float[0];
+        model.setParameters(broadcast(mine));
+        return model.parameterCount();
+    }
+
+    /**
+     * Builds the model's layers without the broadcast: a replacement worker, whose peers are
+     * mid-job, gets its state from {@link #restore} next.
+     *
+     * @param cfg the worker's config
+     * @return its parameter count
+     */
+    public int initAlone(WorkerConfig cfg) {
+        build(cfg);
+        return model.parameterCount();
+    }
+
+    private void build(WorkerConfig cfg) {
         this.config = cfg;
         Closeables.closeAll(model);
         model = null;
@@ -113,11 +129,9 @@ public class TrainWorker extends CollectiveWorker {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
                     "The driver loads shards into first and last stages before init.");
         }
-        float[] mine = rank() == 0 ? model.parameters() : new float[0];
-        model.setParameters(broadcast(mine));
+        PreemptionNotice.enterJob();
         sampler.sample();
         step.begin(model);
-        return model.parameterCount();
     }
 
     /**
@@ -128,6 +142,7 @@ public class TrainWorker extends CollectiveWorker {
      */
     public long restore(byte[] state) {
         model().loadState(state);
+        step.begin(model); // a step cut short by a failure starts over
         return hash(model.parameters());
     }
 
@@ -140,47 +155,46 @@ public class TrainWorker extends CollectiveWorker {
         return model().saveState();
     }
 
+    @Override
+    int stage() {
+        return config.stage;
+    }
+
+    @Override
+    byte[] currentState() {
+        return saveState();
+    }
+
     /**
-     * Runs a range of data-parallel steps; every rank must be called with the same range.
+     * Runs a range of data-parallel steps; every rank must be called with the same range. After
+     * a pre-emption notice on any rank, every rank stops after the same step (the notice rides
+     * in the gradients' all-reduce) and takes a snapshot, so that nothing is redone.
      *
      * @param range the steps
-     * @return per-step timings and losses, and a process sample
+     * @return per-step timings and losses (fewer than asked after a notice), a process sample
      */
     public WorkerReport trainSteps(StepRange range) {
         ModelStage m = model();
-        ShardArrays shard = store().train();
-        int b = config.batchSize;
-        float[] losses = new float[range.count];
-        long[] compute = new long[range.count];
-        long[] comm = new long[range.count];
-        long[] bytes = new long[range.count];
-        for (int i = 0; i < range.count; i++) {
-            int from = (range.first + i) * b;
-            long t0 = System.nanoTime();
-            NDIndex rows = new NDIndex("{}:{}", from, from + b);
-            try (NDArray x = shard.features().get(rows); NDArray y = shard.labels().get(rows)) {
-                losses[i] = m.trainBatch(x, y);
-            }
-            long t1 = System.nanoTime();
-            long t2 = t1;
-            if (worldSize() > 1) {
-                // Alone, a rank's gradients already are the average: skip three copies of them.
-                long sent0 = stats().bytesSent();
-                if (gradients == null || gradients.length != m.parameterCount()) {
-                    gradients = new float[m.parameterCount()];
-                }
-                m.copyGradients(FloatBuffer.wrap(gradients));
-                float[] mean = allReduce(gradients, ReduceOp.AVERAGE);
-                t2 = System.nanoTime();
-                bytes[i] = stats().bytesSent() - sent0;
-                m.setGradients(mean);
-            }
-            m.step();
-            compute[i] = (t1 - t0) + (System.nanoTime() - t2);
-            comm[i] = t2 - t1;
+        if (range.snapshot) {
+            snapshot(range.globalFirst);
         }
-        return new WorkerReport(losses, compute, comm, bytes, 0, hash(m.parameters()),
-                sampler.sample());
+        if (steps == null) {
+            steps = new DataParallelSteps(this);
+        }
+        DataParallelSteps.Done done = steps.run(m, store().train(), config.batchSize, range);
+        if (done.stopped()) {
+            snapshot(range.globalFirst + done.steps());
+        }
+        return done.report(hash(m.parameters()), sampler.sample(), leaving());
+    }
+
+    /**
+     * Returns the steps this rank completed over the job, as of its last data-parallel step.
+     *
+     * @return the steps, or -1 before any
+     */
+    public long progress() {
+        return steps == null ? -1 : steps.completed;
     }
 
     /**
@@ -260,7 +274,7 @@ public class TrainWorker extends CollectiveWorker {
         WorkerReport report = new WorkerReport(
                 new float[] {m.isLast() ? (float) (step.lossSum / mb) : Float.NaN},
                 new long[] {busy}, new long[] {t2 - t1}, new long[] {reduceBytes}, step.moved,
-                hash(m.parameters()), sampler.sample());
+                hash(m.parameters()), sampler.sample(), leaving());
         step.begin(m);
         return report;
     }
@@ -343,12 +357,14 @@ public class TrainWorker extends CollectiveWorker {
      * @return {@code true}
      */
     public boolean release() {
+        dropSnapshots();
+        PreemptionNotice.leaveJob();
         try {
             Closeables.closeAll(model, data);
         } finally {
             model = null;
             data = null;
-            gradients = null;
+            steps = null;
         }
         return true;
     }

@@ -27,11 +27,13 @@ public final class WorkerReport implements Serializable {
     /** A hash of the parameters after the last step: replicas must agree. */
     final long parameterHash;
     final ProcessSample process;
+    /** Whether this worker got a pre-emption notice: it ended the call early, with its peers. */
+    final boolean leaving;
     /** Wall clock when the worker made this report, for the live plot's latency. */
     final long reportedAtMillis = System.currentTimeMillis();
 
     WorkerReport(float[] losses, long[] computeNanos, long[] commNanos, long[] allReduceBytes,
-            long activationBytes, long parameterHash, ProcessSample process) {
+            long activationBytes, long parameterHash, ProcessSample process, boolean leaving) {
         this.losses = losses;
         this.computeNanos = computeNanos;
         this.commNanos = commNanos;
@@ -39,6 +41,7 @@ public final class WorkerReport implements Serializable {
         this.activationBytes = activationBytes;
         this.parameterHash = parameterHash;
         this.process = process;
+        this.leaving = leaving;
     }
 
     /** The steps this report covers. */

@@ -117,6 +117,23 @@ class RayClusterIT {
 
     @Test
     @Order(3)
+    void theHeadAndTheProcessesItStartsListenOnLoopbackOnly() throws Exception {
+        java.util.Set<Long> pids = new HashSet<>(actorPids);
+        cluster.headProcesses().forEach(h -> {
+            pids.add(h.pid());
+            h.descendants().forEach(d -> pids.add(d.pid()));
+        });
+        List<String> listening = ListeningSockets.addresses(pids);
+        assertTrue(listening.size() >= 3, "expected the GCS, the raylet and the actors: "
+                + listening);
+        for (String a : listening) {
+            assertTrue(ListeningSockets.isLoopback(a), "a process of the embedded head listens"
+                    + " on " + a + ": " + listening);
+        }
+    }
+
+    @Test
+    @Order(4)
     void aKilledDriverFailsItsCallsAndTakesItsActorsButNotTheKernel() throws Exception {
         DriverProcess doomed = cluster.openDriver();
         TestTasks.RingReport r = doomed.call(new TestTasks.RingCheck("g", 2, 10));
@@ -134,7 +151,7 @@ class RayClusterIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void closeLeavesNothingOfOursAndSparesTheBystander() throws Exception {
         List<Long> ours = new ArrayList<>();
         cluster.headProcesses().forEach(h -> ours.add(h.pid()));

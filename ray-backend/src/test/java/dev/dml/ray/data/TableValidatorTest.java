@@ -45,6 +45,24 @@ class TableValidatorTest {
     }
 
     @Test
+    void aFiniteValueOutsideFloatRangeIsRejectedLikeInfinity() {
+        Table t = table();
+        t.doubleColumn("amount").set(2, 1e39); // finite as a double, infinite as a float
+        DmlException e = assertThrows(DmlException.class,
+                () -> TableValidator.validate(t, sel("is_fraud", "age", "amount")));
+        assertEquals("Feature column 'amount' has a value outside float range (1.0E39) at row 2.",
+                e.what());
+        assertTrue(e.hint().startsWith("Scale the column"), e.hint());
+        t.doubleColumn("amount").set(2, Double.POSITIVE_INFINITY);
+        assertEquals("Feature column 'amount' has an infinite value at row 2.", assertThrows(
+                DmlException.class, () -> TableValidator.validate(t, sel("is_fraud", "amount")))
+                .what());
+        byte[] encoded = ArrowShards.encode(table(), sel("is_fraud", "amount"));
+        assertTrue(encoded.length > 0, "a table in float range encodes");
+        assertThrows(DmlException.class, () -> ArrowShards.encode(t, sel("is_fraud", "amount")));
+    }
+
+    @Test
     void missingLabelValueIsReported() {
         Table t = table();
         t.intColumn("is_fraud").setMissing(1);

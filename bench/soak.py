@@ -1,0 +1,157 @@
+"""Soak: a long %dml train with live plots in the installed kernel, sampling the resident memory
+(RSS) of the kernel, the job's driver and its workers, then fitting each one's growth after a
+warm-up. Writes bench/results/S1.json. Run it with the dml kernel installed (bin/install):
+
+    python3 bench/soak.py --minutes 20
+
+The job trains until the soak ends, then the cell is interrupted as a user would stop it.
+"""
+import argparse
+import json
+import platform
+import os
+import queue
+import re
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from jupyter_client import KernelManager
+
+SETUP = """import dev.dml.ray.data.SyntheticFraud;
+var fraud = SyntheticFraud.generate(50_000, 7);
+"""
+TRAIN = ("%dml train fraud --label is_fraud --hidden 64,32 --workers 2 --batch-size 256"
+         " --epochs 100000 --cpus-per-worker 0.5")
+
+
+def rss_mb(pid):
+    """A process's resident set in MB, or None once it has ended."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def cmdline(pid):
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def parent(pid):
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+def job_processes(kernel_pid):
+    """{'kernel': pid, 'driver': pid, 'worker <pid>': pid} of this kernel's job: the driver is
+    the kernel's DriverMain child; the workers are Ray Java workers of the driver's head."""
+    out = {"kernel": kernel_pid}
+    pids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+    drivers = [p for p in pids if parent(p) == kernel_pid and "DriverMain" in cmdline(p)]
+    if not drivers:
+        return out
+    out["driver"] = drivers[0]
+    head = re.search(r"(dml-ray-[0-9]+)", cmdline(drivers[0]))
+    if head:
+        for p in pids:
+            c = cmdline(p)
+            if head.group(1) in c and "DefaultWorker" in c:
+                out[f"worker {p}"] = p
+    return out
+
+
+def slope(points):
+    """Least-squares slope (MB per hour) and mean of (seconds, MB) points."""
+    n = len(points)
+    mx = sum(t for t, _ in points) / n
+    my = sum(v for _, v in points) / n
+    sxx = sum((t - mx) ** 2 for t, _ in points)
+    sxy = sum((t - mx) * (v - my) for t, v in points)
+    return (sxy / sxx * 3600 if sxx else 0.0), my
+
+
+def drain(kc, seen, stop):
+    """Reads IOPub as a front end would, counting live-plot updates, so nothing backs up."""
+    while not stop.is_set():
+        try:
+            msg = kc.get_iopub_msg(timeout=1)
+        except queue.Empty:
+            continue
+        seen[msg["msg_type"]] = seen.get(msg["msg_type"], 0) + 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=20)
+    ap.add_argument("--warmup-minutes", type=float, default=5)
+    ap.add_argument("--every", type=float, default=10, help="seconds between samples")
+    ap.add_argument("--out", default="bench/results/S1.json")
+    args = ap.parse_args()
+
+    km = KernelManager(kernel_name="dml")
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    seen, stop = {}, threading.Event()
+    try:
+        kc.wait_for_ready(timeout=180)
+        reply = kc.execute_interactive(SETUP, timeout=300)
+        assert reply["content"]["status"] == "ok", reply["content"]
+        threading.Thread(target=drain, args=(kc, seen, stop), daemon=True).start()
+        msg_id = kc.execute(TRAIN)
+        samples, t0 = [], time.monotonic()
+        while (t := time.monotonic() - t0) < args.minutes * 60:
+            procs = job_processes(km.provisioner.pid)
+            row = {"t": round(t, 1)}
+            for name, pid in procs.items():
+                mb = rss_mb(pid)
+                if mb is not None:
+                    row[name] = round(mb, 1)
+            samples.append(row)
+            print(json.dumps(row), flush=True)
+            time.sleep(args.every)
+        km.interrupt_kernel()
+        reply = kc.get_shell_msg(timeout=300)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = kc.get_shell_msg(timeout=300)
+    finally:
+        stop.set()
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)
+
+    warm = args.warmup_minutes * 60
+    names = sorted({k for s in samples for k in s if k != "t"})
+    fits = {}
+    for name in names:
+        pts = [(s["t"], s[name]) for s in samples if s["t"] >= warm and name in s]
+        if len(pts) >= 3:
+            mb_per_hour, mean = slope(pts)
+            fits[name] = {"mb_per_hour": round(mb_per_hour, 2), "mean_mb": round(mean, 1),
+                          "percent_per_hour": round(100 * mb_per_hour / mean, 2)}
+    worst = max(f["percent_per_hour"] for f in fits.values())
+    result = {
+        "id": "S1",
+        "what": "RSS growth after warm-up of the kernel, driver and workers during a %dml train"
+                " with live plots; the largest growth, in percent of the process's RSS per hour",
+        "ratio": worst, "goal": 1.0, "smaller_is_better": True, "met": worst <= 1.0,
+        "command": "python3 bench/soak.py --minutes " + f"{args.minutes:g}",
+        "cell": TRAIN, "minutes": args.minutes, "warmup_minutes": args.warmup_minutes,
+        "fits": fits, "iopub_messages": seen, "samples": samples,
+        "machine": {"cores": os.cpu_count(), "os": platform.system() + " " + platform.release()},
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(fits, indent=1))
+
+
+if __name__ == "__main__":
+    main()

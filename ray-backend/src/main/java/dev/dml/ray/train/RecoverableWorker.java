@@ -1,0 +1,69 @@
+package dev.dml.ray.train;
+
+import dev.dml.ray.collective.CollectiveWorker;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The part of a {@link TrainWorker} that recovery needs: in-memory snapshots of its stage's
+ * state, taken every few steps, copies of other stages' snapshots that it keeps for them, and
+ * whether a pre-emption notice came. A lost worker's state then lives on in a peer: in
+ * every other rank of a data-parallel job (all hold the same state), in the stage's other
+ * replicas, or in the copy its buddy stage keeps.
+ */
+public abstract class RecoverableWorker extends CollectiveWorker {
+
+    private final Map<Integer, SnapshotCopy> snapshots = new ConcurrentHashMap<>();
+
+    /** Creates a worker; Ray calls the subclass's constructor. */
+    protected RecoverableWorker() {}
+
+    /** This worker's stage: 0 in a data-parallel job. */
+    abstract int stage();
+
+    /** This worker's current training state, as a checkpoint holds it. */
+    abstract byte[] currentState();
+
+    /**
+     * Takes a snapshot of this worker's state now and keeps it, replacing its older one.
+     *
+     * @param step the steps the job has completed
+     * @return the snapshot's size in bytes (a buddy gets a copy through {@link #heldSnapshot})
+     */
+    public long snapshot(long step) {
+        SnapshotCopy s = new SnapshotCopy(stage(), step, currentState());
+        snapshots.put(s.stage, s);
+        return s.state.length;
+    }
+
+    /**
+     * Keeps a copy of another stage's snapshot, in case that stage's workers are lost.
+     *
+     * @param copy the snapshot
+     * @return {@code true}
+     */
+    public boolean keep(SnapshotCopy copy) {
+        snapshots.merge(copy.stage, copy, (old, now) -> now.step >= old.step ? now : old);
+        return true;
+    }
+
+    /**
+     * Returns the newest snapshot this worker holds of a stage.
+     *
+     * @param stage the stage
+     * @return the snapshot, or {@link SnapshotCopy#NONE}
+     */
+    public SnapshotCopy heldSnapshot(int stage) {
+        return snapshots.getOrDefault(stage, SnapshotCopy.NONE);
+    }
+
+    /** Whether this worker's JVM got a pre-emption notice. */
+    static boolean leaving() {
+        return PreemptionNotice.noticed();
+    }
+
+    /** Drops every snapshot, with the job's state. */
+    void dropSnapshots() {
+        snapshots.clear();
+    }
+}

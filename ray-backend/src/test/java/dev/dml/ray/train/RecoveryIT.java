@@ -1,0 +1,157 @@
+package dev.dml.ray.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.events.Recovery;
+import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
+import dev.dml.ray.Dml;
+import dev.dml.ray.cluster.ClusterSpec;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.OptimizerSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
+
+/**
+ * Recovery on a real local cluster: a worker JVM killed with {@code kill -9}, or sent the SIGTERM
+ * of a pre-emption notice, in the middle of a job. The job replaces it, restores every worker
+ * from a peer's in-memory snapshot and finishes with exactly the parameters of an uninterrupted
+ * run (the data order is deterministic).
+ */
+@Tag("cluster")
+class RecoveryIT {
+
+    private static final Duration WAIT = Duration.ofMinutes(5);
+    private static final int BATCH = 32;
+    private static RayCluster cluster;
+    private static DriverProcess driver;
+    private static Table table;
+    private static ModelSpec model;
+
+    @BeforeAll
+    static void open() {
+        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+        driver = cluster.openDriver();
+        table = SyntheticFraud.generate(2 * BATCH * 40, 11); // 40 steps an epoch on 2 ranks
+        model = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
+                .addHidden(32).addHidden(16).optStandardize(FeatureStats.of(table,
+                        SyntheticFraud.selection())).optSeed(5).build();
+    }
+
+    @AfterAll
+    static void close() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** Does something to a worker's process once the job has passed a step. */
+    static final class Saboteur implements TrainingListener {
+        final List<StepMetrics> steps = new CopyOnWriteArrayList<>();
+        final List<Recovery> recoveries = new CopyOnWriteArrayList<>();
+        private final long atStep;
+        private final int worker;
+        private final Consumer<ProcessHandle> act;
+        private final AtomicBoolean done = new AtomicBoolean();
+        private volatile List<WorkerInfo> workers = List.of();
+        volatile long victim;
+
+        Saboteur(long atStep, int worker, Consumer<ProcessHandle> act) {
+            this.atStep = atStep;
+            this.worker = worker;
+            this.act = act;
+        }
+
+        @Override
+        public void onStart(List<WorkerInfo> w) {
+            workers = List.copyOf(w);
+        }
+
+        @Override
+        public void onStep(StepMetrics s) {
+            steps.add(s);
+            if (s.step() >= atStep && act != null && done.compareAndSet(false, true)) {
+                victim = workers.get(worker).pid();
+                ProcessHandle.of(victim).ifPresent(act);
+            }
+        }
+
+        @Override
+        public void onRecovery(Recovery r) {
+            recoveries.add(r);
+        }
+    }
+
+    private static TrainResult train(String name, Strategy strategy, int maxFailures,
+            Saboteur saboteur) {
+        return Dml.start(TrainSpec.builder().setTable(table)
+                .setColumns(SyntheticFraud.selection()).setModel(model)
+                .optOptimizer(OptimizerSpec.adam(0.01f)).optEpochs(2).optBatchSize(BATCH)
+                .optWorkers(2).optCpusPerWorker(0.5).optStrategy(strategy).optReportEvery(5)
+                .optMaxFailures(maxFailures).addListener(saboteur).optName(name).build(),
+                driver).await(WAIT);
+    }
+
+    private static void assertRecovered(TrainResult straight, TrainResult r, Saboteur s,
+            boolean preemption) {
+        assertEquals(1, r.recoveries().size(), r.toString());
+        Recovery rec = r.recoveries().get(0);
+        assertEquals(rec.toString(), s.recoveries.get(0).toString(), "the listener got the event");
+        assertEquals(preemption, rec.preemption(), rec.toString());
+        assertEquals("a peer's snapshot", rec.restoredFrom(), rec.toString());
+        assertTrue(rec.resumedFrom() > 0 && rec.resumedFrom() <= rec.failedAt(), rec.toString());
+        assertFalse(rec.workers().stream().anyMatch(w -> w.pid() == s.victim),
+                "the lost worker is still listed: " + rec.workers());
+        assertFalse(ProcessHandle.of(s.victim).map(ProcessHandle::isAlive).orElse(false),
+                "the lost worker still runs");
+        assertEquals(straight.globalSteps(), r.globalSteps());
+        assertEquals(straight.steps().size(), r.steps().size(), "the record has each step once");
+        TrainLocalTest.assertClose(straight.parameters(), r.parameters(), 0, 0);
+    }
+
+    @Test
+    void aKilledWorkerIsReplacedAndTheJobEndsAsIfNothingHappened() {
+        TrainResult straight = train("straight", Strategy.data(), 3, new Saboteur(0, 0, null));
+        assertTrue(straight.recoveries().isEmpty());
+
+        Saboteur killer = new Saboteur(30, 1, ProcessHandle::destroyForcibly);
+        TrainResult killed = train("killed", Strategy.data(), 3, killer);
+        assertRecovered(straight, killed, killer, false);
+        assertEquals(1, killed.failures());
+        assertTrue(killed.recoverySeconds() > 0);
+
+        // SIGTERM: the worker ends the step with its peers, hands over, leaves: nothing redone.
+        Saboteur notice = new Saboteur(30, 1, ProcessHandle::destroy);
+        TrainResult preempted = train("preempted", Strategy.data(), 3, notice);
+        assertRecovered(straight, preempted, notice, true);
+        assertEquals(0, preempted.failures());
+        assertEquals(1, preempted.preemptions());
+        assertEquals(0, preempted.stepsRedone());
+        Recovery rec = preempted.recoveries().get(0);
+        assertEquals(rec.failedAt(), rec.resumedFrom(), rec.toString());
+    }
+
+    @Test
+    @Tag("slow") // two staged jobs: CI runs it (-Pslow)
+    void aLostStageComesBackFromTheCopyItsNeighbourKept() {
+        Strategy twoStages = Strategy.model(2);
+        TrainResult straight = train("staged", twoStages, 3, new Saboteur(0, 0, null));
+        Saboteur killer = new Saboteur(30, 1, ProcessHandle::destroyForcibly);
+        TrainResult killed = train("staged-killed", twoStages, 3, killer);
+        assertRecovered(straight, killed, killer, false);
+    }
+}
