@@ -43,10 +43,18 @@ public interface ProgressListener {
     default void onEpoch(EpochMetrics epoch) {}
 
     /**
+     * Called when the job has something to say that is not a failure: a {@code --resume} that
+     * found nothing, a checkpoint that could not be written.
+     *
+     * @param notice the step and the line
+     */
+    default void onNotice(JobNotice notice) {}
+
+    /**
      * Hands an event to the method that takes it; other objects are ignored.
      *
-     * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics} or {@link
-     *     EpochMetrics}
+     * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics}, {@link
+     *     EpochMetrics} or {@link JobNotice}
      */
     default void deliver(Object event) {
         if (event instanceof StepMetrics s) {
@@ -57,6 +65,8 @@ public interface ProgressListener {
             onEpoch(e);
         } else if (event instanceof JobStarted j) {
             onStart(j.workers());
+        } else if (event instanceof JobNotice n) {
+            onNotice(n);
         }
     }
 }

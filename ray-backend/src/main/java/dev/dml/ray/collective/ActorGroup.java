@@ -3,13 +3,10 @@ package dev.dml.ray.collective;
 import dev.dml.events.WorkerInfo;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
-import io.ray.api.Ray;
-import io.ray.api.call.ActorCreator;
-import io.ray.api.concurrencygroup.ConcurrencyGroup;
-import io.ray.api.concurrencygroup.ConcurrencyGroupBuilder;
 import io.ray.api.function.RayFunc0;
 import io.ray.api.function.RayFunc1;
 import io.ray.api.function.RayFunc2;
+import io.ray.api.placementgroup.PlacementGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -137,26 +134,14 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         return Gather.await(List.of(ref), List.of(workers.get(rank)), what, timeout).get(0);
     }
 
-    /**
-     * Runs an all-reduce across the actors with the given inputs: a convenience for the driver;
-     * trainers call {@link CollectiveWorker#allReduce} themselves.
-     *
-     * @param perRank each rank's array, all of the same length
-     * @param op sum or average
-     * @return each rank's result (all equal)
-     */
+    /** All-reduces one array per rank, for the driver; trainers call it in their methods. */
     public List<float[]> allReduce(List<float[]> perRank, ReduceOp op) {
         requireOnePerRank(perRank);
         return gather("allReduce", r -> actors.get(r)
                 .task(CollectiveWorker::allReduce, perRank.get(r), op).remote());
     }
 
-    /**
-     * Broadcasts an array from rank 0 to every actor.
-     *
-     * @param data the array rank 0 sends
-     * @return each rank's copy
-     */
+    /** Broadcasts rank 0's {@code data} to every actor; returns each rank's copy. */
     public List<float[]> broadcast(float[] data) {
         float[] none = new float[0];
         return gather("broadcast", r -> actors.get(r)
@@ -169,7 +154,7 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
      * @return the totals
      */
     public CollectiveStats stats() {
-        CollectiveStats total = new CollectiveStats(0, 0, 0, 0, 0);
+        CollectiveStats total = new CollectiveStats(0, 0, 0, 0, 0, 0);
         for (CollectiveStats s : callAll(CollectiveWorker::stats)) {
             total = total.plus(s);
         }
@@ -263,6 +248,9 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         private double gpusPerActor;
         private final List<String> jvmOptions = new ArrayList<>();
         private Duration timeout = Duration.ofMinutes(10);
+        private PlacementGroup placement;
+        private List<Integer> bundles = List.of();
+        private boolean ranksByNode = true;
 
         private Builder(RayFunc0<W> factory) {
             this.factory = factory;
@@ -356,19 +344,36 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
             return openAll(List.of(this)).get(0);
         }
 
-        @SuppressWarnings("unchecked")
-        private ActorGroup<W> join(List<ActorHandle<W>> actors) {
-            List<ActorHandle<CollectiveWorker>> peers = new ArrayList<>();
-            for (ActorHandle<W> a : actors) {
-                peers.add((ActorHandle<CollectiveWorker>) (ActorHandle<?>) a);
-            }
-            List<ObjectRef<WorkerInfo>> joins = new ArrayList<>();
-            for (int r = 0; r < size; r++) {
-                joins.add(actors.get(r).task(CollectiveWorker::join, r, size, peers,
-                        timeout.toMillis()).remote());
-            }
-            List<WorkerInfo> workers = Gather.await(joins, List.of(), "joining the group", timeout);
-            return new ActorGroup<>(actors, workers, timeout);
+        /**
+         * Places the actors in a placement group, actor {@code i} in bundle {@code
+         * bundles.get(i)}: the caller's group decides whether they pack onto few nodes or
+         * spread over many. Without it Ray places each actor where it likes.
+         *
+         * @param group a placement group that is ready
+         * @param bundles one bundle index per actor
+         * @return this builder
+         */
+        public Builder<W> optPlacement(PlacementGroup group, List<Integer> bundles) {
+            this.placement = group;
+            this.bundles = List.copyOf(bundles);
+            return this;
+        }
+
+        /**
+         * Keeps ranks in creation order instead of giving the actors of one node neighbouring
+         * ranks (the default, which keeps a ring's links inside nodes where it can). For groups
+         * whose rank must match another group's, such as a pipeline's stages.
+         *
+         * @return this builder
+         */
+        public Builder<W> optCreationOrder() {
+            this.ranksByNode = false;
+            return this;
+        }
+
+        private ActorGroup<W> join(List<ActorHandle<W>> created) {
+            GroupStart.Members<W> m = GroupStart.join(created, ranksByNode, timeout);
+            return new ActorGroup<>(m.actors(), m.workers(), timeout);
         }
 
         private void create(List<ActorHandle<W>> into) {
@@ -376,21 +381,12 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
                 throw new CollectiveException("The actor group's size is not set.",
                         "Call ActorGroup.Builder.setSize before open().");
             }
-            ConcurrencyGroup delivery = new ConcurrencyGroupBuilder<W>()
-                    .setName(CollectiveWorker.DELIVERY_GROUP)
-                    .setMaxConcurrency(4)
-                    .addMethod(CollectiveWorker::receive)
-                    .build();
-            for (int r = 0; r < size; r++) {
-                ActorCreator<W> creator = Ray.actor(factory)
-                        .setResource("CPU", cpusPerActor)
-                        .setJvmOptions(jvmOptions)
-                        .setConcurrencyGroups(delivery);
-                if (gpusPerActor > 0) {
-                    creator.setResource("GPU", gpusPerActor);
-                }
-                into.add(creator.remote());
+            if (placement != null && bundles.size() != size) {
+                throw new CollectiveException("Got " + bundles.size() + " bundles for " + size
+                        + " actors.", "Pass one bundle index per actor to optPlacement.");
             }
+            GroupStart.create(factory, size, cpusPerActor, gpusPerActor, jvmOptions, placement,
+                    bundles, into);
         }
     }
 }

@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import dev.dml.Closeables;
 import dev.dml.DmlException;
+import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.LabelKind;
@@ -13,6 +14,8 @@ import dev.dml.ray.model.ModelStage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -34,9 +37,8 @@ import java.util.Arrays;
  *       #endStep}, which averages the gradients with the stage's replicas and steps.
  * </ul>
  *
- * <p>Validation runs through the same stages without gradients ({@link #evaluate} on a whole
- * model, {@link #evalForward} and {@link #evaluation} along a pipeline). {@link #saveState} and
- * {@link #parameterBytes} give the driver what checkpoints and results need.
+ * <p>Validation runs through the same stages without gradients ({@link #evaluate}, {@link
+ * #evalForward}, {@link #evaluation}); checkpoints and results take the state it gives.
  */
 public class TrainWorker extends CollectiveWorker {
 
@@ -140,6 +142,21 @@ public class TrainWorker extends CollectiveWorker {
         return model().saveState();
     }
 
+    /** Writes the model's state into {@code file}, in the shared checkpoint folder. */
+    public Checkpoints.StageFile saveStateTo(String file) {
+        return Checkpoints.writeStage(Path.of(file), model().saveState());
+    }
+
+    /** Loads the state a stage's rank 0 wrote into the shared folder; see {@link #restore}. */
+    public long restoreFrom(Checkpoints.StageFile file) {
+        return restore(Checkpoints.readStage(Path.of(file.name()), file));
+    }
+
+    /** Tells whether this worker's node can read {@code path}: is a shared folder shared? */
+    public boolean sees(String path) {
+        return Files.isReadable(Path.of(path));
+    }
+
     /**
      * Runs a range of data-parallel steps; every rank must be called with the same range.
      *
@@ -154,6 +171,7 @@ public class TrainWorker extends CollectiveWorker {
         long[] compute = new long[range.count];
         long[] comm = new long[range.count];
         long[] bytes = new long[range.count];
+        long[] inter = new long[range.count];
         for (int i = 0; i < range.count; i++) {
             int from = (range.first + i) * b;
             long t0 = System.nanoTime();
@@ -165,21 +183,23 @@ public class TrainWorker extends CollectiveWorker {
             long t2 = t1;
             if (worldSize() > 1) {
                 // Alone, a rank's gradients already are the average: skip three copies of them.
-                long sent0 = stats().bytesSent();
+                CollectiveStats before = stats();
                 if (gradients == null || gradients.length != m.parameterCount()) {
                     gradients = new float[m.parameterCount()];
                 }
                 m.copyGradients(FloatBuffer.wrap(gradients));
                 float[] mean = allReduce(gradients, ReduceOp.AVERAGE);
                 t2 = System.nanoTime();
-                bytes[i] = stats().bytesSent() - sent0;
+                CollectiveStats after = stats();
+                bytes[i] = after.bytesSent() - before.bytesSent();
+                inter[i] = after.interNodeBytesSent() - before.interNodeBytesSent();
                 m.setGradients(mean);
             }
             m.step();
             compute[i] = (t1 - t0) + (System.nanoTime() - t2);
             comm[i] = t2 - t1;
         }
-        return new WorkerReport(losses, compute, comm, bytes, 0, hash(m.parameters()),
+        return new WorkerReport(losses, compute, comm, bytes, inter, 0, hash(m.parameters()),
                 sampler.sample());
     }
 
@@ -248,18 +268,19 @@ public class TrainWorker extends CollectiveWorker {
                     "A neighbouring stage failed first; see its error.");
         }
         long t1 = System.nanoTime();
-        long reduceBytes = 0;
+        CollectiveStats before = stats();
         if (worldSize() > 1) {
-            long sent0 = stats().bytesSent();
             m.setGradients(allReduce(m.gradients(), ReduceOp.AVERAGE));
-            reduceBytes = stats().bytesSent() - sent0;
         }
+        CollectiveStats after = stats();
         long t2 = System.nanoTime();
         m.step();
         long busy = step.busy + System.nanoTime() - t2;
         WorkerReport report = new WorkerReport(
                 new float[] {m.isLast() ? (float) (step.lossSum / mb) : Float.NaN},
-                new long[] {busy}, new long[] {t2 - t1}, new long[] {reduceBytes}, step.moved,
+                new long[] {busy}, new long[] {t2 - t1},
+                new long[] {after.bytesSent() - before.bytesSent()},
+                new long[] {after.interNodeBytesSent() - before.interNodeBytesSent()}, step.moved,
                 hash(m.parameters()), sampler.sample());
         step.begin(m);
         return report;
@@ -323,12 +344,7 @@ public class TrainWorker extends CollectiveWorker {
         return e;
     }
 
-    /**
-     * Returns the model's parameters as little-endian float32 bytes (bytes cross Ray fast;
-     * float arrays do not).
-     *
-     * @return {@code 4 * parameterCount} bytes
-     */
+    /** The model's parameters as little-endian float32 bytes: bytes cross Ray fast, floats not. */
     public byte[] parameterBytes() {
         float[] p = model().parameters();
         ByteBuffer b = ByteBuffer.allocate(p.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);

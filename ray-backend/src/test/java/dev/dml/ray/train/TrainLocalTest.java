@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dml.events.JobNotice;
 import dev.dml.events.JobStarted;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
@@ -175,16 +176,23 @@ class TrainLocalTest {
         TrainResult crashed = run(base.build(), ctx[0]);
         assertTrue(crashed.stopped());
         assertEquals(12, crashed.globalSteps()); // calls end at checkpoints: 11-12 was the last
-        assertEquals(List.of("checkpoint-000000000010.dml", "checkpoint-000000000005.dml"),
-                Checkpoints.list(dir.resolve("ck")).stream()
+        Path jobDir;
+        try (var folders = Files.list(dir.resolve("ck"))) {
+            jobDir = folders.collect(Collectors.toList()).get(0); // the job's own folder
+        }
+        assertTrue(jobDir.getFileName().toString().matches("crash-[0-9a-f]{12}"), "" + jobDir);
+        assertEquals(List.of("ckpt-r0001-s000000000010.dml", "ckpt-r0001-s000000000005.dml"),
+                Checkpoints.list(jobDir).stream()
                         .map(p -> p.getFileName().toString()).collect(Collectors.toList()));
 
         // the newest file is damaged: resume falls back to step 5
-        Path newest = dir.resolve("ck/checkpoint-000000000010.dml");
+        Path newest = jobDir.resolve("ckpt-r0001-s000000000010.dml");
         byte[] bytes = Files.readAllBytes(newest);
         Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length - 3));
-        TrainResult resumed = run(base.optResume(true).optName("resume").build(),
-                new FakeDriverContext());
+        FakeDriverContext resumedCtx = new FakeDriverContext();
+        TrainResult resumed = run(base.optResume(true).build(), resumedCtx);
+        assertEquals(List.of(new JobNotice(5, "{resume}: job 'crash' continues from its"
+                + " checkpoint of step 5.")), resumedCtx.events(JobNotice.class));
         assertEquals(5, resumed.resumedFromStep());
         assertEquals(27, resumed.globalSteps());
         assertEquals(22, resumed.steps().size());
