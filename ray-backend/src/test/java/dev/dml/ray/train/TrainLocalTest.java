@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.events.JobNotice;
+import dev.dml.ray.collective.LocalRay;
 import dev.dml.events.JobStarted;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
@@ -40,45 +41,20 @@ class TrainLocalTest {
 
     @BeforeAll
     static void startRay() throws IOException {
-        System.setProperty("ray.run-mode", "LOCAL");
-        Ray.init();
-        deleteSessionDirs();
+        LocalRay.start();
     }
 
     @AfterAll
     static void stopRay() throws IOException {
-        Ray.shutdown();
-        System.clearProperty("ray.run-mode");
-        deleteSessionDirs();
+        LocalRay.stop();
     }
 
-    /** Ray's LOCAL mode copies a 40 MB library into a session folder it never deletes. */
-    private static void deleteSessionDirs() throws IOException {
-        Path tmp = Path.of("/tmp/ray");
-        if (!Files.isDirectory(tmp)) {
-            return;
-        }
-        String suffix = "_" + ProcessHandle.current().pid();
-        List<Path> dirs;
-        try (Stream<Path> list = Files.list(tmp)) {
-            dirs = list.filter(p -> p.getFileName().toString().startsWith("session_local_mode_")
-                    && p.getFileName().toString().endsWith(suffix)).collect(Collectors.toList());
-        }
-        for (Path dir : dirs) {
-            try (Stream<Path> walk = Files.walk(dir)) {
-                for (Path p : walk.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
-    }
-
-    private static ModelSpec mlp(Table t) {
+    static ModelSpec mlp(Table t) {
         return ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2).addHidden(16)
                 .optStandardize(FeatureStats.of(t, SEL)).optSeed(3).build();
     }
 
-    private static TrainResult run(TrainSpec spec, FakeDriverContext ctx) {
+    static TrainResult run(TrainSpec spec, FakeDriverContext ctx) {
         TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
         assertTrue(ctx.resources.isEmpty(), "the job left resources: " + ctx.resources.keySet());
         return r;
