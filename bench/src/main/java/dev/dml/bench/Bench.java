@@ -23,6 +23,7 @@ public final class Bench {
         BENCHMARKS.put("P6", new P6DataPath());
         BENCHMARKS.put("P7", new P7LivePlots());
         BENCHMARKS.put("P8", new P8Pipeline());
+        BENCHMARKS.put("P10", new P10Nodes());
     }
 
     private Bench() {}

@@ -64,14 +64,6 @@ final class CodePackages {
      */
     record Package(String uri, List<Entry> entries) {}
 
-    /**
-     * What an upload did.
-     *
-     * @param uploaded the packages that were stored now, with their bytes
-     * @param cached the packages the cluster had already
-     * @param seconds the upload's wall time, the Python start included
-     */
-    record Shipment(Map<String, Long> uploaded, List<String> cached, double seconds) {}
 
     private record FileKey(Path path, long size, FileTime modified) {}
 
@@ -217,7 +209,7 @@ final class CodePackages {
      * @return what was stored and what was there already
      * @throws DmlException when Python fails or the cluster refuses a package
      */
-    Shipment upload(String python, String address, Duration timeout) {
+    CodeShipment upload(String python, String address, Duration timeout) {
         long t0 = System.nanoTime();
         Processes.Result r;
         try {
@@ -241,7 +233,7 @@ final class CodePackages {
         if (r.exitCode() != 0 || uploaded.size() + cached.size() != packages.size()) {
             throw failed(address, last, null);
         }
-        return new Shipment(uploaded, cached, (System.nanoTime() - t0) / 1e9);
+        return new CodeShipment(uploaded, cached, (System.nanoTime() - t0) / 1e9);
     }
 
     private String request(String address) {

@@ -140,7 +140,7 @@ public final class RayCluster implements AutoCloseable {
         Path scratch = newScratch();
         try {
             CodePackages packages = CodePackages.of(code, scratch);
-            CompletableFuture<CodePackages.Shipment> shipped = new CompletableFuture<>();
+            CompletableFuture<CodeShipment> shipped = new CompletableFuture<>();
             Thread upload = new Thread(() -> {
                 try {
                     shipped.complete(packages.upload(ray.python(), address, UPLOAD_TIMEOUT));
@@ -152,9 +152,10 @@ public final class RayCluster implements AutoCloseable {
             upload.start(); // while the driver starts: both take seconds
             DriverProcess driver = launch(spec, classpath, packages.uris());
             try {
-                CodePackages.Shipment s = shipped.join();
+                CodeShipment s = shipped.join();
                 LOG.info("code for driver {}: uploaded {}, cached {}, {} s", driver.pid(),
                         s.uploaded(), s.cached(), String.format("%.2f", s.seconds()));
+                driver.code = s;
             } catch (CompletionException e) {
                 driver.close();
                 throw e.getCause() instanceof DmlException d ? d : e;

@@ -34,7 +34,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * }
  * }</pre>
  */
-final class NamespacedCluster implements AutoCloseable {
+public final class NamespacedCluster implements AutoCloseable {
 
     /** How long one node may take to join, all its attempts together. */
     private static final Duration NODE_START = Duration.ofMinutes(4);
@@ -50,9 +50,10 @@ final class NamespacedCluster implements AutoCloseable {
      * @param ip its address
      * @param dir its own folder on the host: Ray's session and logs, its DJL cache
      */
-    record Node(String name, int index, String ip, Path dir) {}
+    public record Node(String name, int index, String ip, Path dir) {}
 
     private final RayInstallation ray;
+    private final int cpus;
     private final Path root;
     private final FileChannel lockFile;
     private final FileLock lock;
@@ -65,8 +66,9 @@ final class NamespacedCluster implements AutoCloseable {
     private boolean closed;
 
     private NamespacedCluster(RayInstallation ray, Path root, FileChannel lockFile,
-            FileLock lock) {
+            FileLock lock, int cpus) {
         this.ray = ray;
+        this.cpus = cpus;
         this.root = root;
         this.lockFile = lockFile;
         this.lock = lock;
@@ -78,7 +80,7 @@ final class NamespacedCluster implements AutoCloseable {
      *
      * @return the reason, or empty
      */
-    static Optional<String> unavailable() {
+    public static Optional<String> unavailable() {
         if (!Files.isDirectory(Path.of("/mnt"))) {
             return Optional.of("no /mnt folder (the node script stages its mounts there)");
         }
@@ -92,7 +94,20 @@ final class NamespacedCluster implements AutoCloseable {
      * @return the running cluster, owned by the caller
      * @throws IOException when a namespace or a node cannot be made
      */
-    static NamespacedCluster start(int workers) throws IOException {
+    public static NamespacedCluster start(int workers) throws IOException {
+        return start(workers, 1);
+    }
+
+    /**
+     * Starts a head and {@code workers} nodes of {@code cpus} CPUs each (Ray's count: they
+     * share this machine's cores).
+     *
+     * @param workers worker nodes, at least 1
+     * @param cpus each node's CPUs
+     * @return the running cluster, owned by the caller
+     * @throws IOException when a namespace or a node cannot be made
+     */
+    public static NamespacedCluster start(int workers, int cpus) throws IOException {
         RayInstallation ray = RayInstallation.detect(ClusterSpec.defaults());
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         FileChannel ch = FileChannel.open(tmp.resolve(HostNetwork.PREFIX + "cluster.lock"),
@@ -100,7 +115,7 @@ final class NamespacedCluster implements AutoCloseable {
         FileLock lock = ch.lock(); // waits for another fixture on this machine to finish
         HostNetwork.removeLeftovers(tmp);
         NamespacedCluster c = new NamespacedCluster(ray,
-                Files.createTempDirectory(tmp, HostNetwork.PREFIX + "cluster-"), ch, lock);
+                Files.createTempDirectory(tmp, HostNetwork.PREFIX + "cluster-"), ch, lock, cpus);
         Runtime.getRuntime().addShutdownHook(c.hook);
         try {
             Files.createDirectories(c.shared());
@@ -121,7 +136,7 @@ final class NamespacedCluster implements AutoCloseable {
      *
      * @return {@code 10.77.12.1:port}
      */
-    String address() {
+    public String address() {
         return address;
     }
 
@@ -130,7 +145,7 @@ final class NamespacedCluster implements AutoCloseable {
      *
      * @return the nodes, oldest first
      */
-    List<Node> nodes() {
+    public List<Node> nodes() {
         return List.copyOf(nodes);
     }
 
@@ -140,7 +155,7 @@ final class NamespacedCluster implements AutoCloseable {
      *
      * @return the folder
      */
-    Path shared() {
+    public Path shared() {
         return root.resolve("shared");
     }
 
@@ -149,17 +164,17 @@ final class NamespacedCluster implements AutoCloseable {
      *
      * @return absolute paths
      */
-    List<String> hidden() {
+    public List<String> hidden() {
         return hidden;
     }
 
     /**
-     * Starts one more worker node with one CPU and waits until it has joined.
+     * Starts one more worker node and waits until it has joined.
      *
      * @return the node
      * @throws IOException when it cannot be made or does not join in time
      */
-    synchronized Node addNode() throws IOException {
+    public synchronized Node addNode() throws IOException {
         int index = nextIndex++;
         Node node = new Node(HostNetwork.PREFIX + "n" + index, index,
                 HostNetwork.SUBNET + (10 + index), root.resolve("n" + index));
@@ -169,7 +184,7 @@ final class NamespacedCluster implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", node.name(), "unshare",
                 "-m", "--propagation", "private", "bash", "-c", NODE_SCRIPT, "node"));
         cmd.addAll(rayStart(List.of("--address=" + address, "--node-ip-address=" + node.ip(),
-                "--num-cpus=1", "--temp-dir=/tmp/dml12-node/ray")));
+                "--num-cpus=" + cpus, "--temp-dir=/tmp/dml12-node/ray")));
         Map<String, String> env = Map.of("DML12_NODE_DIR", node.dir().toString(),
                 "DML12_SHARED", shared().toString(),
                 "DML12_DJL", Path.of(System.getProperty("user.home"), ".djl.ai").toString(),
@@ -195,7 +210,7 @@ final class NamespacedCluster implements AutoCloseable {
      *
      * @param node a node of this cluster
      */
-    synchronized void removeNode(Node node) {
+    public synchronized void removeNode(Node node) {
         HostNetwork.deleteNamespace(node.name(), node.index());
         nodes.remove(node);
     }
