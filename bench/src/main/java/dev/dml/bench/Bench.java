@@ -24,6 +24,7 @@ public final class Bench {
         BENCHMARKS.put("P7", new P7LivePlots());
         BENCHMARKS.put("P8", new P8Pipeline());
         BENCHMARKS.put("R1", new R1Recovery());
+        BENCHMARKS.put("P10", new P10Nodes());
     }
 
     private Bench() {}

@@ -6,7 +6,8 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.ProcessSample;
 import dev.dml.events.StepMetrics;
 import ai.djl.ndarray.NDManager;
-import dev.dml.ray.Dml;
+import dev.dml.events.ProgressListener;
+import dev.dml.events.WorkerInfo;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
@@ -16,6 +17,7 @@ import dev.dml.ray.data.TableArrays;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
@@ -92,6 +94,8 @@ final class P1Jobs {
         double stepCommMs;
         double stepWorkerMs;
         long allReduceBytes;
+        long interNodeBytes;
+        List<WorkerInfo> workers;
         float finalLoss;
         double[] cpuPercent;
 
@@ -112,8 +116,13 @@ final class P1Jobs {
 
     /** Runs one job on the borrowed driver and measures it. */
     static JobRun runJob(TrainSpec spec, DriverProcess driver) {
+        return runJob(spec, driver, new ProgressListener() { });
+    }
+
+    /** Runs one job, whose progress {@code progress} sees too, and measures it. */
+    static JobRun runJob(TrainSpec spec, DriverProcess driver, ProgressListener progress) {
         long t0 = System.nanoTime();
-        TrainResult r = Dml.start(spec, driver).await();
+        TrainResult r = TrainJob.start(spec, driver, progress).await();
         double wall = (System.nanoTime() - t0) / 1e9;
         List<EpochMetrics> epochs = r.epochs();
         if (epochs.size() != spec.epochs() || r.stopped()) {
@@ -142,6 +151,8 @@ final class P1Jobs {
         j.stepCommMs = mean(comm);
         j.stepWorkerMs = mean(worker);
         j.allReduceBytes = steady.get(0).allReduceBytes();
+        j.interNodeBytes = steady.get(0).interNodeBytes();
+        j.workers = r.workers();
         j.cpuPercent = steady.get(steady.size() - 1).workers().stream()
                 .mapToDouble(ProcessSample::cpuPercent).toArray();
         j.finalLoss = r.finalLoss();

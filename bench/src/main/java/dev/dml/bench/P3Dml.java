@@ -146,9 +146,9 @@ final class P3Dml {
             }
         }
 
-        /** Rank 0 keeps only the newest few files, so each is read soon after it appears. */
+        /** The job keeps only the newest few files, so each is read soon after it appears. */
         private void copyCheckpoints() {
-            try (Stream<Path> files = Files.list(ckDir)) {
+            try (Stream<Path> files = Files.walk(ckDir)) { // the job's folder is under ckDir
                 for (Path f : files.toList()) {
                     if (f.getFileName().toString().endsWith(".dml") && seen.add(f)) {
                         Checkpoints.Checkpoint c = Checkpoints.read(f);

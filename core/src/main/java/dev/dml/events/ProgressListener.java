@@ -51,10 +51,18 @@ public interface ProgressListener {
     default void onRecovery(Recovery recovery) {}
 
     /**
+     * Called when the job has something to say that is not a failure: a {@code --resume} that
+     * found nothing, a checkpoint that could not be written.
+     *
+     * @param notice the step and the line
+     */
+    default void onNotice(JobNotice notice) {}
+
+    /**
      * Hands an event to the method that takes it; other objects are ignored.
      *
      * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics}, {@link
-     *     EpochMetrics} or {@link Recovery}
+     *     EpochMetrics}, {@link Recovery} or {@link JobNotice}
      */
     default void deliver(Object event) {
         if (event instanceof StepMetrics s) {
@@ -67,6 +75,8 @@ public interface ProgressListener {
             onStart(j.workers());
         } else if (event instanceof Recovery r) {
             onRecovery(r);
+        } else if (event instanceof JobNotice n) {
+            onNotice(n);
         }
     }
 }

@@ -15,13 +15,16 @@ import java.util.List;
  * @param computeMillis the slowest rank's compute time: forward, backward, optimizer step
  * @param commMillis the slowest rank's time in the gradient all-reduce, waiting included
  * @param allReduceBytes the gradient bytes all ranks sent to peers in this step
+ * @param interNodeBytes the part of {@code allReduceBytes} that crossed nodes; the rest moved
+ *     between workers of one node
  * @param workers each worker's process at its latest report, by rank
  * @param reportedAtMillis when the last worker reported (epoch milliseconds): where the live
  *     plot's latency starts
  */
 public record StepMetrics(int epoch, long step, float loss, int examples,
         double examplesPerSecond, double computeMillis, double commMillis, long allReduceBytes,
-        List<ProcessSample> workers, long reportedAtMillis) implements Serializable {
+        long interNodeBytes, List<ProcessSample> workers, long reportedAtMillis)
+        implements Serializable {
 
     /** The workers' list is immutable. */
     public StepMetrics {

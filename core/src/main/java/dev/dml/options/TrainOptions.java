@@ -114,6 +114,12 @@ public final class TrainOptions {
             ValueType.nonNegative(), "G", "GPUs each worker reserves").example("1").fixed(0.0)
             .java("optGpusPerWorker").done();
 
+    /** How the workers are placed on the cluster's nodes. */
+    public static final Option<String> PLACEMENT = spec("placement",
+            ValueType.choice("pack", "spread"), "pack|spread",
+            "put the workers on as few nodes as hold them, or on as many nodes as there are")
+            .example("spread").fixed("pack").java("opt(TrainOptions.PLACEMENT, ...)").done();
+
     /** Rows held out, or a table to validate on. */
     public static final Option<String> VALIDATION = kernel("validation",
             ValueType.fractionOrName(), "0.2|TABLE",
@@ -129,6 +135,20 @@ public final class TrainOptions {
     public static final Option<Integer> CHECKPOINT_EVERY = spec("checkpoint-every",
             ValueType.count(), "STEPS", "steps between checkpoints").example("50").fixed(100)
             .java("optCheckpointEvery").done();
+
+    /** Who writes the checkpoints. */
+    public static final Option<String> CHECKPOINT_STORE = spec("checkpoint-store",
+            ValueType.choice("driver", "shared"), "driver|shared",
+            "who writes checkpoints: the driver, on its machine, or the workers, into a folder"
+                    + " every node mounts").example("shared").fixed("driver")
+            .java("opt(TrainOptions.CHECKPOINT_STORE, ...)").done();
+
+    /** What a failed checkpoint write does. */
+    public static final Option<String> CHECKPOINT_FAILURE = spec("checkpoint-failure",
+            ValueType.choice("warn", "stop"), "warn|stop",
+            "when a checkpoint cannot be written: say so and train on, or stop the job")
+            .example("stop").fixed("warn").java("opt(TrainOptions.CHECKPOINT_FAILURE, ...)")
+            .done();
 
     /** Continue from the newest checkpoint. */
     public static final Option<Boolean> RESUME = spec("resume", ValueType.onOff(), null,
@@ -172,10 +192,10 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
-            BATCH_SIZE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER,
+            BATCH_SIZE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
-            CHECKPOINT_DIR, CHECKPOINT_EVERY, RESUME, MAX_FAILURES, SEED, CLUSTER, INTO,
-            BACKGROUND, NO_PLOTS, DEBUG);
+            CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
+            MAX_FAILURES, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS, DEBUG);
 
     /**
      * Finds an option by name.

@@ -38,7 +38,8 @@ class EveryTrainOptionTest {
         if (o == TrainOptions.REPLICAS) {
             return " --strategy hybrid --hidden 32,16";
         }
-        if (o == TrainOptions.CHECKPOINT_EVERY || o == TrainOptions.RESUME) {
+        if (List.of(TrainOptions.CHECKPOINT_EVERY, TrainOptions.RESUME,
+                TrainOptions.CHECKPOINT_STORE, TrainOptions.CHECKPOINT_FAILURE).contains(o)) {
             return " --checkpoint-dir " + dir;
         }
         return "";

@@ -96,7 +96,8 @@ class TrainRequestsTest {
         assertTrue(failure("text --label y").contains("is a String, not a Tablesaw Table"));
         assertTrue(failure("fraud --label is_fraud --model logistic --hidden 8")
                 .contains("Drop --hidden, or train the mlp family."));
-        assertTrue(failure("fraud --label is_fraud --resume").contains("need --checkpoint-dir"));
+        assertTrue(failure("fraud --label is_fraud --resume")
+                .contains("--resume needs --checkpoint-dir."));
         assertTrue(failure("fraud --label is_fraud --validation 1.5").contains("fraction"));
         assertTrue(failure("fraud --label is_fraud --validation holdot")
                 .contains("Did you mean 'holdout'?"));

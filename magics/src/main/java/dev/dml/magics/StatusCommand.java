@@ -57,7 +57,7 @@ final class StatusCommand implements DmlCommand {
 
     private static String workers(JobRecord r) {
         String w = r.job().workers().stream()
-                .map(x -> x.rank() + "@" + x.host() + ":" + x.pid())
+                .map(x -> x.rank() + "@" + x.nodeIp() + ":" + x.pid())
                 .collect(Collectors.joining(", "));
         return w.isEmpty() ? "(starting)" : w;
     }

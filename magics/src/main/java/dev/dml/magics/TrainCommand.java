@@ -168,6 +168,9 @@ final class TrainCommand implements DmlCommand {
 
     private static Object finish(CommandContext context, JobRecord record, DmlBackend backend) {
         record.closeCell();
+        // what the job said besides its plot, one line each, also after a failure and with
+        // --no-plots: a --resume that found nothing, a checkpoint not written
+        record.dashboard().notices().forEach(n -> context.display(Html.text(n)));
         RunningJob.JobOutcome outcome = record.job().outcome();
         JobSummary summary = record.dashboard().summary(record.id(), outcome.stopped(),
                 outcome.wallSeconds());

@@ -112,11 +112,25 @@ final class Charts {
         return xyChart("throughput", "examples/s", data, lines(GREEN), true, false);
     }
 
-    /** Bytes the all-reduce moved per step, in MiB. */
+    /**
+     * Bytes the all-reduce moved per step, in MiB; once a job crosses nodes, split into the
+     * bytes that stayed inside nodes and those that crossed.
+     */
     static JFreeChart allReduce(Snapshot s) {
         DefaultXYDataset data = new DefaultXYDataset();
-        data.addSeries("all-reduce", s.allReduceMiB());
-        return xyChart("all-reduce per step", "MiB", data, lines(PURPLE), true, false);
+        if (s.interNodeTotalBytes() == 0) {
+            data.addSeries("all-reduce", s.allReduceMiB());
+            return xyChart("all-reduce per step", "MiB", data, lines(PURPLE), true, false);
+        }
+        double[][] all = s.allReduceMiB();
+        double[][] inside = {all[0].clone(), all[1].clone()};
+        double[][] across = s.interNodeMiB();
+        for (int i = 0; i < inside[1].length && i < across[1].length; i++) {
+            inside[1][i] -= across[1][i];
+        }
+        data.addSeries("within nodes", inside);
+        data.addSeries("across nodes", across);
+        return xyChart("all-reduce per step", "MiB", data, lines(PURPLE, ORANGE), true, true);
     }
 
     /** Each worker's CPU use, and GPU use beside it (lighter) when the job has GPUs. */

@@ -1,5 +1,7 @@
 package dev.dml.magics.live;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** Number, size and duration formats shared by frames and the summary; locale-independent. */
@@ -58,5 +60,20 @@ final class Formats {
             return String.format(Locale.ROOT, "%.1f MiB", bytes / MIB);
         }
         return String.format(Locale.ROOT, "%.2f GiB", bytes / (MIB * 1024));
+    }
+
+    /** Ranks as runs: "rank 2", "ranks 0-3", "ranks 0-1, 4". */
+    static String ranks(List<Integer> ranks) {
+        List<Integer> sorted = ranks.stream().sorted().toList();
+        List<String> runs = new ArrayList<>();
+        for (int i = 0; i < sorted.size(); ) {
+            int j = i;
+            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
+                j++;
+            }
+            runs.add(i == j ? "" + sorted.get(i) : sorted.get(i) + "-" + sorted.get(j));
+            i = j + 1;
+        }
+        return (sorted.size() == 1 ? "rank " : "ranks ") + String.join(", ", runs);
     }
 }

@@ -6,30 +6,38 @@ import java.awt.FontMetrics;
 import java.awt.RenderingHints;
 import java.awt.geom.Rectangle2D;
 import java.awt.geom.RoundRectangle2D;
+import java.util.List;
 import org.jfree.chart.JFreeChart;
 import org.jfree.svg.SVGGraphics2D;
 import org.jfree.svg.util.DoubleConverter;
 
 /**
- * Draws a {@link Snapshot} as one standalone SVG document: a header with the job name and a
- * progress bar, then a grid of charts. Rows: loss and throughput; CPU/GPU, memory and
- * all-reduce; pipeline stages only when stage samples exist.
+ * Draws a {@link Snapshot} as one standalone SVG document: a header with the job name, a
+ * progress bar, the nodes the workers run on and any notices, then a grid of charts. Rows: loss
+ * and throughput; CPU/GPU, memory and all-reduce; pipeline stages only when stage samples exist.
  */
 final class FrameRenderer {
 
     static final int WIDTH = 900;
-    private static final int HEADER = 84;
+    private static final int HEADER = 100;
     private static final int ROW = 238;
     private static final int STAGE_ROW = 190;
+    private static final int NOTICE = 18;
+    private static final Color WARN = new Color(0xB3, 0x5C, 0x00);
     private static final Color TRACK = new Color(0xEC, 0xEF, 0xF3);
     private static final Color MUTED = new Color(0x6B, 0x6B, 0x6B);
 
     private FrameRenderer() {
     }
 
-    /** Canvas height for this snapshot: taller when the stage row is shown. */
+    /** Canvas height for this snapshot: taller with the stage row and with notices. */
     static int height(Snapshot s) {
-        return HEADER + 2 * ROW + (s.stages().isEmpty() ? 0 : STAGE_ROW);
+        return header(s) + 2 * ROW + (s.stages().isEmpty() ? 0 : STAGE_ROW);
+    }
+
+    /** The header's height: a line more for each notice shown (the last two). */
+    private static int header(Snapshot s) {
+        return HEADER + NOTICE * Math.min(2, s.notices().size());
     }
 
     /**
@@ -48,7 +56,7 @@ final class FrameRenderer {
         g.setColor(Color.WHITE);
         g.fillRect(0, 0, WIDTH, height);
         header(g, s);
-        int y = HEADER;
+        int y = header(s);
         draw(g, Charts.loss(s), 0, y, 540, ROW);
         draw(g, Charts.throughput(s), 540, y, WIDTH - 540, ROW);
         y += ROW;
@@ -94,7 +102,28 @@ final class FrameRenderer {
         g.drawString(position, left, 68);
         String numbers = "loss " + Formats.loss(s.lastLoss()) + " · "
                 + Formats.count(s.lastExamplesPerSecond()) + " ex/s · all-reduce "
-                + Formats.bytes(s.allReduceTotalBytes()) + " total";
+                + Formats.bytes(s.allReduceTotalBytes()) + " total"
+                + (s.interNodeTotalBytes() > 0 ? ", " + Formats.bytes(s.interNodeTotalBytes())
+                        + " across nodes" : "");
         g.drawString(numbers, right - fm.stringWidth(numbers), 68);
+        g.setColor(MUTED);
+        g.drawString(fit(s.nodes(), fm, right - left), left, 88);
+        List<String> notices = s.notices();
+        g.setColor(WARN);
+        for (int i = Math.max(0, notices.size() - 2), line = 0; i < notices.size(); i++) {
+            g.drawString(fit(notices.get(i), fm, right - left), left, 88 + NOTICE * ++line);
+        }
+    }
+
+    /** The text, cut with an ellipsis where it is wider than {@code width}. */
+    private static String fit(String text, FontMetrics fm, int width) {
+        if (fm.stringWidth(text) <= width) {
+            return text;
+        }
+        String t = text;
+        while (!t.isEmpty() && fm.stringWidth(t + "…") > width) {
+            t = t.substring(0, t.length() - 1);
+        }
+        return t + "…";
     }
 }

@@ -1,7 +1,9 @@
 package dev.dml.magics.live;
 
 import dev.dml.DmlException;
+import dev.dml.Vocabulary;
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.JobNotice;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.ProgressListener;
 import dev.dml.events.Recovery;
@@ -35,8 +37,10 @@ public final class LiveDashboard implements ProgressListener {
     private final Series validationLoss = new Series();
     private final Series examplesPerSecond = new Series();
     private final Series allReduceMiB = new Series();
+    private final Series interNodeMiB = new Series();
     private final WorkerTotals totals = new WorkerTotals();
     private final List<EpochMetrics> epochSamples = new ArrayList<>();
+    private final List<String> notices = new ArrayList<>();
     private final Map<Integer, Long> lastStepOfEpoch = new TreeMap<>();
     private List<WorkerInfo> workers = List.of();
     private List<PipelineMetrics.StageTime> stages = List.of();
@@ -46,6 +50,7 @@ public final class LiveDashboard implements ProgressListener {
     private int epoch;
     private long step;
     private long allReduceTotal;
+    private long interNodeTotal;
     private double stepRateSum;
     private long oldestUnshown;
     private volatile boolean dirty = true;
@@ -98,6 +103,8 @@ public final class LiveDashboard implements ProgressListener {
         }
         allReduceMiB.add(s.step(), s.allReduceBytes() / Formats.MIB);
         allReduceTotal += s.allReduceBytes();
+        interNodeMiB.add(s.step(), s.interNodeBytes() / Formats.MIB);
+        interNodeTotal += s.interNodeBytes();
         totals.add(s.workers());
         noteShown(s.reportedAtMillis());
     }
@@ -128,7 +135,8 @@ public final class LiveDashboard implements ProgressListener {
     public synchronized void onRecovery(Recovery r) {
         recoveries.add(r);
         long back = r.resumedFrom();
-        for (Series series : List.of(loss, validationLoss, examplesPerSecond, allReduceMiB)) {
+        for (Series series : List.of(loss, validationLoss, examplesPerSecond, allReduceMiB,
+                interNodeMiB)) {
             series.dropAfter(back);
         }
         lastStepOfEpoch.values().removeIf(last -> last > back);
@@ -136,6 +144,23 @@ public final class LiveDashboard implements ProgressListener {
         step = Math.min(step, back);
         workers = List.copyOf(r.workers());
         dirty = true;
+    }
+
+    /** Keeps a line the job wants the user to read, in the notebook's words. */
+    @Override
+    public synchronized void onNotice(JobNotice n) {
+        notices.add(Vocabulary.NOTEBOOK.render(n.template()));
+        dirty = true;
+    }
+
+    /**
+     * The lines the job wanted the user to read, in order: a {@code --resume} that found
+     * nothing, a checkpoint that could not be written.
+     *
+     * @return the lines
+     */
+    public synchronized List<String> notices() {
+        return List.copyOf(notices);
     }
 
     /** True when samples arrived since the last {@link #frame()} (and before the first). */
@@ -206,10 +231,11 @@ public final class LiveDashboard implements ProgressListener {
     private Snapshot snapshot() {
         double elapsed = startNanos < 0 ? 0 : (nanoTime.getAsLong() - startNanos) / 1e9;
         return new Snapshot(jobName, epoch, epochs, step, totalSteps, elapsed, loss.lastY(),
-                examplesPerSecond.lastY(), allReduceTotal, loss.points(MAX_POINTS),
+                examplesPerSecond.lastY(), allReduceTotal, interNodeTotal,
+                loss.points(MAX_POINTS),
                 validationLoss.points(MAX_POINTS), examplesPerSecond.points(MAX_POINTS),
-                allReduceMiB.points(MAX_POINTS), workers, totals.latestCpu(),
-                totals.latestGpu(), totals.latestRss(), totals.latestHeap(), stageStep, stages,
-                List.copyOf(recoveries));
+                allReduceMiB.points(MAX_POINTS), interNodeMiB.points(MAX_POINTS), workers,
+                totals.latestCpu(), totals.latestGpu(), totals.latestRss(), totals.latestHeap(),
+                stageStep, stages, List.copyOf(recoveries), List.copyOf(notices));
     }
 }

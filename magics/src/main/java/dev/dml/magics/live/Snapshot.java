@@ -3,7 +3,10 @@ package dev.dml.magics.live;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.Recovery;
 import dev.dml.events.WorkerInfo;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything one frame shows, copied out of {@link LiveDashboard} under its lock so drawing
@@ -11,10 +14,12 @@ import java.util.List;
  */
 record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
         double elapsedSeconds, double lastLoss, double lastExamplesPerSecond,
-        long allReduceTotalBytes, double[][] loss, double[][] validationLoss,
-        double[][] examplesPerSecond, double[][] allReduceMiB, List<WorkerInfo> workers,
+        long allReduceTotalBytes, long interNodeTotalBytes, double[][] loss,
+        double[][] validationLoss, double[][] examplesPerSecond, double[][] allReduceMiB,
+        double[][] interNodeMiB, List<WorkerInfo> workers,
         double[] cpuPercent, double[] gpuPercent, long[] rssBytes, long[] heapBytes,
-        long stageStep, List<PipelineMetrics.StageTime> stages, List<Recovery> recoveries) {
+        long stageStep, List<PipelineMetrics.StageTime> stages, List<Recovery> recoveries,
+        List<String> notices) {
 
     /** Seconds left at the rate so far; NaN when unknown (no steps yet or no total). */
     double etaSeconds() {
@@ -36,6 +41,25 @@ record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
                 ? Formats.count(step) + "/" + Formats.count(totalSteps)
                 : Formats.count(step);
         return "epoch " + e + " · step " + s;
+    }
+
+    /**
+     * Where the workers run, node by node: {@code 2 nodes · 10.0.0.5: ranks 0-1 · 10.0.0.6:
+     * rank 2}; empty before the workers start.
+     */
+    String nodes() {
+        Map<String, List<Integer>> byNode = new LinkedHashMap<>();
+        for (WorkerInfo w : workers) {
+            byNode.computeIfAbsent(w.nodeIp(), k -> new ArrayList<>()).add(w.rank());
+        }
+        if (byNode.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder(byNode.size() == 1 ? "1 node"
+                : byNode.size() + " nodes");
+        byNode.forEach((ip, ranks) -> sb.append(" · ").append(ip).append(": ")
+                .append(Formats.ranks(ranks)));
+        return sb.toString();
     }
 
     /** The plain-text fallback of a frame: position, loss, throughput and time left. */

@@ -83,7 +83,7 @@ final class WorkerTotals {
             WorkerInfo w = i < workers.size() ? workers.get(i) : new WorkerInfo(i, n, 0, "?");
             boolean seen = i < cpuSum.length;
             double meanCpu = seen && cpuCount[i] > 0 ? cpuSum[i] / cpuCount[i] : Double.NaN;
-            out.add(new WorkerStats(w.rank(), w.host(), w.pid(), meanCpu,
+            out.add(new WorkerStats(w.rank(), w.nodeIp(), w.pid(), meanCpu,
                     seen ? peakRss[i] : 0, seen ? peakHeap[i] : 0));
         }
         return out;

@@ -49,6 +49,12 @@ class LiveDashboardTest {
         assertTrue(svg.hasText("elapsed 1 min 03 s · ETA 42 s"), svg.texts().toString());
         assertTrue(svg.hasText("validation"));
         assertTrue(svg.hasText("CPU and GPU per worker"));
+        assertTrue(svg.hasText("2 nodes · 10.0.0.5: ranks 0-1 · 10.0.0.6: ranks 2-3"),
+                svg.texts().toString());
+        // 4 MiB per step, 3 of them across nodes (see Samples.step)
+        assertTrue(svg.hasText("within nodes") && svg.hasText("across nodes"));
+        assertTrue(svg.texts().stream().anyMatch(t -> t.endsWith(
+                "all-reduce 11.72 GiB total, 8.79 GiB across nodes")), svg.texts().toString());
         // Stages 0..3 sent 3..6 MiB (see Samples.stages()).
         assertTrue(svg.hasText("stage 2 · 5.0 MiB"), svg.texts().toString());
         assertTrue(svg.hasTextStartingWith("pipeline stages at step 3,000 · bubble "));
@@ -76,6 +82,20 @@ class LiveDashboardTest {
     }
 
     @Test
+    void aJobOnOneNodeDrawsOneAllReduceSeries() throws Exception {
+        LiveDashboard d = samples.dashboard(1, 10);
+        d.onStart(List.of(new WorkerInfo(0, 3, 1, "host", "n", "10.0.0.5"),
+                new WorkerInfo(1, 3, 2, "host", "m", "10.0.0.6"),
+                new WorkerInfo(2, 3, 3, "host", "n", "10.0.0.5")));
+        d.onStep(Samples.step(1, 1, 0.5, 100, 0));
+        SvgText svg = new SvgText(d.frame().svg());
+        assertTrue(svg.hasText("2 nodes · 10.0.0.5: ranks 0, 2 · 10.0.0.6: rank 1"),
+                svg.texts().toString());
+        assertFalse(svg.hasText("across nodes"), "nothing crossed nodes");
+        assertFalse(svg.texts().stream().anyMatch(t -> t.contains("across nodes")));
+    }
+
+    @Test
     void eachWorkerKeepsItsColourInEveryPerWorkerChart() throws Exception {
         LiveDashboard d = samples.dashboard(1, 10);
         d.onStart(Samples.WORKERS);
@@ -96,9 +116,11 @@ class LiveDashboardTest {
         samples.feed(d, 5, 5_000, true, false);
         Frame f = d.frame();
         List<String> paths = new SvgText(f.svg()).paths();
-        // A constant series (all-reduce bytes here) keeps one point per bucket, not two.
+        // A constant series (the all-reduce's bytes within and across nodes here) keeps one
+        // point per bucket, not two.
         long longLines = paths.stream().filter(p -> count(p, "L") > 150).count();
-        assertEquals(3, longLines, "loss, throughput and all-reduce are drawn downsampled");
+        assertEquals(4, longLines,
+                "loss, throughput and the all-reduce's two kinds of link are drawn downsampled");
         paths.forEach(p -> assertTrue(count(p, "L") < LiveDashboard.MAX_POINTS, p));
         assertTrue(new SvgText(f.svg()).hasText("5,000"), "the step axis reaches the last step");
     }
@@ -157,10 +179,10 @@ class LiveDashboardTest {
         LiveDashboard d = samples.dashboard(2, 4);
         d.onStart(List.of(new WorkerInfo(0, 2, 11, "node-a"), new WorkerInfo(1, 2, 22, "node-b")));
         long mib = 1L << 20;
-        d.onStep(new StepMetrics(1, 1, 0.9f, 100, 100, 1, 1, 0,
+        d.onStep(new StepMetrics(1, 1, 0.9f, 100, 100, 1, 1, 0, 0,
                 List.of(new ProcessSample(50, 10 * mib, 100 * mib),
                         new ProcessSample(90, 20 * mib, 300 * mib)), 0));
-        d.onStep(new StepMetrics(1, 2, 0.7f, 100, 100, 1, 1, 0,
+        d.onStep(new StepMetrics(1, 2, 0.7f, 100, 100, 1, 1, 0, 0,
                 List.of(new ProcessSample(70, 30 * mib, 90 * mib),
                         new ProcessSample(110, 5 * mib, 200 * mib)), 0));
         d.onEpoch(new EpochMetrics(1, 2, 2, 0.8f, 10, 1_000, 0.75f, 0.8, 0.85));

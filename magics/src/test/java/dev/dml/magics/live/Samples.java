@@ -13,9 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Realistic, seeded samples of a training job for the tests: a clock they control too. */
 final class Samples {
 
-    static final List<WorkerInfo> WORKERS = List.of(new WorkerInfo(0, 4, 4101, "node-a"),
-            new WorkerInfo(1, 4, 4102, "node-a"), new WorkerInfo(2, 4, 5201, "node-b"),
-            new WorkerInfo(3, 4, 5202, "node-b"));
+    static final List<WorkerInfo> WORKERS = List.of(
+            new WorkerInfo(0, 4, 4101, "host", "node-a", "10.0.0.5"),
+            new WorkerInfo(1, 4, 4102, "host", "node-a", "10.0.0.5"),
+            new WorkerInfo(2, 4, 5201, "host", "node-b", "10.0.0.6"),
+            new WorkerInfo(3, 4, 5202, "host", "node-b", "10.0.0.6"));
 
     /** Nanoseconds, moved by the test. */
     final AtomicLong nanos = new AtomicLong();
@@ -41,13 +43,13 @@ final class Samples {
                     : new ProcessSample(cpu, heap, rss));
         }
         return new StepMetrics(epoch, step, (float) loss, 256,
-                12_000 + 800 * random.nextGaussian(), 8.5, 1.5, 4L << 20, workers, 0);
+                12_000 + 800 * random.nextGaussian(), 8.5, 1.5, 4L << 20, 3L << 20, workers, 0);
     }
 
     /** A step with no worker samples. */
     static StepMetrics step(int epoch, long step, double loss, double examplesPerSecond,
             long reportedAtMillis) {
-        return new StepMetrics(epoch, step, (float) loss, 100, examplesPerSecond, 1, 1, 0,
+        return new StepMetrics(epoch, step, (float) loss, 100, examplesPerSecond, 1, 1, 0, 0,
                 List.of(), reportedAtMillis);
     }
 

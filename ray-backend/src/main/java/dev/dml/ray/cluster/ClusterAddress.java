@@ -3,6 +3,7 @@ package dev.dml.ray.cluster;
 import dev.dml.DmlException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -119,8 +120,11 @@ final class ClusterAddress {
      * connection preface and expects the server's SETTINGS frame. An unreachable cluster or a
      * wrong port thus fails here, in Java, within {@code timeout}, instead of in Ray's native
      * layer, which ends the JVM after 60 s.
+     *
+     * @return this machine's address on the way to the cluster: the IP a driver here has as a
+     *     node of that cluster
      */
-    void probe(Duration timeout) {
+    InetAddress probe(Duration timeout) {
         long start = System.nanoTime();
         boolean connected = false;
         try (Socket socket = new Socket()) {
@@ -135,6 +139,7 @@ final class ClusterAddress {
             if (frame.length < 9 || frame[3] != 0x04) {
                 throw notGcs("got " + printable(frame));
             }
+            return socket.getLocalAddress();
         } catch (UnknownHostException e) {
             throw unreachable("unknown host " + host, e);
         } catch (SocketTimeoutException e) {

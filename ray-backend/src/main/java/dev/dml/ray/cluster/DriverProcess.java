@@ -88,6 +88,8 @@ public final class DriverProcess implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile String deathReason;
+    /** How this driver's code reached the cluster; set by {@link RayCluster} once stored. */
+    volatile CodeShipment code;
 
     private record Pending(CompletableFuture<Object> future, String task,
             Consumer<Object> events) {}
@@ -370,6 +372,16 @@ public final class DriverProcess implements AutoCloseable {
      */
     public Path log() {
         return log;
+    }
+
+    /**
+     * Returns how this driver's code packages reached the cluster (its workers load dml from
+     * them).
+     *
+     * @return what was uploaded and what the cluster had already
+     */
+    public CodeShipment codeShipment() {
+        return code;
     }
 
     /**

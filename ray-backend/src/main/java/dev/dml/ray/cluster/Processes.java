@@ -3,6 +3,7 @@ package dev.dml.ray.cluster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,8 +56,20 @@ final class Processes {
      * @throws IOException when it cannot start or does not finish in time (it is then killed)
      */
     static Result run(List<String> command, Duration timeout) throws IOException {
+        return run(command, "", timeout);
+    }
+
+    /**
+     * Runs a short command with {@code input} on its stdin, stdout and stderr together, and
+     * waits for it.
+     *
+     * @throws IOException when it cannot start or does not finish in time (it is then killed)
+     */
+    static Result run(List<String> command, String input, Duration timeout) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getOutputStream().close();
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(input.getBytes(StandardCharsets.UTF_8));
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Thread reader = new Thread(() -> copy(p.getInputStream(), out), "dml-cmd-output");
         reader.setDaemon(true);

@@ -3,16 +3,22 @@ package dev.dml.ray.cluster;
 import dev.dml.Closeables;
 import dev.dml.DmlException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Ray cluster in use by this JVM: an external one at a known address, or an embedded
@@ -34,22 +40,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class RayCluster implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RayCluster.class);
+    /** How long storing the code packages may take: 170 MB into a busy head. */
+    private static final Duration UPLOAD_TIMEOUT = Duration.ofMinutes(5);
+
     private final RayInstallation ray;
     private final ClusterEnv limits;
     private final String address;
     private final String source;
     private final EmbeddedHead head;
+    private final String nodeIp;
     private final List<DriverProcess> drivers = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
 
     private RayCluster(RayInstallation ray, ClusterEnv limits, String address, String source,
-            EmbeddedHead head) {
+            EmbeddedHead head, String nodeIp) {
         this.ray = ray;
         this.limits = limits;
         this.address = address;
         this.source = source;
         this.head = head;
+        this.nodeIp = nodeIp;
         this.shutdownHook = new Thread(this::shutdown, "dml-ray-cluster-close");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -85,15 +97,18 @@ public final class RayCluster implements AutoCloseable {
     static RayCluster open(ClusterSpec spec, Map<String, String> env, Properties props) {
         ClusterEnv limits = ClusterEnv.from(env); // a bad DML_* value fails before anything starts
         ClusterAddress external = ClusterAddress.resolve(spec, env, props);
-        if (external != null) {
-            external.probe(spec.probeTimeout());
-        }
+        InetAddress local = external == null ? null : external.probe(spec.probeTimeout());
         RayInstallation ray = RayInstallation.detect(spec);
         if (external != null) {
-            return new RayCluster(ray, limits, external.text(), external.source(), null);
+            // a driver is a node's client: on a machine with several addresses (a cloud VM, a
+            // test's namespaced cluster) Ray's Java default picks one that may not be the node's
+            String ip = local.isLoopbackAddress() ? null : local.getHostAddress();
+            return new RayCluster(ray, limits, external.text(), external.source(), null, ip);
         }
         EmbeddedHead head = EmbeddedHead.start(ray, spec, limits);
-        return new RayCluster(ray, limits, head.address(), "embedded head", head);
+        // the head's node, on loopback
+        return new RayCluster(ray, limits, head.address(), "embedded head", head,
+                EmbeddedHead.LOOPBACK);
     }
 
     /**
@@ -108,12 +123,14 @@ public final class RayCluster implements AutoCloseable {
 
     /**
      * Starts a driver process: a child JVM with {@code ray_dist.jar} and this JVM's class path
-     * (Ray's own jars removed), attached to this cluster. Its actors find the same classes
-     * through Ray's job code search path.
+     * (Ray's own jars removed), attached to this cluster. Its actors, on whatever node they
+     * land, get the same classes as the job's runtime-env packages ({@link CodePackages}),
+     * stored in the cluster while the driver starts.
      *
      * @param spec JVM options, extra class path and timeouts
      * @return the driver, owned by the caller (and closed with this cluster at the latest)
-     * @throws DmlException when the driver does not start or Ray.init() fails in it
+     * @throws DmlException when the driver does not start, Ray.init() fails in it, or the code
+     *     cannot be stored in the cluster
      */
     public DriverProcess openDriver(DriverSpec spec) {
         if (closed.get()) {
@@ -126,12 +143,46 @@ public final class RayCluster implements AutoCloseable {
         List<Path> classpath = new ArrayList<>();
         classpath.add(ray.rayDistJar());
         classpath.addAll(code);
+        Path scratch = newScratch();
+        try {
+            CodePackages packages = CodePackages.of(code, scratch);
+            CompletableFuture<CodeShipment> shipped = new CompletableFuture<>();
+            Thread upload = new Thread(() -> {
+                try {
+                    shipped.complete(packages.upload(ray.python(), address, UPLOAD_TIMEOUT));
+                } catch (RuntimeException e) {
+                    shipped.completeExceptionally(e);
+                }
+            }, "dml-code-upload");
+            upload.setDaemon(true);
+            upload.start(); // while the driver starts: both take seconds
+            DriverProcess driver = launch(spec, classpath, packages.uris());
+            try {
+                CodeShipment s = shipped.join();
+                LOG.info("code for driver {}: uploaded {}, cached {}, {} s", driver.pid(),
+                        s.uploaded(), s.cached(), String.format("%.2f", s.seconds()));
+                driver.code = s;
+            } catch (CompletionException e) {
+                driver.close();
+                throw e.getCause() instanceof DmlException d ? d : e;
+            }
+            return driver;
+        } finally {
+            Processes.deleteTree(scratch);
+        }
+    }
+
+    private DriverProcess launch(DriverSpec spec, List<Path> classpath, List<String> jars) {
         Map<String, String> props = new LinkedHashMap<>();
         props.put("ray.address", address);
-        if (head != null) {
-            props.put("ray.node-ip", EmbeddedHead.LOOPBACK); // the head's node, on loopback
+        if (nodeIp != null) {
+            props.put("ray.node-ip", nodeIp);
         }
-        props.put("ray.job.code-search-path", Classpaths.join(code));
+        for (int i = 0; i < jars.size(); i++) {
+            props.put("ray.job.runtime-env.jars." + i, jars.get(i));
+        }
+        // a node fetches the packages when its first worker starts, after the upload ended
+        props.put("ray.job.runtime-env.config.eager-install", "false");
         // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the heap
         // cap of DML_WORKER_HEAP, if set
         List<String> workerJvm = new ArrayList<>(DriverProcess.ADD_OPENS);
@@ -149,6 +200,16 @@ public final class RayCluster implements AutoCloseable {
         self[0] = driver;
         drivers.add(driver);
         return driver;
+    }
+
+    private Path newScratch() {
+        Path dir = head != null ? head.tempDir() : Path.of(System.getProperty("java.io.tmpdir"));
+        try {
+            return Files.createTempDirectory(dir, "dml-code-");
+        } catch (IOException e) {
+            throw new DmlException("Cannot create a folder in " + dir + ": " + e + ".",
+                    "Free some disk space or fix the folder's permissions.", e);
+        }
     }
 
     private Path newLog() {

@@ -34,13 +34,16 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
     private final List<ActorHandle<W>> actors;
     private final List<WorkerInfo> workers;
     private final ActorGroupBuilder<W> builder;
+    private final List<Integer> slotOfRank;
     private final Duration timeout;
     private boolean closed;
 
-    ActorGroup(List<ActorHandle<W>> actors, List<WorkerInfo> workers, ActorGroupBuilder<W> builder) {
+    ActorGroup(List<ActorHandle<W>> actors, List<WorkerInfo> workers,
+            ActorGroupBuilder<W> builder, List<Integer> slotOfRank) {
         this.actors = List.copyOf(actors);
         this.workers = List.copyOf(workers);
         this.builder = builder;
+        this.slotOfRank = List.copyOf(slotOfRank);
         this.timeout = builder.timeout;
     }
 
@@ -136,26 +139,14 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         return Gather.await(List.of(ref), List.of(workers.get(rank)), what, timeout).get(0);
     }
 
-    /**
-     * Runs an all-reduce across the actors with the given inputs: a convenience for the driver;
-     * trainers call {@link CollectiveWorker#allReduce} themselves.
-     *
-     * @param perRank each rank's array, all of the same length
-     * @param op sum or average
-     * @return each rank's result (all equal)
-     */
+    /** All-reduces one array per rank, for the driver; trainers call it in their methods. */
     public List<float[]> allReduce(List<float[]> perRank, ReduceOp op) {
         requireOnePerRank(perRank);
         return gather("allReduce", r -> actors.get(r)
                 .task(CollectiveWorker::allReduce, perRank.get(r), op).remote());
     }
 
-    /**
-     * Broadcasts an array from rank 0 to every actor.
-     *
-     * @param data the array rank 0 sends
-     * @return each rank's copy
-     */
+    /** Broadcasts rank 0's {@code data} to every actor; returns each rank's copy. */
     public List<float[]> broadcast(float[] data) {
         float[] none = new float[0];
         return gather("broadcast", r -> actors.get(r)
@@ -168,7 +159,7 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
      * @return the totals
      */
     public CollectiveStats stats() {
-        CollectiveStats total = new CollectiveStats(0, 0, 0, 0, 0);
+        CollectiveStats total = new CollectiveStats(0, 0, 0, 0, 0, 0);
         for (CollectiveStats s : callAll(CollectiveWorker::stats)) {
             total = total.plus(s);
         }
@@ -223,8 +214,8 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
     }
 
     /**
-     * Replaces the actors of some ranks with new ones, started as this group's were (Ray
-     * places them on any node with room), and joins every rank again, so that collectives
+     * Replaces the actors of some ranks with new ones, started as this group's were (in the
+     * lost actors' bundles, which Ray moves to a node with room when theirs is gone), and joins every rank again, so that collectives
      * work across the new membership. This group is done afterwards; the kept actors belong to
      * the group returned. The new actors hold nothing yet: load and initialise them.
      *
@@ -235,13 +226,13 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
     public ActorGroup<W> replace(List<Integer> ranks) {
         List<ActorHandle<W>> fresh = new ArrayList<>();
         try {
-            builder.create(ranks.size(), fresh);
+            builder.create(ranks.stream().map(slotOfRank::get).toList(), fresh);
             List<ActorHandle<W>> all = new ArrayList<>(actors);
             for (int i = 0; i < ranks.size(); i++) {
                 kill(all.get(ranks.get(i)));
                 all.set(ranks.get(i), fresh.get(i));
             }
-            ActorGroup<W> next = builder.join(all);
+            ActorGroup<W> next = builder.join(all, slotOfRank, true);
             closed = true;
             return next;
         } catch (RuntimeException e) {
@@ -291,11 +282,12 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
             for (ActorGroupBuilder<W> b : builders) {
                 List<ActorHandle<W>> actors = new ArrayList<>();
                 created.add(actors); // before create: a failure kills what has started
-                b.create(b.size, actors);
+                b.create(b.allSlots(), actors);
             }
             List<ActorGroup<W>> groups = new ArrayList<>();
             for (int i = 0; i < builders.size(); i++) {
-                groups.add(builders.get(i).join(created.get(i)));
+                ActorGroupBuilder<W> b = builders.get(i);
+                groups.add(b.join(created.get(i), b.allSlots(), false));
             }
             return groups;
         } catch (RuntimeException e) {

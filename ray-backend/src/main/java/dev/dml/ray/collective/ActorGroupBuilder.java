@@ -1,16 +1,12 @@
 package dev.dml.ray.collective;
 
-import dev.dml.events.WorkerInfo;
 import io.ray.api.ActorHandle;
-import io.ray.api.ObjectRef;
-import io.ray.api.Ray;
-import io.ray.api.call.ActorCreator;
-import io.ray.api.concurrencygroup.ConcurrencyGroup;
-import io.ray.api.concurrencygroup.ConcurrencyGroupBuilder;
 import io.ray.api.function.RayFunc0;
+import io.ray.api.placementgroup.PlacementGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Builds an {@link ActorGroup}.
@@ -25,6 +21,9 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
     private double gpusPerActor;
     private final List<String> jvmOptions = new ArrayList<>();
     Duration timeout = Duration.ofMinutes(10);
+    private PlacementGroup placement;
+    private List<Integer> bundles = List.of();
+    private boolean ranksByNode = true;
 
     ActorGroupBuilder(RayFunc0<W> factory) {
         this.factory = factory;
@@ -118,41 +117,64 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
         return ActorGroup.openAll(List.of(this)).get(0);
     }
 
-    @SuppressWarnings("unchecked")
-    ActorGroup<W> join(List<ActorHandle<W>> actors) {
-        List<ActorHandle<CollectiveWorker>> peers = new ArrayList<>();
-        for (ActorHandle<W> a : actors) {
-            peers.add((ActorHandle<CollectiveWorker>) (ActorHandle<?>) a);
-        }
-        List<ObjectRef<WorkerInfo>> joins = new ArrayList<>();
-        for (int r = 0; r < actors.size(); r++) {
-            joins.add(actors.get(r).task(CollectiveWorker::join, r, actors.size(), peers,
-                    timeout.toMillis()).remote());
-        }
-        List<WorkerInfo> workers = Gather.await(joins, List.of(), "joining the group", timeout);
-        return new ActorGroup<>(actors, workers, this);
+    /**
+     * Places the actors in a placement group, actor {@code i} in bundle {@code
+     * bundles.get(i)}: the caller's group decides whether they pack onto few nodes or spread
+     * over many. Without it Ray places each actor where it likes.
+     *
+     * @param group a placement group that is ready
+     * @param bundles one bundle index per actor
+     * @return this builder
+     */
+    public ActorGroupBuilder<W> optPlacement(PlacementGroup group, List<Integer> bundles) {
+        this.placement = group;
+        this.bundles = List.copyOf(bundles);
+        return this;
     }
 
-    void create(int count, List<ActorHandle<W>> into) {
+    /**
+     * Keeps ranks in creation order instead of giving the actors of one node neighbouring
+     * ranks (the default, which keeps a ring's links inside nodes where it can). For groups
+     * whose rank must match another group's, such as a pipeline's stages.
+     *
+     * @return this builder
+     */
+    public ActorGroupBuilder<W> optCreationOrder() {
+        this.ranksByNode = false;
+        return this;
+    }
+
+    /** Every slot of a new group: actor {@code i} goes to slot (bundle) {@code i}. */
+    List<Integer> allSlots() {
+        return IntStream.range(0, size).boxed().toList();
+    }
+
+    /**
+     * Joins created actors into a group.
+     *
+     * @param created the actors, in creation order
+     * @param slots each created actor's slot (its bundle, with a placement group)
+     * @param keepOrder number the actors in the given order, as a replacement must
+     */
+    ActorGroup<W> join(List<ActorHandle<W>> created, List<Integer> slots, boolean keepOrder) {
+        GroupStart.Members<W> m = GroupStart.join(created, ranksByNode && !keepOrder, timeout);
+        List<Integer> slotOfRank = m.order().stream().map(slots::get).toList();
+        return new ActorGroup<>(m.actors(), m.workers(), this, slotOfRank);
+    }
+
+    /** Creates one actor for each slot, into {@code into} as each starts. */
+    void create(List<Integer> slots, List<ActorHandle<W>> into) {
         if (size < 1) {
             throw new CollectiveException("The actor group's size is not set.",
                     "Call ActorGroupBuilder.setSize before open().");
         }
-        ConcurrencyGroup delivery = new ConcurrencyGroupBuilder<W>()
-                .setName(CollectiveWorker.DELIVERY_GROUP)
-                .setMaxConcurrency(4)
-                .addMethod(CollectiveWorker::receive)
-                .addMethod(CollectiveWorker::abort)
-                .build();
-        for (int r = 0; r < count; r++) {
-            ActorCreator<W> creator = Ray.actor(factory)
-                    .setResource("CPU", cpusPerActor)
-                    .setJvmOptions(jvmOptions)
-                    .setConcurrencyGroups(delivery);
-            if (gpusPerActor > 0) {
-                creator.setResource("GPU", gpusPerActor);
-            }
-            into.add(creator.remote());
+        if (placement != null && bundles.size() != size) {
+            throw new CollectiveException("Got " + bundles.size() + " bundles for " + size
+                    + " actors.", "Pass one bundle index per actor to optPlacement.");
         }
+        List<Integer> inBundles = placement == null ? List.of()
+                : slots.stream().map(bundles::get).toList();
+        GroupStart.create(factory, slots.size(), cpusPerActor, gpusPerActor, jvmOptions,
+                placement, inBundles, into);
     }
 }

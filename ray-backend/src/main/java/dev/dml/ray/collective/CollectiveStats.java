@@ -3,16 +3,18 @@ package dev.dml.ray.collective;
 import java.io.Serializable;
 
 /**
- * What a worker's collectives moved: operations, messages and payload bytes. A plain {@link
- * Serializable} class so that it can cross Ray; {@link #plus} sums workers.
+ * What a worker's collectives moved: operations, messages and payload bytes, and how many of
+ * those bytes crossed nodes. A plain {@link Serializable} class so that it can cross Ray;
+ * {@link #plus} sums workers.
  */
 public final class CollectiveStats implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final long operations;
     private final long messagesSent;
     private final long bytesSent;
+    private final long interNodeBytesSent;
     private final long bytesReceived;
     private final long nanos;
 
@@ -22,14 +24,16 @@ public final class CollectiveStats implements Serializable {
      * @param operations collectives completed
      * @param messagesSent chunks sent to peers
      * @param bytesSent payload bytes sent to peers
+     * @param interNodeBytesSent the part of {@code bytesSent} that went to peers on other nodes
      * @param bytesReceived payload bytes received from peers
      * @param nanos time spent inside collectives
      */
-    public CollectiveStats(
-            long operations, long messagesSent, long bytesSent, long bytesReceived, long nanos) {
+    public CollectiveStats(long operations, long messagesSent, long bytesSent,
+            long interNodeBytesSent, long bytesReceived, long nanos) {
         this.operations = operations;
         this.messagesSent = messagesSent;
         this.bytesSent = bytesSent;
+        this.interNodeBytesSent = interNodeBytesSent;
         this.bytesReceived = bytesReceived;
         this.nanos = nanos;
     }
@@ -62,6 +66,16 @@ public final class CollectiveStats implements Serializable {
     }
 
     /**
+     * Returns the payload bytes sent to peers on other nodes: the network's share of {@link
+     * #bytesSent()}; the rest stayed inside nodes.
+     *
+     * @return the bytes
+     */
+    public long interNodeBytesSent() {
+        return interNodeBytesSent;
+    }
+
+    /**
      * Returns the payload bytes received from peers.
      *
      * @return the bytes
@@ -88,13 +102,15 @@ public final class CollectiveStats implements Serializable {
     public CollectiveStats plus(CollectiveStats other) {
         return new CollectiveStats(operations + other.operations,
                 messagesSent + other.messagesSent, bytesSent + other.bytesSent,
+                interNodeBytesSent + other.interNodeBytesSent,
                 bytesReceived + other.bytesReceived, nanos + other.nanos);
     }
 
     @Override
     public String toString() {
         return "CollectiveStats[operations=" + operations + ", messagesSent=" + messagesSent
-                + ", bytesSent=" + bytesSent + ", bytesReceived=" + bytesReceived
+                + ", bytesSent=" + bytesSent
+                + ", interNodeBytesSent=" + interNodeBytesSent + ", bytesReceived=" + bytesReceived
                 + ", ms=" + nanos / 1_000_000 + "]";
     }
 }

@@ -46,26 +46,42 @@ public class CollectiveWorker {
     public CollectiveWorker() {}
 
     /**
+     * Says where this worker runs, before the group numbers its members; called by {@link
+     * ActorGroup}.
+     *
+     * @return pid, host, node id and node IP (rank not set yet)
+     */
+    public final WorkerInfo locate() {
+        String[] node = NodeAddress.current();
+        return new WorkerInfo(-1, 0, ProcessHandle.current().pid(), hostName(), node[0],
+                node[1]);
+    }
+
+    /**
      * Makes this worker rank {@code rank} of a group; called by {@link ActorGroup}.
      *
      * @param rank this worker's rank
      * @param worldSize the number of workers
      * @param peers every worker of the group, by rank (this one included)
+     * @param nodeOfRank the node id of every worker, by rank: links inside a node and across
+     *     nodes differ, and the all-reduce uses both as fits
      * @param timeoutMillis how long a collective waits for a peer's chunk
      * @return who this worker is
      */
     public final WorkerInfo join(
             int rank, int worldSize, List<ActorHandle<CollectiveWorker>> peers,
-            long timeoutMillis) {
-        if (rank < 0 || rank >= worldSize || peers.size() != worldSize) {
+            List<String> nodeOfRank, long timeoutMillis) {
+        if (rank < 0 || rank >= worldSize || peers.size() != worldSize
+                || nodeOfRank.size() != worldSize) {
             throw new CollectiveException(
                     "Bad group membership: rank " + rank + " of " + worldSize + " with "
-                            + peers.size() + " peers.",
+                            + peers.size() + " peers on " + nodeOfRank.size() + " nodes.",
                     "Create workers with ActorGroup.builder(...).open(), not by hand.");
         }
         Transport transport = new RayTransport(rank, peers);
-        this.comm = new Communicator(rank, worldSize, transport, Duration.ofMillis(timeoutMillis));
-        this.info = new WorkerInfo(rank, worldSize, ProcessHandle.current().pid(), hostName());
+        this.comm = new Communicator(rank, transport, new Topology(nodeOfRank),
+                Duration.ofMillis(timeoutMillis));
+        this.info = locate().withRank(rank, worldSize);
         return info;
     }
 

@@ -7,8 +7,17 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One rank's side of the collectives: a ring all-reduce (reduce-scatter, then all-gather, each
- * in {@code n - 1} steps of one chunk to the right neighbour) and a broadcast from rank 0.
+ * One rank's side of the collectives: an all-reduce and a broadcast from rank 0, over a
+ * {@link Transport} that moves the chunks.
+ *
+ * <p>The all-reduce is a ring (reduce-scatter, then all-gather, each in {@code n - 1} steps of
+ * one chunk to the right neighbour) when the group lies on one node or has one rank per node.
+ * When it spans nodes and a node holds several ranks it is hierarchical, as Horovod's and
+ * NCCL's are: each node reduces inside itself (a ring reduce-scatter, then the pieces to the
+ * node's leader), the leaders all-reduce across nodes in a ring of their own, and each leader
+ * hands the result to its node. Only leaders cross nodes, each sending {@code 2(N-1)/N} of the
+ * array for {@code N} nodes, however many ranks a node holds; the rest moves inside nodes,
+ * through shared memory. The {@link CollectiveStats} count the bytes of both kinds of link.
  *
  * <p>Every rank must call the same collectives in the same order; each call gets the next
  * sequence number, which keys the chunks in the {@link Mailbox}. One collective runs at a time
@@ -16,22 +25,32 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Communicator {
 
+    /** Apart the step numbers of an all-reduce's phases, so that their chunks never meet. */
+    private static final int PHASE = 1 << 20;
+
     private final int rank;
     private final int size;
     private final Transport transport;
+    private final Topology topology;
     private final Duration timeout;
     private final Mailbox mailbox = new Mailbox();
     private final AtomicLong operations = new AtomicLong();
     private final AtomicLong messagesSent = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong interNodeBytesSent = new AtomicLong();
     private final AtomicLong bytesReceived = new AtomicLong();
     private final AtomicLong nanos = new AtomicLong();
     private long seq;
 
     Communicator(int rank, int size, Transport transport, Duration timeout) {
+        this(rank, transport, Topology.singleNode(size), timeout);
+    }
+
+    Communicator(int rank, Transport transport, Topology topology, Duration timeout) {
         this.rank = rank;
-        this.size = size;
+        this.size = topology.size();
         this.transport = transport;
+        this.topology = topology;
         this.timeout = timeout;
     }
 
@@ -61,38 +80,95 @@ final class Communicator {
         long s = seq++;
         mailbox.dropBefore(s);
         float[] buf = data.clone();
-        if (size > 1) {
-            ring(buf, s, op);
+        List<Transport.Delivery> sent = new ArrayList<>();
+        if (topology.hierarchical()) {
+            hierarchical(buf, s, sent);
+        } else if (size > 1) {
+            List<Integer> all = topology.byNode().stream().flatMap(List::stream).toList();
+            reduceScatter(all, buf, 0, buf.length, s, 0, sent);
+            allGather(all, buf, 0, buf.length, s, PHASE, sent);
+        }
+        if (op == ReduceOp.AVERAGE && size > 1) {
+            for (int i = 0; i < buf.length; i++) {
+                buf[i] /= size;
+            }
+        }
+        for (Transport.Delivery d : sent) {
+            d.await(timeout);
         }
         finish(t0);
         return buf;
     }
 
-    private void ring(float[] buf, long s, ReduceOp op) {
-        int right = mod(rank + 1);
-        int[] to = {right};
-        List<Transport.Delivery> sent = new ArrayList<>();
-        for (int step = 0; step < size - 1; step++) {
-            int out = mod(rank - step);
-            int in = mod(rank - step - 1);
-            sent.add(send(to, s, step, Chunks.encode(buf, lo(buf, out), lo(buf, out + 1))));
-            Chunks.addInto(buf, lo(buf, in), receive(s, step, buf, in, "all-reduce"));
-        }
-        int own = mod(rank + 1);
-        if (op == ReduceOp.AVERAGE) {
-            for (int i = lo(buf, own); i < lo(buf, own + 1); i++) {
-                buf[i] /= size;
+    /** Inside the node, then across nodes between leaders, then back inside the node. */
+    private void hierarchical(float[] buf, long s, List<Transport.Delivery> sent) {
+        List<Integer> local = topology.local(rank);
+        int leader = local.get(0);
+        int n = local.size();
+        if (n > 1) {
+            reduceScatter(local, buf, 0, buf.length, s, 0, sent);
+            int pos = local.indexOf(rank);
+            if (rank != leader) {
+                int own = (pos + 1) % n;
+                sent.add(send(new int[] {leader}, s, PHASE + pos,
+                        Chunks.encode(buf, lo(buf, n, own), lo(buf, n, own + 1))));
+            } else {
+                for (int p = 1; p < n; p++) {
+                    int chunk = (p + 1) % n;
+                    Chunks.copyInto(buf, lo(buf, n, chunk), take(s, PHASE + p, local.get(p),
+                            lo(buf, n, chunk + 1) - lo(buf, n, chunk), "all-reduce"));
+                }
             }
         }
-        for (int step = 0; step < size - 1; step++) {
-            int out = mod(rank + 1 - step);
-            int in = mod(rank - step);
-            int wireStep = size - 1 + step;
-            sent.add(send(to, s, wireStep, Chunks.encode(buf, lo(buf, out), lo(buf, out + 1))));
-            Chunks.copyInto(buf, lo(buf, in), receive(s, wireStep, buf, in, "all-reduce"));
+        if (rank == leader) {
+            List<Integer> leaders = topology.leaders();
+            reduceScatter(leaders, buf, 0, buf.length, s, 2 * PHASE, sent);
+            allGather(leaders, buf, 0, buf.length, s, 3 * PHASE, sent);
         }
-        for (Transport.Delivery d : sent) {
-            d.await(timeout);
+        if (n > 1) {
+            if (rank == leader) {
+                int[] to = local.subList(1, n).stream().mapToInt(Integer::intValue).toArray();
+                sent.add(send(to, s, 4 * PHASE, Chunks.encode(buf, 0, buf.length)));
+            } else {
+                Chunks.copyInto(buf, 0, take(s, 4 * PHASE, leader, buf.length, "all-reduce"));
+            }
+        }
+    }
+
+    /**
+     * A ring reduce-scatter over {@code buf[from, to)} among the ranks of {@code ring}: after it
+     * the rank at position {@code p} holds the sum of chunk {@code (p + 1) mod n}.
+     */
+    private void reduceScatter(List<Integer> ring, float[] buf, int from, int to, long s,
+            int base, List<Transport.Delivery> sent) {
+        int n = ring.size();
+        int pos = ring.indexOf(rank);
+        int[] right = {ring.get((pos + 1) % n)};
+        int left = ring.get((pos + n - 1) % n);
+        for (int step = 0; step < n - 1; step++) {
+            int out = Math.floorMod(pos - step, n);
+            int in = Math.floorMod(pos - step - 1, n);
+            sent.add(send(right, s, base + step, Chunks.encode(buf, lo(from, to, n, out),
+                    lo(from, to, n, out + 1))));
+            Chunks.addInto(buf, lo(from, to, n, in), take(s, base + step, left,
+                    lo(from, to, n, in + 1) - lo(from, to, n, in), "all-reduce"));
+        }
+    }
+
+    /** The ring all-gather that follows {@link #reduceScatter} on the same ring and range. */
+    private void allGather(List<Integer> ring, float[] buf, int from, int to, long s, int base,
+            List<Transport.Delivery> sent) {
+        int n = ring.size();
+        int pos = ring.indexOf(rank);
+        int[] right = {ring.get((pos + 1) % n)};
+        int left = ring.get((pos + n - 1) % n);
+        for (int step = 0; step < n - 1; step++) {
+            int out = Math.floorMod(pos + 1 - step, n);
+            int in = Math.floorMod(pos - step, n);
+            sent.add(send(right, s, base + step, Chunks.encode(buf, lo(from, to, n, out),
+                    lo(from, to, n, out + 1))));
+            Chunks.copyInto(buf, lo(from, to, n, in), take(s, base + step, left,
+                    lo(from, to, n, in + 1) - lo(from, to, n, in), "all-reduce"));
         }
     }
 
@@ -112,7 +188,7 @@ final class Communicator {
             send(to, s, 0, Chunks.encode(data, 0, data.length)).await(timeout);
             result = data.clone();
         } else {
-            result = Chunks.decode(take(s, 0, 0, "broadcast"));
+            result = Chunks.decode(take(s, 0, 0, -1, "broadcast"));
         }
         finish(t0);
         return result;
@@ -121,25 +197,19 @@ final class Communicator {
     private Transport.Delivery send(int[] to, long s, int step, byte[] payload) {
         messagesSent.addAndGet(to.length);
         bytesSent.addAndGet((long) payload.length * to.length);
+        for (int t : to) {
+            if (!topology.sameNode(rank, t)) {
+                interNodeBytesSent.addAndGet(payload.length);
+            }
+        }
         return transport.send(to, s, step, payload);
     }
 
-    private byte[] receive(long s, int step, float[] buf, int chunk, String what) {
-        byte[] payload = take(s, step, mod(rank - 1), what);
-        int expected = lo(buf, chunk + 1) - lo(buf, chunk);
-        if (payload.length != expected * Float.BYTES) {
-            throw new CollectiveException(
-                    "Rank " + rank + " got " + payload.length / Float.BYTES + " floats from rank "
-                            + mod(rank - 1) + " where it expected " + expected + " (" + what
-                            + " #" + s + "): the ranks passed arrays of different lengths.",
-                    "Pass arrays of the same length on every rank.");
-        }
-        return payload;
-    }
-
-    private byte[] take(long s, int step, int from, String what) {
+    /** Waits for a peer's chunk; {@code floats} is its expected length, or -1 for any. */
+    private byte[] take(long s, int step, int from, int floats, String what) {
+        byte[] payload;
         try {
-            return mailbox.take(s, step, timeout);
+            payload = mailbox.take(s, step, timeout);
         } catch (TimeoutException e) {
             throw new CollectiveException(
                     "Rank " + rank + " got no data from rank " + from + " within "
@@ -149,6 +219,14 @@ final class Communicator {
                     "Every rank must call the same collectives in order; if a rank died, close "
                             + "the group and open a new one.");
         }
+        if (floats >= 0 && payload.length != floats * Float.BYTES) {
+            throw new CollectiveException(
+                    "Rank " + rank + " got " + payload.length / Float.BYTES + " floats from rank "
+                            + from + " where it expected " + floats + " (" + what + " #" + s
+                            + "): the ranks passed arrays of different lengths.",
+                    "Pass arrays of the same length on every rank.");
+        }
+        return payload;
     }
 
     private void finish(long t0) {
@@ -156,16 +234,17 @@ final class Communicator {
         nanos.addAndGet(System.nanoTime() - t0);
     }
 
-    private int lo(float[] buf, int chunk) {
-        return Chunks.start(buf.length, size, chunk);
+    /** The first index of chunk {@code c} when {@code [from, to)} splits in {@code n}. */
+    private static int lo(int from, int to, int n, int c) {
+        return from + Chunks.start(to - from, n, c);
     }
 
-    private int mod(int r) {
-        return ((r % size) + size) % size;
+    private static int lo(float[] buf, int n, int c) {
+        return lo(0, buf.length, n, c);
     }
 
     CollectiveStats stats() {
         return new CollectiveStats(operations.get(), messagesSent.get(), bytesSent.get(),
-                bytesReceived.get(), nanos.get());
+                interNodeBytesSent.get(), bytesReceived.get(), nanos.get());
     }
 }

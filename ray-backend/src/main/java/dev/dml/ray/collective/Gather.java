@@ -80,7 +80,7 @@ public final class Gather {
             return "Rank " + rank;
         }
         WorkerInfo w = who.get(rank);
-        return "Rank " + w.rank() + " (pid " + w.pid() + " on " + w.host() + ")";
+        return "Rank " + w.rank() + " (pid " + w.pid() + " on " + w.nodeIp() + ")";
     }
 
     private static String firstLine(String s) {

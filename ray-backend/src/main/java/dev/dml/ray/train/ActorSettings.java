@@ -4,27 +4,46 @@ import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
- * What every worker actor of a job gets, whatever the strategy: CPUs, GPUs, JVM options and how
- * long a call may wait. Stays in the driver.
+ * What every worker actor of a job gets, whatever the strategy: CPUs, GPUs, JVM options, its
+ * bundle of the job's placement group, and how long a call may wait. Stays in the driver.
  *
  * @param cpus CPUs each actor reserves
  * @param gpus GPUs each actor reserves
  * @param jvmOptions each actor's JVM options
  * @param timeout how long a call or a collective may wait
+ * @param placement the job's placement group, or null where there is none (LOCAL mode)
  */
-record ActorSettings(double cpus, double gpus, List<String> jvmOptions, Duration timeout) {
+record ActorSettings(double cpus, double gpus, List<String> jvmOptions, Duration timeout,
+        JobPlacement placement) {
 
     ActorSettings {
         jvmOptions = List.copyOf(jvmOptions);
     }
 
-    /** A group of {@code size} workers with these settings, to open. */
+    /** A group of {@code size} workers in bundles {@code 0 .. size-1}, ranked by node. */
     ActorGroupBuilder<TrainWorker> group(int size) {
-        ActorGroupBuilder<TrainWorker> b = ActorGroup.builder(TrainWorker::new).setSize(size)
-                .optCpusPerActor(cpus).optGpusPerActor(gpus).optTimeout(timeout);
+        return group(IntStream.range(0, size).boxed().toList());
+    }
+
+    /**
+     * A group of workers, one per bundle, ranked in the bundles' order (a pipeline's stages
+     * must keep the replicas' order).
+     */
+    ActorGroupBuilder<TrainWorker> groupInBundles(List<Integer> bundles) {
+        return group(bundles).optCreationOrder();
+    }
+
+    private ActorGroupBuilder<TrainWorker> group(List<Integer> bundles) {
+        ActorGroupBuilder<TrainWorker> b = ActorGroup.builder(TrainWorker::new)
+                .setSize(bundles.size()).optCpusPerActor(cpus).optGpusPerActor(gpus)
+                .optTimeout(timeout);
         jvmOptions.forEach(b::addJvmOption);
+        if (placement != null) {
+            b.optPlacement(placement.group(), bundles);
+        }
         return b;
     }
 }

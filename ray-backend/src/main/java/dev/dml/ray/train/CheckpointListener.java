@@ -1,25 +1,37 @@
 package dev.dml.ray.train;
 
+import dev.dml.DmlException;
+import dev.dml.events.JobNotice;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a checkpoint every {@code every} steps: the driver asks the workers for each stage's
- * state and writes one file where the user asked, so the workers need no shared file system.
+ * Writes a checkpoint every {@code every} steps into the job's {@link CheckpointStore}. A
+ * write that fails (a full disk, a folder gone) is reported in the cell, once until writes
+ * work again, and the job trains on; with {@code --checkpoint-failure stop} it ends instead.
  */
 final class CheckpointListener implements DriverListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointListener.class);
 
-    private final Path dir;
+    private final CheckpointStore store;
     private final int every;
     private final int stepsPerEpoch;
+    private final boolean stopOnFailure;
+    private final Consumer<JobNotice> notices;
+    private long lastWritten = -1;
+    private int failedInARow;
 
-    CheckpointListener(Path dir, int every, int stepsPerEpoch) {
-        this.dir = dir;
+    CheckpointListener(CheckpointStore store, int every, int stepsPerEpoch,
+            boolean stopOnFailure, Consumer<JobNotice> notices) {
+        this.store = store;
         this.every = every;
         this.stepsPerEpoch = stepsPerEpoch;
+        this.stopOnFailure = stopOnFailure;
+        this.notices = notices;
     }
 
     @Override
@@ -29,9 +41,36 @@ final class CheckpointListener implements DriverListener {
 
     @Override
     public void onSteps(StepPlan plan, StepChunk chunk, long step) {
-        if (step % every == 0) {
-            Path file = Checkpoints.write(dir, step, stepsPerEpoch, plan.saveState());
+        if (step % every != 0) {
+            return;
+        }
+        try {
+            Path file = store.write(plan, step, stepsPerEpoch);
             LOG.info("checkpoint at step {}: {}", step, file);
+            if (failedInARow > 0) {
+                notices.accept(new JobNotice(step, "Checkpoints are written again from step "
+                        + step + ", after " + failedInARow + " failed."));
+            }
+            failedInARow = 0;
+            lastWritten = step;
+        } catch (IOException | DmlException e) {
+            String why = e instanceof DmlException d ? d.what()
+                    : DmlException.literal(e.getMessage() != null ? e.getMessage()
+                            : e.getClass().getSimpleName());
+            why = why.endsWith(".") ? why : why + ".";
+            LOG.warn("checkpoint at step {} failed: {}", step, why, e);
+            if (stopOnFailure) {
+                throw new DmlException("The checkpoint of step " + step + " could not be"
+                        + " written: " + why + " The job stops, as {checkpoint-failure} stop"
+                        + " asks.", "Free space in {checkpoint-dir} or pass another folder, then"
+                        + " run again with {resume}.", e);
+            }
+            if (failedInARow++ == 0) {
+                notices.accept(new JobNotice(step, "The checkpoint of step " + step + " could"
+                        + " not be written: " + why + " Training goes on; "
+                        + (lastWritten < 0 ? "no checkpoint was written yet."
+                                : "the last checkpoint is of step " + lastWritten + ".")));
+            }
         }
     }
 }

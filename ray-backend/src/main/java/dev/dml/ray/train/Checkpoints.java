@@ -1,7 +1,13 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -14,131 +20,210 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Checkpoint files: the training state of every stage of a model ({@code
- * ModelStage.saveState()}: parameters and optimizer state; one stage for a data-parallel job)
- * and the job's step, written atomically by the driver and checked on load.
+ * Checkpoint files: a job's step and the training state of every stage of its model ({@code
+ * ModelStage.saveState()}: parameters and optimizer state; one stage for a data-parallel job),
+ * written atomically and checked on load.
  *
- * <p>A file {@code checkpoint-<step>.dml} holds the magic {@code DMLCKPT2}, the global step,
- * the steps per epoch, the number of stage states, each state's length and bytes, and a CRC32 of
- * everything before it. It is written to a temporary file in the same folder, forced to disk,
- * renamed over atomically, and the folder is forced too; so a crash leaves either the old set of
- * files or the new one. {@link #latest} skips a file that is truncated or fails its checksum,
- * with a logged warning, and falls back to the previous one. The newest {@value #KEEP} files are
- * kept.
+ * <p>A file {@code ckpt-r<run>-s<step>.dml} holds the magic {@code DMLCKPT3}, the run (each
+ * start of a job in a folder is a new run), the global step, the steps per epoch, the model's
+ * fingerprint and its description, then either each stage's state inline (the driver store)
+ * or, for each stage, the name, length and CRC32 of a file {@code ckpt-r<run>-s<step>.stage<i>}
+ * beside it that the stage's rank 0 wrote (the shared store); and last a CRC32 of everything
+ * before it. Files are ordered by run, then step: a new run's first checkpoint is newer than
+ * any of an older run, however far that one went. Each file is written to a temporary file in
+ * the same folder, forced to disk, renamed over atomically, and the folder is forced too; a
+ * crash leaves either the old set of files or the new one.
  */
 public final class Checkpoints {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Checkpoints.class);
-    private static final byte[] MAGIC = "DMLCKPT2".getBytes(StandardCharsets.US_ASCII);
-    private static final String PREFIX = "checkpoint-";
-    private static final String SUFFIX = ".dml";
-    private static final int HEADER = MAGIC.length + Long.BYTES + 2 * Integer.BYTES;
-    /** How many checkpoint files are kept. */
-    public static final int KEEP = 3;
+    private static final byte[] MAGIC = "DMLCKPT3".getBytes(StandardCharsets.US_ASCII);
+    private static final Pattern NAME = Pattern.compile("ckpt-r(\\d+)-s(\\d+)\\.dml");
+    private static final String STAGE = ".stage";
 
     private Checkpoints() {}
 
     /**
-     * A checkpoint read back from disk.
-     *
-     * @param file the file it was read from
-     * @param step the number of steps the job had run when it was written
-     * @param stepsPerEpoch the steps per epoch of the job that wrote it
-     * @param states each stage's state, in stage order (not copies)
+     * A stage state that its worker wrote into a file of its own. Crosses Ray (Ray's serializer
+     * rejects records), so a plain Serializable class.
      */
-    public record Checkpoint(Path file, long step, int stepsPerEpoch, List<byte[]> states) {}
+    public static final class StageFile implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+        private final long length;
+        private final long crc;
+
+        /**
+         * A stage file's record.
+         *
+         * @param name the file's name in the checkpoint's folder (or, handed to a worker to
+         *     read, its path)
+         * @param length its length
+         * @param crc its CRC32
+         */
+        public StageFile(String name, long length, long crc) {
+            this.name = name;
+            this.length = length;
+            this.crc = crc;
+        }
+
+        /** @return the file's name or path */
+        public String name() {
+            return name;
+        }
+
+        /** @return its length */
+        public long length() {
+            return length;
+        }
+
+        /** @return its CRC32 */
+        public long crc() {
+            return crc;
+        }
+    }
 
     /**
-     * Writes a checkpoint atomically and deletes all but the newest {@value #KEEP}.
+     * What a checkpoint's header says.
+     *
+     * @param file the file
+     * @param run the run that wrote it
+     * @param step the number of steps the job had run
+     * @param stepsPerEpoch the steps per epoch of the job that wrote it
+     * @param fingerprint the model's fingerprint
+     * @param description the model in words, for messages
+     */
+    public record Header(Path file, int run, long step, int stepsPerEpoch, String fingerprint,
+            String description) {}
+
+    /**
+     * A checkpoint read back: its header and either the states or the stage files.
+     *
+     * @param header what the header says
+     * @param states each stage's state, in stage order; empty when in stage files
+     * @param files each stage's file, in stage order; empty when inline
+     */
+    public record Checkpoint(Header header, List<byte[]> states, List<StageFile> files) {
+
+        /** @return the step it was taken at */
+        public long step() {
+            return header.step();
+        }
+    }
+
+    /** The name of the checkpoint of {@code run} at {@code step}. */
+    static String name(int run, long step) {
+        return String.format("ckpt-r%04d-s%012d.dml", run, step);
+    }
+
+    /** The name of stage {@code stage}'s file of that checkpoint. */
+    static String stageName(int run, long step, int stage) {
+        return name(run, step).replace(".dml", STAGE + stage);
+    }
+
+    /**
+     * Writes a checkpoint atomically.
      *
      * @param dir the folder; created if missing
-     * @param step the global step
-     * @param stepsPerEpoch the job's steps per epoch
-     * @param states each stage's state, in stage order
+     * @param h the header (its file is ignored: the name comes from run and step)
+     * @param states each stage's state inline, or empty
+     * @param files each stage's file, or empty
      * @return the file written
-     * @throws DmlException when the folder cannot be written
+     * @throws IOException when the folder cannot be written (a full disk, say)
      */
-    public static Path write(Path dir, long step, int stepsPerEpoch, List<byte[]> states) {
-        Path file = dir.resolve(String.format("%s%012d%s", PREFIX, step, SUFFIX));
+    static Path write(Path dir, Header h, List<byte[]> states, List<StageFile> files)
+            throws IOException {
+        Path file = dir.resolve(name(h.run(), h.step()));
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(head)) {
+            out.write(MAGIC);
+            out.writeInt(h.run());
+            out.writeLong(h.step());
+            out.writeInt(h.stepsPerEpoch());
+            out.writeUTF(h.fingerprint());
+            out.writeUTF(h.description());
+            out.writeBoolean(!files.isEmpty());
+            out.writeInt(files.isEmpty() ? states.size() : files.size());
+            for (StageFile f : files) {
+                out.writeUTF(f.name());
+                out.writeLong(f.length());
+                out.writeLong(f.crc());
+            }
+        }
+        List<ByteBuffer> parts = new ArrayList<>(List.of(ByteBuffer.wrap(head.toByteArray())));
+        for (byte[] s : states) {
+            parts.add(ByteBuffer.allocate(Integer.BYTES).putInt(s.length).flip());
+            parts.add(ByteBuffer.wrap(s));
+        }
+        CRC32 crc = new CRC32();
+        parts.forEach(p -> crc.update(p.duplicate()));
+        parts.add(ByteBuffer.allocate(Long.BYTES).putLong(crc.getValue()).flip());
+        atomically(file, parts);
+        return file;
+    }
+
+    /**
+     * Writes bytes to a file atomically: a temporary file beside it, forced, renamed over.
+     *
+     * @param file the file
+     * @param parts its bytes, in order
+     * @throws IOException when the folder cannot be written
+     */
+    static void atomically(Path file, List<ByteBuffer> parts) throws IOException {
+        Path dir = file.getParent();
         Path tmp = dir.resolve("." + file.getFileName() + ".tmp");
         try {
             Files.createDirectories(dir);
-            long size = HEADER;
-            for (byte[] s : states) {
-                size += Integer.BYTES + s.length;
-            }
-            ByteBuffer head = ByteBuffer.allocate(HEADER);
-            head.put(MAGIC).putLong(step).putInt(stepsPerEpoch).putInt(states.size()).flip();
-            CRC32 crc = new CRC32();
-            crc.update(head.duplicate());
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                writeFully(ch, head);
-                for (byte[] s : states) {
-                    ByteBuffer len = ByteBuffer.allocate(Integer.BYTES).putInt(s.length).flip();
-                    crc.update(len.duplicate());
-                    crc.update(s);
-                    writeFully(ch, len);
-                    writeFully(ch, ByteBuffer.wrap(s));
+                for (ByteBuffer b : parts) {
+                    while (b.hasRemaining()) {
+                        ch.write(b);
+                    }
                 }
-                writeFully(ch, ByteBuffer.allocate(Long.BYTES).putLong(crc.getValue()).flip());
                 ch.force(true);
             }
-            LOG.debug("checkpoint {}: {} bytes", file, size);
             try {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE,
                         StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
-            forceDir(dir);
-            List<Path> all = list(dir);
-            for (int i = KEEP; i < all.size(); i++) {
-                Files.deleteIfExists(all.get(i));
+            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+                ch.force(true);
+            } catch (IOException | RuntimeException e) {
+                // some file systems cannot sync a folder; the rename is still atomic
             }
-            return file;
-        } catch (IOException e) {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // best effort
-            }
-            throw new DmlException("Cannot write checkpoint " + DmlException.literal(file)
-                    + ": " + DmlException.literal(e) + ".",
-                    "Pass a writable folder to {checkpoint-dir}, or free some disk space.", e);
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 
     /**
-     * Returns the newest checkpoint that reads back intact; a damaged newer file is skipped
-     * with a warning in the log.
+     * Reads only a checkpoint's header, to tell whose it is without loading its states.
      *
-     * @param dir the folder
-     * @return the checkpoint, or {@code null} when there is none (or no folder)
+     * @param file the file
+     * @return the header
+     * @throws IOException when it is not a checkpoint of this version
      */
-    public static Checkpoint latest(Path dir) {
-        List<Path> files;
-        try {
-            files = list(dir);
-        } catch (IOException e) {
-            return null;
+    public static Header header(Path file) throws IOException {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+            return header(file, new DataInputStream(in));
         }
-        for (Path f : files) {
-            try {
-                return read(f);
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("Skipping damaged checkpoint {}: {}; trying the previous one.", f,
-                        e.getMessage());
-            }
+    }
+
+    private static Header header(Path file, DataInputStream in) throws IOException {
+        byte[] magic = in.readNBytes(MAGIC.length);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new IOException("not a dml checkpoint of this version");
         }
-        return null;
+        return new Header(file, in.readInt(), in.readLong(), in.readInt(), in.readUTF(),
+                in.readUTF());
     }
 
     /**
@@ -150,66 +235,157 @@ public final class Checkpoints {
      */
     public static Checkpoint read(Path file) throws IOException {
         byte[] all = Files.readAllBytes(file);
-        if (all.length < HEADER + Long.BYTES) {
+        if (all.length < MAGIC.length + Long.BYTES) {
             throw new IOException("truncated: " + all.length + " bytes");
-        }
-        ByteBuffer b = ByteBuffer.wrap(all, 0, all.length - Long.BYTES);
-        byte[] magic = new byte[MAGIC.length];
-        b.get(magic);
-        if (!Arrays.equals(magic, MAGIC)) {
-            throw new IOException("not a dml checkpoint of this version");
-        }
-        long step = b.getLong();
-        int stepsPerEpoch = b.getInt();
-        int count = b.getInt();
-        List<byte[]> states = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            int length = b.remaining() >= Integer.BYTES ? b.getInt() : -1;
-            if (length < 0 || length > b.remaining()) {
-                throw new IOException("truncated in stage state " + i);
-            }
-            byte[] s = new byte[length];
-            b.get(s);
-            states.add(s);
-        }
-        if (b.hasRemaining()) {
-            throw new IOException("truncated: " + b.remaining() + " unexpected bytes");
         }
         CRC32 crc = new CRC32();
         crc.update(all, 0, all.length - Long.BYTES);
-        long stored = ByteBuffer.wrap(all, all.length - Long.BYTES, Long.BYTES).getLong();
-        if (stored != crc.getValue()) {
-            throw new IOException("checksum mismatch");
+        if (ByteBuffer.wrap(all, all.length - Long.BYTES, Long.BYTES).getLong()
+                != crc.getValue()) {
+            throw new IOException("checksum mismatch (truncated or damaged)");
         }
-        return new Checkpoint(file, step, stepsPerEpoch, List.copyOf(states));
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(all, 0,
+                all.length - Long.BYTES));
+        Header h = header(file, in);
+        boolean inFiles = in.readBoolean();
+        int count = in.readInt();
+        List<byte[]> states = new ArrayList<>();
+        List<StageFile> files = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            if (inFiles) {
+                files.add(new StageFile(in.readUTF(), in.readLong(), in.readLong()));
+            } else {
+                int length = in.readInt();
+                if (length < 0 || length > in.available()) {
+                    throw new IOException("truncated in stage state " + i);
+                }
+                states.add(in.readNBytes(length));
+            }
+        }
+        if (in.available() > 0) {
+            throw new IOException(in.available() + " unexpected bytes");
+        }
+        return new Checkpoint(h, List.copyOf(states), List.copyOf(files));
     }
 
-    /** The checkpoint files of a folder, newest (highest step) first. */
-    static List<Path> list(Path dir) throws IOException {
+    /**
+     * The checkpoint files of a folder, newest first: by run, then by step.
+     *
+     * @param dir the folder
+     * @return the files; none when the folder does not exist
+     * @throws IOException when the folder cannot be listed
+     */
+    public static List<Path> list(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
         try (Stream<Path> s = Files.list(dir)) {
-            List<Path> out = s.filter(p -> {
+            return s.filter(p -> NAME.matcher(p.getFileName().toString()).matches())
+                    .sorted(NEWEST_FIRST).toList();
+        }
+    }
+
+    /** A checkpoint name's run and step. */
+    private static long[] order(Path p) {
+        Matcher m = NAME.matcher(p.getFileName().toString());
+        m.matches();
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
+    private static final Comparator<Path> NEWEST_FIRST = Comparator
+            .comparingLong((Path p) -> order(p)[0]).thenComparingLong(p -> order(p)[1])
+            .reversed();
+
+    /**
+     * The highest run a folder's files name.
+     *
+     * @param dir the folder
+     * @return the run, 0 when there is none
+     */
+    static int lastRun(Path dir) throws IOException {
+        int run = 0;
+        for (Path p : list(dir)) {
+            Matcher m = NAME.matcher(p.getFileName().toString());
+            m.matches();
+            run = Math.max(run, Integer.parseInt(m.group(1)));
+        }
+        return run;
+    }
+
+    /**
+     * Deletes all but the newest {@code keep} checkpoints of a folder, their stage files with
+     * them, and stage files older than the oldest kept checkpoint (left by a failed write).
+     *
+     * @param dir the folder, one job's
+     * @param keep how many to keep
+     */
+    static void prune(Path dir, int keep) throws IOException {
+        List<Path> all = list(dir);
+        for (Path p : all.subList(Math.min(keep, all.size()), all.size())) {
+            Files.deleteIfExists(p);
+        }
+        if (all.isEmpty()) {
+            return;
+        }
+        Path oldest = all.get(Math.min(keep, all.size()) - 1);
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.toList()) {
                 String n = p.getFileName().toString();
-                return n.startsWith(PREFIX) && n.endsWith(SUFFIX);
-            }).collect(Collectors.toCollection(ArrayList::new));
-            out.sort(Comparator.comparing((Path p) -> p.getFileName().toString()).reversed());
-            return out;
+                int at = n.indexOf(STAGE);
+                if (at > 0 && NAME.matcher(n.substring(0, at) + ".dml").matches()
+                        && NEWEST_FIRST.compare(dir.resolve(n.substring(0, at) + ".dml"),
+                                oldest) > 0) {
+                    Files.deleteIfExists(p);
+                }
+            }
         }
     }
 
-    private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            ch.write(b);
+    /**
+     * Reads a stage file and checks it against its checkpoint's record.
+     *
+     * @param file the stage file
+     * @param expected its record
+     * @return its bytes
+     * @throws DmlException when it is missing, or its length or checksum differ
+     */
+    static byte[] readStage(Path file, StageFile expected) {
+        byte[] b;
+        try {
+            b = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new DmlException("Cannot read checkpoint file " + DmlException.literal(file)
+                    + " on this node: " + DmlException.literal(e) + ".", "With {checkpoint-store}"
+                    + " shared, mount {checkpoint-dir} at the same path on every node.", e);
         }
+        CRC32 crc = new CRC32();
+        crc.update(b);
+        if (b.length != expected.length() || crc.getValue() != expected.crc()) {
+            throw new DmlException("Checkpoint file " + DmlException.literal(file)
+                    + " is damaged: its length or checksum differ from its checkpoint's.",
+                    "Delete that checkpoint to resume from the one before.");
+        }
+        return b;
     }
 
-    private static void forceDir(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException | RuntimeException e) {
-            // some file systems cannot sync a folder; the rename is still atomic
+    /**
+     * Writes a stage's state into its own file, atomically.
+     *
+     * @param file where
+     * @param state the state
+     * @return the record the checkpoint keeps of it
+     * @throws DmlException when the folder cannot be written
+     */
+    static StageFile writeStage(Path file, byte[] state) {
+        try {
+            atomically(file, List.of(ByteBuffer.wrap(state)));
+        } catch (IOException e) {
+            throw new DmlException("Cannot write " + DmlException.literal(file) + " on this"
+                    + " node: " + DmlException.literal(e) + ".", "Free space in"
+                    + " {checkpoint-dir}, or check that every node can write to it.", e);
         }
+        CRC32 crc = new CRC32();
+        crc.update(state);
+        return new StageFile(file.getFileName().toString(), state.length, crc.getValue());
     }
 }

@@ -85,18 +85,13 @@ final class DataParallelPlan implements StepPlan {
     }
 
     @Override
-    public List<byte[]> saveState() {
-        return List.of(group.callOne(0, TrainWorker::saveState));
+    public List<ActorGroup<TrainWorker>> stages() {
+        return List.of(group);
     }
 
     @Override
-    public void restore(List<byte[]> states) {
-        group.callAll(TrainWorker::restore, states.get(0));
-    }
-
-    @Override
-    public float[] parameters() {
-        return TrainWorker.floats(group.callOne(0, TrainWorker::parameterBytes));
+    public String layout() {
+        return "1 stage";
     }
 
     @Override

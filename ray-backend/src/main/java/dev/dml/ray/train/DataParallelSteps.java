@@ -3,6 +3,7 @@ package dev.dml.ray.train;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import dev.dml.events.ProcessSample;
+import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.ShardArrays;
@@ -40,11 +41,11 @@ final class DataParallelSteps {
      * @param stopped whether it stopped early on a pre-emption notice
      */
     record Done(int steps, boolean stopped, float[] losses, long[] compute, long[] comm,
-            long[] bytes) {
+            long[] bytes, long[] interNode) {
 
         WorkerReport report(long parameterHash, ProcessSample sample, boolean leaving) {
-            return new WorkerReport(losses, compute, comm, bytes, 0, parameterHash, sample,
-                    leaving);
+            return new WorkerReport(losses, compute, comm, bytes, interNode, 0, parameterHash,
+                    sample, leaving);
         }
     }
 
@@ -55,6 +56,7 @@ final class DataParallelSteps {
         long[] compute = new long[range.count];
         long[] comm = new long[range.count];
         long[] bytes = new long[range.count];
+        long[] inter = new long[range.count];
         int done = 0;
         boolean stop = false;
         while (done < range.count && !stop) {
@@ -69,7 +71,7 @@ final class DataParallelSteps {
             stop = RecoverableWorker.leaving();
             if (world > 1) {
                 // Alone, a rank's gradients already are the average: skip three copies of them.
-                long sent0 = peers.stats().bytesSent();
+                CollectiveStats before = peers.stats();
                 if (gradients == null || gradients.length != n + 1) {
                     gradients = new float[n + 1];
                 }
@@ -77,7 +79,9 @@ final class DataParallelSteps {
                 gradients[n] = stop ? 1f : 0f;
                 float[] mean = peers.allReduce(gradients, ReduceOp.AVERAGE);
                 t2 = System.nanoTime();
-                bytes[done] = peers.stats().bytesSent() - sent0;
+                CollectiveStats after = peers.stats();
+                bytes[done] = after.bytesSent() - before.bytesSent();
+                inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();
                 m.setGradients(FloatBuffer.wrap(mean, 0, n));
                 stop = mean[n] > 0;
             }
@@ -88,6 +92,6 @@ final class DataParallelSteps {
             completed = range.globalFirst + done;
         }
         return new Done(done, stop, Arrays.copyOf(losses, done), Arrays.copyOf(compute, done),
-                Arrays.copyOf(comm, done), Arrays.copyOf(bytes, done));
+                Arrays.copyOf(comm, done), Arrays.copyOf(bytes, done), Arrays.copyOf(inter, done));
     }
 }

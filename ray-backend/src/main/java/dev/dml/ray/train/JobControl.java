@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.Closeables;
 import dev.dml.ray.collective.ActorGroup;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -9,13 +10,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A running job's handle in the driver, registered in the {@link
  * dev.dml.ray.cluster.DriverContext} under the job's name so that a later task can stop it.
- * Closing it kills the job's actors.
+ * Closing it kills the job's actors and frees their placement group.
  */
 final class JobControl implements AutoCloseable {
 
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicBoolean killed = new AtomicBoolean();
     private final List<ActorGroup<?>> groups = new CopyOnWriteArrayList<>();
+    private volatile JobPlacement placement;
 
     /** Adds a job's actor group, killed by {@link #close()}. */
     void attach(ActorGroup<?> g) {
@@ -23,6 +25,11 @@ final class JobControl implements AutoCloseable {
         if (killed.get()) {
             g.close();
         }
+    }
+
+    /** Hands over the job's placement group, removed by {@link #close()} after the actors. */
+    void attach(JobPlacement p) {
+        placement = p;
     }
 
     void requestStop() {
@@ -41,6 +48,8 @@ final class JobControl implements AutoCloseable {
     public void close() {
         killed.set(true);
         stop.set(true);
-        Closeables.closeAll(groups);
+        List<AutoCloseable> all = new ArrayList<>(groups);
+        all.add(placement);
+        Closeables.closeAll(all);
     }
 }

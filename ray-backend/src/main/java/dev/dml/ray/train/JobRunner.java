@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.DmlException;
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.JobNotice;
 import dev.dml.events.JobStarted;
 import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
@@ -30,9 +31,12 @@ final class JobRunner implements DriverTask<TrainResult> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+    /** How long Ray may take to place the workers' bundles. */
+    private static final Duration PLACEMENT_TIMEOUT = Duration.ofSeconds(120);
 
     final String key;
     private final String job;
+    private final String name;
     private final ArrayList<byte[]> shards;
     private final byte[] validation;
     private final WorkerConfig config;
@@ -47,6 +51,9 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final String checkpointDir;
     private final int checkpointEvery;
     private final boolean resume;
+    private final boolean sharedStore;
+    private final boolean stopOnFailedCheckpoint;
+    private final String placement;
     private final int maxFailures;
     private final Duration timeout;
 
@@ -54,6 +61,7 @@ final class JobRunner implements DriverTask<TrainResult> {
             List<String> jvmOptions, Duration timeout) {
         this.key = "dml-train/" + job;
         this.job = job;
+        this.name = spec.name();
         this.shards = new ArrayList<>(shards);
         this.validation = validation;
         int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
@@ -69,6 +77,9 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.checkpointDir = spec.checkpointDir().map(Path::toString).orElse(null);
         this.checkpointEvery = spec.checkpointEvery();
         this.resume = spec.resume();
+        this.sharedStore = "shared".equals(spec.get(TrainOptions.CHECKPOINT_STORE));
+        this.stopOnFailedCheckpoint = "stop".equals(spec.get(TrainOptions.CHECKPOINT_FAILURE));
+        this.placement = spec.get(TrainOptions.PLACEMENT);
         this.maxFailures = spec.get(TrainOptions.MAX_FAILURES);
         this.timeout = timeout;
     }
@@ -97,14 +108,22 @@ final class JobRunner implements DriverTask<TrainResult> {
         JobControl control = context.register(key, new JobControl());
         boolean started = false;
         try {
-            List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout),
-                    control);
+            JobPlacement where = JobPlacement.open(job, placement, plan.actors(), cpus, gpus,
+                    PLACEMENT_TIMEOUT);
+            control.attach(where);
+            List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
+                    where), control);
             started = true;
             context.emit(new JobStarted(who));
             plan.load(shards, validation);
             plan.init(config);
-            long start = resume ? Math.max(0, restore(plan)) : 0;
-            return loop(context, control, plan, who, start, t0);
+            CheckpointStore store = checkpointDir == null ? null : new CheckpointStore(
+                    Path.of(checkpointDir), name, describe(plan), sharedStore);
+            if (store != null) {
+                store.checkShared(plan);
+            }
+            long start = resume ? Math.max(0, restore(plan, store, context, true)) : 0;
+            return loop(context, control, plan, who, start, t0, store);
         } catch (RuntimeException e) {
             if (control.killed()) {
                 throw new DmlException("Training job " + job + " was stopped; its workers were"
@@ -124,40 +143,59 @@ final class JobRunner implements DriverTask<TrainResult> {
         }
     }
 
-    /** Restores every stage from the newest checkpoint; returns its step, or -1 if none. */
-    private long restore(StepPlan plan) {
-        Checkpoints.Checkpoint ck = checkpointDir == null ? null
-                : Checkpoints.latest(Path.of(checkpointDir));
+    /** The model as checkpoints tell it apart: shape, objective, optimizer, stages. */
+    private String describe(StepPlan plan) {
+        return config.model.toString().replaceAll(", seed=-?\\d+", "") + ", "
+                + config.optimizer.kind().name().toLowerCase(java.util.Locale.ROOT) + ", "
+                + plan.layout();
+    }
+
+    /**
+     * Restores every stage from the job's newest checkpoint; returns its step, or -1 if none.
+     * A {@code --resume} tells the cell what it found; a recovery says it in its own event.
+     */
+    private long restore(StepPlan plan, CheckpointStore store, DriverContext context,
+            boolean resuming) {
+        Checkpoints.Checkpoint ck = store == null ? null : store.latest();
         if (ck == null) {
             LOG.info("{}: no checkpoint in {}", key, checkpointDir);
+            if (resuming) {
+                context.emit(new JobNotice(0, store.noneFound()));
+            }
             return -1;
         }
-        if (ck.stepsPerEpoch() != stepsPerEpoch) {
-            throw new DmlException("Checkpoint " + DmlException.literal(ck.file())
-                    + " was written with " + ck.stepsPerEpoch() + " steps per epoch; this job"
+        Checkpoints.Header h = ck.header();
+        if (h.stepsPerEpoch() != stepsPerEpoch) {
+            throw new DmlException("Checkpoint " + DmlException.literal(h.file())
+                    + " was written with " + h.stepsPerEpoch() + " steps per epoch; this job"
                     + " has " + stepsPerEpoch + ".", "Resume with the same rows, {workers} and"
                     + " {batch-size}, or use a new {checkpoint-dir}.");
         }
-        plan.restore(ck.states());
-        LOG.info("{}: resumed from {} at step {}", key, ck.file(), ck.step());
-        return ck.step();
+        store.restore(plan, ck);
+        LOG.info("{}: restored {} at step {}", key, h.file(), h.step());
+        if (resuming) {
+            context.emit(new JobNotice(h.step(), "{resume}: job '" + name + "' continues from"
+                    + " its checkpoint of step " + h.step() + "."));
+        }
+        return h.step();
     }
 
-    private List<DriverListener> listeners() {
+    private List<DriverListener> listeners(CheckpointStore store, DriverContext context) {
         List<DriverListener> out = new ArrayList<>(List.of(new DivergenceCheck()));
-        if (checkpointDir != null && checkpointEvery > 0) {
-            out.add(new CheckpointListener(Path.of(checkpointDir), checkpointEvery,
-                    stepsPerEpoch));
+        if (store != null && checkpointEvery > 0) {
+            out.add(new CheckpointListener(store, checkpointEvery, stepsPerEpoch,
+                    stopOnFailedCheckpoint, context::emit));
         }
         return out;
     }
 
     /** Where a recovery gets its state when no peer holds a snapshot. */
-    private Recoveries.Fallback fallback(StepPlan plan) {
+    private Recoveries.Fallback fallback(StepPlan plan, CheckpointStore store,
+            DriverContext context) {
         return new Recoveries.Fallback() {
             @Override
             public long fromCheckpoint() {
-                return restore(plan);
+                return restore(plan, store, context, false);
             }
 
             @Override
@@ -173,9 +211,9 @@ final class JobRunner implements DriverTask<TrainResult> {
     }
 
     private TrainResult loop(DriverContext context, JobControl control, StepPlan plan,
-            List<WorkerInfo> started, long start, long t0) {
-        List<DriverListener> listeners = listeners();
-        Recoveries recoveries = new Recoveries(key, maxFailures, fallback(plan));
+            List<WorkerInfo> started, long start, long t0, CheckpointStore store) {
+        List<DriverListener> listeners = listeners(store, context);
+        Recoveries recoveries = new Recoveries(key, maxFailures, fallback(plan, store, context));
         long total = (long) epochs * stepsPerEpoch;
         List<StepMetrics> steps = new ArrayList<>();
         List<EpochMetrics> epochList = new ArrayList<>();
@@ -244,9 +282,10 @@ final class JobRunner implements DriverTask<TrainResult> {
             gs = resumeAt;
             snapshotAt = -1;
         }
-        return new TrainResult(job, config.model, config.optimizer, columns, plan.parameters(),
-                steps, epochList, who, gs, start > 0 ? start : -1, stopped,
-                (System.nanoTime() - t0) / 1e9, recoveries.recoveries());
+        return new TrainResult(job, config.model, config.optimizer, columns,
+                StageStates.parameters(plan.stages()), steps, epochList, who, gs,
+                start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
+                recoveries.recoveries());
     }
 
     /** One epoch's running sums, for its {@link EpochMetrics}. */

@@ -9,6 +9,7 @@ import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -79,8 +80,20 @@ final class SpecResolution {
 
     private static void checkCheckpoints(OptionValues v) {
         boolean dir = v.get(TrainOptions.CHECKPOINT_DIR) != null;
-        if (!dir && (v.isSet(TrainOptions.CHECKPOINT_EVERY) || v.get(TrainOptions.RESUME))) {
-            throw new DmlException("{checkpoint-every} and {resume} need {checkpoint-dir}.",
+        List<String> set = new ArrayList<>();
+        for (var o : List.of(TrainOptions.CHECKPOINT_EVERY, TrainOptions.CHECKPOINT_STORE,
+                TrainOptions.CHECKPOINT_FAILURE)) {
+            if (v.isSet(o)) {
+                set.add("{" + o.name() + "}");
+            }
+        }
+        if (v.get(TrainOptions.RESUME)) {
+            set.add("{resume}");
+        }
+        if (!dir && !set.isEmpty()) {
+            String names = set.size() == 1 ? set.get(0) + " needs" : String.join(", ",
+                    set.subList(0, set.size() - 1)) + " and " + set.get(set.size() - 1) + " need";
+            throw new DmlException(names + " {checkpoint-dir}.",
                     "Add {checkpoint-dir}: the folder for the checkpoints.");
         }
     }

@@ -1,7 +1,6 @@
 package dev.dml.ray.train;
 
 import dev.dml.Closeables;
-import dev.dml.DmlException;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
@@ -39,6 +38,7 @@ final class StagedPlan implements StepPlan {
     private int validationRows;
     private List<byte[]> shards;
     private byte[] validation;
+    private int[] split;
 
     StagedPlan(Strategy.Staged strategy, int batchSize, Duration timeout) {
         this.strategy = strategy;
@@ -62,7 +62,11 @@ final class StagedPlan implements StepPlan {
         int k = strategy.stages();
         List<ActorGroupBuilder<TrainWorker>> builders = new ArrayList<>();
         for (int s = 0; s < k; s++) {
-            builders.add(settings.group(d));
+            List<Integer> bundles = new ArrayList<>(); // a replica's stages side by side
+            for (int r = 0; r < d; r++) {
+                bundles.add(r * k + s);
+            }
+            builders.add(settings.groupInBundles(bundles));
         }
         for (ActorGroup<TrainWorker> g : ActorGroup.openAll(builders)) {
             control.attach(g);
@@ -79,7 +83,7 @@ final class StagedPlan implements StepPlan {
         for (int r = 0; r < d; r++) {
             for (int s = 0; s < k; s++) {
                 WorkerInfo w = groups.get(s).workers().get(r);
-                who.add(new WorkerInfo(r * k + s, d * k, w.pid(), w.host()));
+                who.add(w.withRank(r * k + s, d * k));
             }
         }
         return List.copyOf(who);
@@ -99,7 +103,7 @@ final class StagedPlan implements StepPlan {
 
     @Override
     public void init(WorkerConfig config) {
-        int[] split = split(config);
+        split = split(config);
         LOG.info("{}: {} with layers {} per stage", config.job, strategy, Arrays.toString(split));
         int from = 0;
         stageConfigs.clear();
@@ -205,36 +209,14 @@ final class StagedPlan implements StepPlan {
     }
 
     @Override
-    public List<byte[]> saveState() {
-        List<byte[]> states = new ArrayList<>();
-        for (ActorGroup<TrainWorker> g : groups) {
-            states.add(g.callOne(0, TrainWorker::saveState));
-        }
-        return states;
+    public List<ActorGroup<TrainWorker>> stages() {
+        return List.copyOf(groups);
     }
 
     @Override
-    public void restore(List<byte[]> states) {
-        if (states.size() != groups.size()) {
-            throw new DmlException("The checkpoint holds " + states.size() + " stages; this job"
-                    + " has " + groups.size() + ".", "Resume with the same {stages}, or use a"
-                    + " new {checkpoint-dir}.");
-        }
-        for (int s = 0; s < groups.size(); s++) {
-            groups.get(s).callAll(TrainWorker::restore, states.get(s));
-        }
-    }
-
-    @Override
-    public float[] parameters() {
-        float[] params = new float[0];
-        for (ActorGroup<TrainWorker> g : groups) {
-            float[] part = TrainWorker.floats(g.callOne(0, TrainWorker::parameterBytes));
-            float[] all = Arrays.copyOf(params, params.length + part.length);
-            System.arraycopy(part, 0, all, params.length, part.length);
-            params = all;
-        }
-        return params;
+    public String layout() {
+        return "stages of " + Arrays.stream(split).mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining("+")) + " layers";
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.events.WorkerInfo;
+import dev.dml.ray.collective.ActorGroup;
 import java.util.List;
 
 /**
@@ -75,25 +76,20 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
     Evaluation evaluate();
 
     /**
-     * Returns each stage's training state, for a checkpoint.
+     * Returns the workers of each stage, one actor group per stage (a data-parallel job is one
+     * stage), whose states checkpoints and the result read ({@link StageStates}).
      *
-     * @return the states, in stage order
+     * @return the groups, borrowed, in stage order
      */
-    List<byte[]> saveState();
+    List<ActorGroup<TrainWorker>> stages();
 
     /**
-     * Restores what {@link #saveState()} returned.
+     * Describes how the model is split, for the checkpoints' fingerprint: a checkpoint holds
+     * one state per stage, of that stage's layers.
      *
-     * @param states the states, in stage order
+     * @return e.g. {@code 1 stage} or {@code stages of 2+1 layers}; known after {@link #init}
      */
-    void restore(List<byte[]> states);
-
-    /**
-     * Returns the whole model's parameters, in the unsplit model's order.
-     *
-     * @return the flat parameters
-     */
-    float[] parameters();
+    String layout();
 
     /** Lets every worker free its model and data before the actors are killed. */
     void release();

@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import dev.dml.Closeables;
 import dev.dml.DmlException;
+import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.ShardArrays;
@@ -11,6 +12,8 @@ import dev.dml.ray.model.MicroBatchGraph;
 import dev.dml.ray.model.ModelStage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -32,9 +35,8 @@ import java.util.Arrays;
  *       #endStep}, which averages the gradients with the stage's replicas and steps.
  * </ul>
  *
- * <p>Validation runs through the same stages without gradients ({@link #evaluate} on a whole
- * model, {@link #evalForward} and {@link #evaluation} along a pipeline). {@link #saveState} and
- * {@link #parameterBytes} give the driver what checkpoints and results need.
+ * <p>Validation runs through the same stages without gradients ({@link #evaluate}, {@link
+ * #evalForward}, {@link #evaluation}); checkpoints and results take the state it gives.
  */
 public class TrainWorker extends RecoverableWorker {
 
@@ -155,6 +157,21 @@ public class TrainWorker extends RecoverableWorker {
         return model().saveState();
     }
 
+    /** Writes the model's state into {@code file}, in the shared checkpoint folder. */
+    public Checkpoints.StageFile saveStateTo(String file) {
+        return Checkpoints.writeStage(Path.of(file), model().saveState());
+    }
+
+    /** Loads the state a stage's rank 0 wrote into the shared folder; see {@link #restore}. */
+    public long restoreFrom(Checkpoints.StageFile file) {
+        return restore(Checkpoints.readStage(Path.of(file.name()), file));
+    }
+
+    /** Tells whether this worker's node can read {@code path}: is a shared folder shared? */
+    public boolean sees(String path) {
+        return Files.isReadable(Path.of(path));
+    }
+
     @Override
     int stage() {
         return config.stage;
@@ -262,18 +279,19 @@ public class TrainWorker extends RecoverableWorker {
                     "A neighbouring stage failed first; see its error.");
         }
         long t1 = System.nanoTime();
-        long reduceBytes = 0;
+        CollectiveStats before = stats();
         if (worldSize() > 1) {
-            long sent0 = stats().bytesSent();
             m.setGradients(allReduce(m.gradients(), ReduceOp.AVERAGE));
-            reduceBytes = stats().bytesSent() - sent0;
         }
+        CollectiveStats after = stats();
         long t2 = System.nanoTime();
         m.step();
         long busy = step.busy + System.nanoTime() - t2;
         WorkerReport report = new WorkerReport(
                 new float[] {m.isLast() ? (float) (step.lossSum / mb) : Float.NaN},
-                new long[] {busy}, new long[] {t2 - t1}, new long[] {reduceBytes}, step.moved,
+                new long[] {busy}, new long[] {t2 - t1},
+                new long[] {after.bytesSent() - before.bytesSent()},
+                new long[] {after.interNodeBytesSent() - before.interNodeBytesSent()}, step.moved,
                 hash(m.parameters()), sampler.sample(), leaving());
         step.begin(m);
         return report;
@@ -337,12 +355,7 @@ public class TrainWorker extends RecoverableWorker {
         return e;
     }
 
-    /**
-     * Returns the model's parameters as little-endian float32 bytes (bytes cross Ray fast;
-     * float arrays do not).
-     *
-     * @return {@code 4 * parameterCount} bytes
-     */
+    /** The model's parameters as little-endian float32 bytes: bytes cross Ray fast, floats not. */
     public byte[] parameterBytes() {
         float[] p = model().parameters();
         ByteBuffer b = ByteBuffer.allocate(p.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);

@@ -12,7 +12,7 @@ import java.util.List;
  */
 public final class WorkerReport implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     /** Each step's loss; NaN on a stage that computes none (all but the last). */
     final float[] losses;
@@ -22,6 +22,8 @@ public final class WorkerReport implements Serializable {
     final long[] commNanos;
     /** Each step's bytes sent to peers in the all-reduce. */
     final long[] allReduceBytes;
+    /** The part of each step's {@link #allReduceBytes} sent to peers on other nodes. */
+    final long[] interNodeBytes;
     /** Activations and their gradients this stage sent on (staged jobs; 0 otherwise). */
     final long activationBytes;
     /** A hash of the parameters after the last step: replicas must agree. */
@@ -33,11 +35,13 @@ public final class WorkerReport implements Serializable {
     final long reportedAtMillis = System.currentTimeMillis();
 
     WorkerReport(float[] losses, long[] computeNanos, long[] commNanos, long[] allReduceBytes,
-            long activationBytes, long parameterHash, ProcessSample process, boolean leaving) {
+            long[] interNodeBytes, long activationBytes, long parameterHash,
+            ProcessSample process, boolean leaving) {
         this.losses = losses;
         this.computeNanos = computeNanos;
         this.commNanos = commNanos;
         this.allReduceBytes = allReduceBytes;
+        this.interNodeBytes = interNodeBytes;
         this.activationBytes = activationBytes;
         this.parameterHash = parameterHash;
         this.process = process;
@@ -69,6 +73,7 @@ public final class WorkerReport implements Serializable {
         long compute = 0;
         long comm = 0;
         long bytes = 0;
+        long inter = 0;
         long reportedAt = 0;
         for (WorkerReport r : reports) {
             if (!Float.isNaN(r.losses[i])) {
@@ -78,11 +83,12 @@ public final class WorkerReport implements Serializable {
             compute = Math.max(compute, r.computeNanos[i]);
             comm = Math.max(comm, r.commNanos[i]);
             bytes += r.allReduceBytes[i];
+            inter += r.interNodeBytes[i];
             reportedAt = Math.max(reportedAt, r.reportedAtMillis);
         }
         double seconds = Double.isNaN(wallSeconds) ? (compute + comm) / 1e9 : wallSeconds;
         return new StepMetrics(epoch, step, losses == 0 ? Float.NaN : (float) (loss / losses),
                 examples, seconds > 0 ? examples / seconds : 0, compute / 1e6, comm / 1e6, bytes,
-                reports.stream().map(r -> r.process).toList(), reportedAt);
+                inter, reports.stream().map(r -> r.process).toList(), reportedAt);
     }
 }

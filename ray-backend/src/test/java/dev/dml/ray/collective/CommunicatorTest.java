@@ -29,18 +29,28 @@ class CommunicatorTest {
         assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "rank threads leaked");
     }
 
-    /** N communicators wired to each other; sends deliver at once. */
+    /** N communicators on one node wired to each other; sends deliver at once. */
     private static List<Communicator> ring(int n, Duration timeout) {
+        return group(Topology.singleNode(n), timeout);
+    }
+
+    /** Communicators placed on nodes as the topology says, wired to each other. */
+    private static List<Communicator> group(Topology topology, Duration timeout) {
         List<Communicator> comms = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-            comms.add(new Communicator(r, n, (to, seq, step, payload) -> {
+        for (int r = 0; r < topology.size(); r++) {
+            comms.add(new Communicator(r, (to, seq, step, payload) -> {
                 for (int t : to) {
                     comms.get(t).deliver(seq, step, payload);
                 }
                 return d -> { };
-            }, timeout));
+            }, topology, timeout));
         }
         return comms;
+    }
+
+    /** A topology from node names by rank: {@code "aabb"} is two nodes of two ranks. */
+    private static Topology nodes(String layout) {
+        return new Topology(layout.chars().mapToObj(c -> String.valueOf((char) c)).toList());
     }
 
     private List<float[]> runAll(List<Communicator> comms, List<float[]> inputs,
@@ -100,6 +110,51 @@ class CommunicatorTest {
                 }
             }
         }
+    }
+
+    @Test
+    void hierarchicalAverageEqualsMeanForEveryLayout() throws Exception {
+        // even and uneven nodes, ranks of a node apart ("abab"), one rank per node ("abc")
+        for (String layout : List.of("aabb", "aaabb", "abbb", "aabbcc", "aaaabcc", "abab",
+                "abc", "aab")) {
+            for (int length : new int[] {0, 1, 3, 7, 1001}) {
+                int n = layout.length();
+                List<float[]> in = randomInputs(n, length, 17L * n + length);
+                List<float[]> out = runAll(group(nodes(layout), Duration.ofSeconds(10)), in,
+                        (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
+                float[] expected = mean(in);
+                for (int r = 0; r < n; r++) {
+                    assertArrayEquals(expected, out.get(r), 1e-5f, layout + " len=" + length);
+                    assertArrayEquals(out.get(0), out.get(r), 0f, layout + ": ranks disagree");
+                }
+            }
+        }
+    }
+
+    @Test
+    void onlyLeadersCrossNodes() throws Exception {
+        int length = 1000;
+        List<Communicator> hier = group(nodes("aabb"), Duration.ofSeconds(10));
+        runAll(hier, randomInputs(4, length, 5), (c, a) -> c.allReduce(a, ReduceOp.SUM));
+        CollectiveStats h = total(hier);
+        // two leaders, a ring of two: each sends half the array twice
+        assertEquals(2L * length * Float.BYTES, h.interNodeBytesSent());
+        assertEquals(0, hier.get(1).stats().interNodeBytesSent(), "rank 1 is no leader");
+        assertTrue(h.bytesSent() > h.interNodeBytesSent(), "the rest moved inside the nodes");
+
+        // the same ranks in one flat ring: two of its four links cross nodes
+        List<Communicator> flat = group(nodes("ab"), Duration.ofSeconds(10));
+        runAll(flat, randomInputs(2, length, 5), (c, a) -> c.allReduce(a, ReduceOp.SUM));
+        assertEquals(2L * length * Float.BYTES, total(flat).interNodeBytesSent(),
+                "one rank per node: the plain ring, every byte crosses");
+        List<Communicator> oneNode = ring(4, Duration.ofSeconds(10));
+        runAll(oneNode, randomInputs(4, length, 5), (c, a) -> c.allReduce(a, ReduceOp.SUM));
+        assertEquals(0, total(oneNode).interNodeBytesSent());
+    }
+
+    private static CollectiveStats total(List<Communicator> comms) {
+        return comms.stream().map(Communicator::stats).reduce(CollectiveStats::plus)
+                .orElseThrow();
     }
 
     @Test

@@ -13,20 +13,21 @@ import java.util.stream.Stream;
  * Ray's in-process LOCAL mode for unit tests, and the cleanup Ray forgets: each LOCAL session
  * copies a 40 MB native library into {@code /tmp/ray/session_local_mode_*_<pid>}.
  */
-final class LocalRay {
+public final class LocalRay {
 
     private static final Path RAY_TMP = Path.of("/tmp/ray");
 
     private LocalRay() {}
 
     /** Starts LOCAL mode and deletes its session folder at once (the library is mapped). */
-    static void start() throws IOException {
+    public static void start() throws IOException {
         System.setProperty("ray.run-mode", "LOCAL");
         Ray.init();
         deleteSessionDirs();
     }
 
-    static void stop() throws IOException {
+    /** Ends LOCAL mode and deletes its session folder. */
+    public static void stop() throws IOException {
         Ray.shutdown();
         System.clearProperty("ray.run-mode");
         deleteSessionDirs();
@@ -43,7 +44,7 @@ final class LocalRay {
     }
 
     /** This JVM's LOCAL session folders. */
-    static List<Path> sessionDirs() throws IOException {
+    public static List<Path> sessionDirs() throws IOException {
         if (!Files.isDirectory(RAY_TMP)) {
             return List.of();
         }

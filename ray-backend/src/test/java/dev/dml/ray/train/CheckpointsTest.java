@@ -2,80 +2,109 @@ package dev.dml.ray.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dml.DmlException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Checkpoint files: atomic write, checksum, fallback past a damaged file, pruning. */
+/** Checkpoint files: the format, its checks, the order of runs and the pruning. */
 class CheckpointsTest {
 
-    @Test
-    void roundTripKeepsTheNewestThreeAndLeavesNoTemporaryFile(@TempDir Path dir)
-            throws IOException {
-        for (int s = 1; s <= 5; s++) {
-            Checkpoints.write(dir, s * 10, 7, List.of(new byte[] {(byte) s, 2, 3}));
+    static Checkpoints.Header header(int run, long step) {
+        return new Checkpoints.Header(null, run, step, 7, "fp0123456789", "mlp, adam, 1 stage");
+    }
+
+    static Path write(Path dir, int run, long step, byte... state) throws IOException {
+        return Checkpoints.write(dir, header(run, step), List.of(state), List.of());
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
         }
-        assertEquals(3, Checkpoints.list(dir).size());
-        try (var files = Files.list(dir)) {
-            assertEquals(3, files.count(), "a temporary file was left");
-        }
-        Checkpoints.Checkpoint c = Checkpoints.latest(dir);
-        assertEquals(50, c.step());
-        assertEquals(7, c.stepsPerEpoch());
-        assertArrayEquals(new byte[] {5, 2, 3}, c.states().get(0));
     }
 
     @Test
-    void aTruncatedOrCorruptNewestFileFallsBackToThePreviousOne(@TempDir Path dir)
-            throws IOException {
-        Checkpoints.write(dir, 1, 1, List.of(new byte[100]));
-        Path p2 = Checkpoints.write(dir, 2, 1, List.of(new byte[100]));
-        Path p3 = Checkpoints.write(dir, 3, 1, List.of(new byte[100]));
-        byte[] b = Files.readAllBytes(p3);
-        b[40] ^= 1;
-        Files.write(p3, b);
-        IOException e = assertThrows(IOException.class, () -> Checkpoints.read(p3));
-        assertEquals("checksum mismatch", e.getMessage());
-        assertEquals(2, Checkpoints.latest(dir).step());
-        Files.write(p2, new byte[10]);
-        assertTrue(assertThrows(IOException.class, () -> Checkpoints.read(p2)).getMessage()
-                .startsWith("truncated"));
-        assertEquals(1, Checkpoints.latest(dir).step());
-    }
-
-    @Test
-    void noFolderMeansNoCheckpoint(@TempDir Path dir) throws IOException {
-        assertNull(Checkpoints.latest(dir.resolve("missing")));
-        assertEquals(List.of(), Checkpoints.list(dir.resolve("missing")));
-        assertNull(Checkpoints.latest(dir), "an empty folder");
-    }
-
-    @Test
-    void eachStageKeepsItsOwnState(@TempDir Path dir) throws IOException {
-        Path p = Checkpoints.write(dir, 12, 4, List.of(new byte[] {1}, new byte[0],
-                new byte[] {7, 8, 9}));
+    void roundTripOfInlineStates(@TempDir Path dir) throws IOException {
+        Path p = Checkpoints.write(dir, header(2, 12), List.of(new byte[] {1}, new byte[0],
+                new byte[] {7, 8, 9}), List.of());
+        assertEquals("ckpt-r0002-s000000000012.dml", p.getFileName().toString());
         Checkpoints.Checkpoint c = Checkpoints.read(p);
-        assertEquals(3, c.states().size());
-        assertArrayEquals(new byte[] {1}, c.states().get(0));
-        assertArrayEquals(new byte[0], c.states().get(1));
-        assertArrayEquals(new byte[] {7, 8, 9}, c.states().get(2));
+        assertEquals(header(2, 12).fingerprint(), c.header().fingerprint());
+        assertEquals("mlp, adam, 1 stage", c.header().description());
+        assertEquals(7, c.header().stepsPerEpoch());
         assertEquals(12, c.step());
+        assertEquals(3, c.states().size());
+        assertArrayEquals(new byte[] {7, 8, 9}, c.states().get(2));
+        assertEquals(List.of(), c.files());
+        assertEquals(c.header().run(), Checkpoints.header(p).run(), "the header alone reads");
+        assertEquals(List.of(p.getFileName().toString()), names(dir), "no temporary file left");
     }
 
     @Test
-    void aFileOfAnotherFormatIsSkipped(@TempDir Path dir) throws IOException {
-        Checkpoints.write(dir, 5, 1, List.of(new byte[] {5}));
-        Files.write(dir.resolve("checkpoint-000000000009.dml"), "DMLCKPT1, an older format that held one state".getBytes());
-        assertEquals("not a dml checkpoint of this version", assertThrows(IOException.class,
-                () -> Checkpoints.read(dir.resolve("checkpoint-000000000009.dml")))
-                .getMessage());
-        assertEquals(5, Checkpoints.latest(dir).step());
+    void roundTripOfStageFiles(@TempDir Path dir) throws IOException {
+        Checkpoints.StageFile f = Checkpoints.writeStage(
+                dir.resolve(Checkpoints.stageName(1, 5, 0)), new byte[] {4, 5});
+        Path p = Checkpoints.write(dir, header(1, 5), List.of(), List.of(f));
+        Checkpoints.Checkpoint c = Checkpoints.read(p);
+        assertEquals(List.of(), c.states());
+        assertEquals("ckpt-r0001-s000000000005.stage0", c.files().get(0).name());
+        assertArrayEquals(new byte[] {4, 5}, Checkpoints.readStage(
+                dir.resolve(c.files().get(0).name()), c.files().get(0)));
+        Files.write(dir.resolve(f.name()), new byte[] {4, 6});
+        DmlException e = assertThrows(DmlException.class, () -> Checkpoints.readStage(
+                dir.resolve(f.name()), f));
+        assertTrue(e.what().endsWith("is damaged: its length or checksum differ from its"
+                + " checkpoint's."), e.what());
+    }
+
+    @Test
+    void aDamagedFileFailsItsChecks(@TempDir Path dir) throws IOException {
+        Path p = write(dir, 1, 3, new byte[100]);
+        byte[] b = Files.readAllBytes(p);
+        b[40] ^= 1;
+        Files.write(p, b);
+        assertEquals("checksum mismatch (truncated or damaged)",
+                assertThrows(IOException.class, () -> Checkpoints.read(p)).getMessage());
+        Files.write(p, new byte[10]);
+        assertThrows(IOException.class, () -> Checkpoints.read(p));
+        Files.write(p, "DMLCKPT2, the format before runs and fingerprints".getBytes());
+        assertEquals("not a dml checkpoint of this version",
+                assertThrows(IOException.class, () -> Checkpoints.header(p)).getMessage());
+    }
+
+    @Test
+    void aNewRunOutranksHigherStepsOfAnOlderOne(@TempDir Path dir) throws IOException {
+        write(dir, 1, 400);
+        write(dir, 1, 500);
+        write(dir, 2, 100);
+        assertEquals(List.of("ckpt-r0002-s000000000100.dml", "ckpt-r0001-s000000000500.dml",
+                "ckpt-r0001-s000000000400.dml"), Checkpoints.list(dir).stream()
+                .map(p -> p.getFileName().toString()).toList());
+        assertEquals(2, Checkpoints.lastRun(dir));
+        assertEquals(0, Checkpoints.lastRun(dir.resolve("missing")));
+    }
+
+    @Test
+    void pruningKeepsTheNewestWithTheirStageFiles(@TempDir Path dir) throws IOException {
+        for (int s = 1; s <= 4; s++) {
+            Checkpoints.StageFile f = Checkpoints.writeStage(
+                    dir.resolve(Checkpoints.stageName(1, s, 0)), new byte[] {(byte) s});
+            Checkpoints.write(dir, header(1, s), List.of(), List.of(f));
+        }
+        // a failed write's stage file, older than every kept checkpoint
+        Files.write(dir.resolve(Checkpoints.stageName(1, 0, 0)), new byte[1]);
+        Files.writeString(dir.resolve("notes.txt"), "not ours");
+        Checkpoints.prune(dir, 2);
+        assertEquals(List.of("ckpt-r0001-s000000000003.dml", "ckpt-r0001-s000000000003.stage0",
+                "ckpt-r0001-s000000000004.dml", "ckpt-r0001-s000000000004.stage0", "notes.txt"),
+                names(dir));
     }
 }

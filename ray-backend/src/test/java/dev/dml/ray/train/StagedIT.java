@@ -127,8 +127,8 @@ class StagedIT {
             TrainResult straight = job(name + "-2", strategy, 2, dir.resolve(name + "-x"), false);
             // the first epoch alone, checkpointed at every step; then the second from its last
             Path ck = dir.resolve(name);
-            TrainResult first = job(name + "-a", strategy, 1, ck, false);
-            TrainResult resumed = job(name + "-b", strategy, 2, ck, true);
+            TrainResult first = job(name, strategy, 1, ck, false);
+            TrainResult resumed = job(name, strategy, 2, ck, true); // the same job, resumed
             assertEquals(first.globalSteps(), resumed.resumedFromStep(), name);
             assertEquals(straight.globalSteps(), resumed.globalSteps(), name);
             TrainLocalTest.assertClose(straight.parameters(), resumed.parameters(), 0, 0);

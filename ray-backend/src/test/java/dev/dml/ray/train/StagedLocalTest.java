@@ -195,8 +195,7 @@ class StagedLocalTest {
             TrainResult crashed = run(b.build(), ctx[0]);
             assertTrue(crashed.stopped(), name);
             assertEquals(7, crashed.globalSteps(), name);
-            TrainResult resumed = run(b.optResume(true).optName(name + "-resume").build(),
-                    new FakeDriverContext());
+            TrainResult resumed = run(b.optResume(true).build(), new FakeDriverContext());
             assertEquals(4, resumed.resumedFromStep(), name);
             assertEquals(whole.globalSteps(), resumed.globalSteps(), name);
             assertClose(whole.parameters(), resumed.parameters(), 0, 0);

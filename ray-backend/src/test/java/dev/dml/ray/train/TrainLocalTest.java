@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dml.events.JobNotice;
+import dev.dml.ray.collective.LocalRay;
 import dev.dml.events.JobStarted;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
@@ -39,45 +41,20 @@ class TrainLocalTest {
 
     @BeforeAll
     static void startRay() throws IOException {
-        System.setProperty("ray.run-mode", "LOCAL");
-        Ray.init();
-        deleteSessionDirs();
+        LocalRay.start();
     }
 
     @AfterAll
     static void stopRay() throws IOException {
-        Ray.shutdown();
-        System.clearProperty("ray.run-mode");
-        deleteSessionDirs();
+        LocalRay.stop();
     }
 
-    /** Ray's LOCAL mode copies a 40 MB library into a session folder it never deletes. */
-    private static void deleteSessionDirs() throws IOException {
-        Path tmp = Path.of("/tmp/ray");
-        if (!Files.isDirectory(tmp)) {
-            return;
-        }
-        String suffix = "_" + ProcessHandle.current().pid();
-        List<Path> dirs;
-        try (Stream<Path> list = Files.list(tmp)) {
-            dirs = list.filter(p -> p.getFileName().toString().startsWith("session_local_mode_")
-                    && p.getFileName().toString().endsWith(suffix)).collect(Collectors.toList());
-        }
-        for (Path dir : dirs) {
-            try (Stream<Path> walk = Files.walk(dir)) {
-                for (Path p : walk.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
-    }
-
-    private static ModelSpec mlp(Table t) {
+    static ModelSpec mlp(Table t) {
         return ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2).addHidden(16)
                 .optStandardize(FeatureStats.of(t, SEL)).optSeed(3).build();
     }
 
-    private static TrainResult run(TrainSpec spec, FakeDriverContext ctx) {
+    static TrainResult run(TrainSpec spec, FakeDriverContext ctx) {
         TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
         assertTrue(ctx.resources.isEmpty(), "the job left resources: " + ctx.resources.keySet());
         return r;
@@ -175,16 +152,23 @@ class TrainLocalTest {
         TrainResult crashed = run(base.build(), ctx[0]);
         assertTrue(crashed.stopped());
         assertEquals(12, crashed.globalSteps()); // calls end at checkpoints: 11-12 was the last
-        assertEquals(List.of("checkpoint-000000000010.dml", "checkpoint-000000000005.dml"),
-                Checkpoints.list(dir.resolve("ck")).stream()
+        Path jobDir;
+        try (var folders = Files.list(dir.resolve("ck"))) {
+            jobDir = folders.collect(Collectors.toList()).get(0); // the job's own folder
+        }
+        assertTrue(jobDir.getFileName().toString().matches("crash-[0-9a-f]{12}"), "" + jobDir);
+        assertEquals(List.of("ckpt-r0001-s000000000010.dml", "ckpt-r0001-s000000000005.dml"),
+                Checkpoints.list(jobDir).stream()
                         .map(p -> p.getFileName().toString()).collect(Collectors.toList()));
 
         // the newest file is damaged: resume falls back to step 5
-        Path newest = dir.resolve("ck/checkpoint-000000000010.dml");
+        Path newest = jobDir.resolve("ckpt-r0001-s000000000010.dml");
         byte[] bytes = Files.readAllBytes(newest);
         Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length - 3));
-        TrainResult resumed = run(base.optResume(true).optName("resume").build(),
-                new FakeDriverContext());
+        FakeDriverContext resumedCtx = new FakeDriverContext();
+        TrainResult resumed = run(base.optResume(true).build(), resumedCtx);
+        assertEquals(List.of(new JobNotice(5, "{resume}: job 'crash' continues from its"
+                + " checkpoint of step 5.")), resumedCtx.events(JobNotice.class));
         assertEquals(5, resumed.resumedFromStep());
         assertEquals(27, resumed.globalSteps());
         assertEquals(22, resumed.steps().size());

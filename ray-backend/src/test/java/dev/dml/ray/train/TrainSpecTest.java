@@ -101,7 +101,7 @@ class TrainSpecTest {
         DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
                 .setTable(FRAUD).setColumns(SyntheticFraud.selection())
                 .setModel(ModelSpec.Family.MLP, 8).optEpochs(1).optResume(true).build());
-        assertEquals("optCheckpointEvery and optResume need optCheckpoints.", e.what());
+        assertEquals("optResume needs optCheckpoints.", e.what());
         assertEquals("Add optCheckpoints: the folder for the checkpoints.", e.hint());
     }
 }
