@@ -4,6 +4,7 @@ import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.JobJvms;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.events.WorkerInfo;
@@ -52,7 +53,7 @@ final class P4AllReduce implements Benchmark {
             for (String info : driver.call(new Open())) {
                 workers.add(Map.of("worker", info));
             }
-            DriverProcess.WORKER_ENV.keySet().forEach(k -> workerEnv.put(k,
+            JobJvms.WORKER_ENV.keySet().forEach(k -> workerEnv.put(k,
                     driver.call(new Env(k))));
             new SideBySide(WARMUPS, REPETITIONS)
                     .add(allReduce, round -> driver.call(new TimeAllReduce()))

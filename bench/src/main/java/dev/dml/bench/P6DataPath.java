@@ -4,7 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.JobJvms;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FashionMnist;
@@ -53,11 +53,11 @@ final class P6DataPath implements Benchmark {
     @Override
     public BenchResult run(String command) throws Exception {
         Map<String, String> env = new java.util.TreeMap<>();
-        DriverProcess.WORKER_ENV.forEach((k, v) -> {
+        JobJvms.WORKER_ENV.forEach((k, v) -> {
             String actual = System.getenv(k);
             if (!v.equals(actual)) {
                 throw new IllegalStateException("P6 times the decode as a worker runs it, with "
-                        + k + "=" + v + " (DriverProcess.WORKER_ENV), but this JVM has " + k + "="
+                        + k + "=" + v + " (JobJvms.WORKER_ENV), but this JVM has " + k + "="
                         + actual + ". Run it with: bash bench/run P6");
             }
             env.put(k, actual);
@@ -89,7 +89,7 @@ final class P6DataPath implements Benchmark {
                         + " medians of the timed rounds")
                 .put("environment", env)
                 .put("environment_is", "the environment variables every worker JVM gets"
-                        + " (DriverProcess.WORKER_ENV); THP_MEM_ALLOC_ENABLE=1 makes PyTorch"
+                        + " (JobJvms.WORKER_ENV); THP_MEM_ALLOC_ENABLE=1 makes PyTorch"
                         + " back large CPU tensors with transparent huge pages")
                 .put("datasets", datasets);
     }

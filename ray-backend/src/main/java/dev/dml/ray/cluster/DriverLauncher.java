@@ -50,7 +50,7 @@ final class DriverLauncher {
         try (ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
             List<String> task = new ArrayList<>(Processes.newSessionPrefix());
             task.add(java.toString());
-            task.addAll(DriverProcess.ADD_OPENS);
+            task.addAll(JobJvms.ADD_OPENS);
             task.addAll(spec.jvmOptions());
             properties.forEach((k, v) -> task.add("-D" + k + "=" + v));
             task.add("-cp");
@@ -60,7 +60,7 @@ final class DriverLauncher {
             ProcessBuilder pb = new ProcessBuilder(task).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             pb.environment().put(DriverProcess.TOKEN_ENV, token);
-            pb.environment().putAll(DriverProcess.workerEnv());
+            pb.environment().putAll(JobJvms.workerEnv());
             pb.environment().remove(ClusterAddress.ENV);
             Process p = pb.start();
             p.getOutputStream().close();

@@ -185,13 +185,13 @@ public final class RayCluster implements AutoCloseable {
         props.put("ray.job.runtime-env.config.eager-install", "false");
         // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the heap
         // cap of DML_WORKER_HEAP, if set
-        List<String> workerJvm = new ArrayList<>(DriverProcess.ADD_OPENS);
+        List<String> workerJvm = new ArrayList<>(JobJvms.ADD_OPENS);
         workerJvm.addAll(limits.workerJvmOptions());
         for (int i = 0; i < workerJvm.size(); i++) {
             props.put("ray.job.jvm-options." + i, workerJvm.get(i));
         }
         // every worker process of the job (Ray's runtime env); the driver's own is set at launch
-        DriverProcess.workerEnv().forEach(
+        JobJvms.workerEnv().forEach(
                 (k, v) -> props.put("ray.job.runtime-env.env-vars." + k, v));
         DriverProcess[] self = new DriverProcess[1];
         DriverSpec launched = spec.withJvmOptionsFirst(limits.driverJvmOptions());
