@@ -1,13 +1,15 @@
 package dev.dml.ray.train;
 
 import dev.dml.ray.collective.CollectiveWorker;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The part of a {@link TrainWorker} that recovery needs: in-memory snapshots of its stage's
- * state, taken every few steps, copies of other stages' snapshots that it keeps for them, and
- * whether a pre-emption notice came. A lost worker's state then lives on in a peer: in
+ * The part of a {@link TrainWorker} that keeps its state for later: in-memory snapshots of its
+ * stage's state, taken every few steps, copies of other stages' snapshots that it keeps for
+ * them, checkpoint files in a shared folder, and whether a pre-emption notice came. A lost worker's state then lives on in a peer: in
  * every other rank of a data-parallel job (all hold the same state), in the stage's other
  * replicas, or in the copy its buddy stage keeps.
  */
@@ -23,6 +25,24 @@ public abstract class RecoverableWorker extends CollectiveWorker {
 
     /** This worker's current training state, as a checkpoint holds it. */
     abstract byte[] currentState();
+
+    /** Loads a state {@link #currentState()} gave; returns a hash of the parameters. */
+    abstract long restore(byte[] state);
+
+    /** Writes the state into {@code file}, in the shared checkpoint folder. */
+    public Checkpoints.StageFile saveStateTo(String file) {
+        return Checkpoints.writeStage(Path.of(file), currentState());
+    }
+
+    /** Loads the state a stage's rank 0 wrote into the shared folder; see {@link #restore}. */
+    public long restoreFrom(Checkpoints.StageFile file) {
+        return restore(Checkpoints.readStage(Path.of(file.name()), file));
+    }
+
+    /** Tells whether this worker's node can read {@code path}: is a shared folder shared? */
+    public boolean sees(String path) {
+        return Files.isReadable(Path.of(path));
+    }
 
     /**
      * Takes a snapshot of this worker's state now and keeps it, replacing its older one.

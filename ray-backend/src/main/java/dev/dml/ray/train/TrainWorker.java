@@ -12,8 +12,6 @@ import dev.dml.ray.model.MicroBatchGraph;
 import dev.dml.ray.model.ModelStage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -142,6 +140,7 @@ public class TrainWorker extends RecoverableWorker {
      * @param state the bytes {@link #saveState()} returned
      * @return a hash of the parameters, equal on every replica
      */
+    @Override
     public long restore(byte[] state) {
         model().loadState(state);
         step.begin(model); // a step cut short by a failure starts over
@@ -155,21 +154,6 @@ public class TrainWorker extends RecoverableWorker {
      */
     public byte[] saveState() {
         return model().saveState();
-    }
-
-    /** Writes the model's state into {@code file}, in the shared checkpoint folder. */
-    public Checkpoints.StageFile saveStateTo(String file) {
-        return Checkpoints.writeStage(Path.of(file), model().saveState());
-    }
-
-    /** Loads the state a stage's rank 0 wrote into the shared folder; see {@link #restore}. */
-    public long restoreFrom(Checkpoints.StageFile file) {
-        return restore(Checkpoints.readStage(Path.of(file.name()), file));
-    }
-
-    /** Tells whether this worker's node can read {@code path}: is a shared folder shared? */
-    public boolean sees(String path) {
-        return Files.isReadable(Path.of(path));
     }
 
     @Override
