@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.events.JobNotice;
+import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.options.TrainOptions;
@@ -36,13 +38,14 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import tech.tablesaw.api.Table;
 
 /**
  * dml on a real cluster of several nodes ({@link NamespacedCluster}): a head on this machine
  * with no CPUs, and namespaced nodes of one CPU each that cannot see the kernel's jars or
  * files. The driver runs here, as a kernel on a cluster's head does. The tests tagged {@code
  * slow} (CI runs them) train Fashion-MNIST across nodes, move a job to new nodes and resume
- * it, and reduce hierarchically; they run in order, on one cluster.
+ * it, reduce hierarchically, and lose a node mid-job; they run in order, on one cluster.
  */
 @Tag("cluster")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -237,6 +240,64 @@ class MultiNodeIT {
             // only the two leaders cross, each sending the array once (half, twice)
             assertEquals(2 * params * Float.BYTES, s.interNodeBytes(), "step " + s.step());
             assertTrue(s.allReduceBytes() > s.interNodeBytes());
+        }
+    }
+
+    @Test
+    @Order(7)
+    @Tag("slow")
+    void aJobThatLosesANodeGoesOnOnASpareAsIfNothingHappened() throws Exception {
+        while (nodes.nodes().size() < 3) {
+            nodes.addNode(); // two for the job, one spare
+        }
+        Table rows = SyntheticFraud.generate(2 * 64 * 40, 9);
+        TrainResult straight = Dml.start(lossSpec("no-loss", rows, null), driver).await(WAIT);
+        NodeKiller killer = new NodeKiller(30);
+        TrainResult r = Dml.start(lossSpec("node-loss", rows, killer), driver).await(WAIT);
+        assertEquals(1, r.recoveries().size(), r.toString());
+        Recovery rec = r.recoveries().get(0);
+        assertEquals("a peer's snapshot", rec.restoredFrom(), rec.toString());
+        assertTrue(!rec.preemption() && r.failures() == 1, rec.toString());
+        assertTrue(nodeIps().containsAll(ips(r.workers())), "the job ends on live nodes: "
+                + r.workers());
+        assertTrue(!ips(r.workers()).contains(killer.lostIp), "a worker still on the lost node");
+        assertEquals(straight.globalSteps(), r.globalSteps());
+        assertArrayEquals(straight.parameters(), r.parameters(), "same model as without loss");
+    }
+
+    private static TrainSpec lossSpec(String name, Table rows, TrainingListener listener) {
+        TrainSpecBuilder b = TrainSpec.builder().setTable(rows)
+                .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 32, 16)
+                .optOptimizer(OptimizerSpec.adam(0.01f))
+                .optEpochs(2).optBatchSize(64).optWorkers(2).optReportEvery(5).optSeed(5)
+                .opt(TrainOptions.PLACEMENT, "spread").optName(name);
+        return (listener == null ? b : b.addListener(listener)).build();
+    }
+
+    /** Takes away the node of rank 1 once the job has passed a step, as a lost VM goes. */
+    static final class NodeKiller implements TrainingListener {
+        private final long atStep;
+        private volatile List<WorkerInfo> workers = List.of();
+        private volatile boolean done;
+        volatile String lostIp;
+
+        NodeKiller(long atStep) {
+            this.atStep = atStep;
+        }
+
+        @Override
+        public void onStart(List<WorkerInfo> w) {
+            workers = List.copyOf(w);
+        }
+
+        @Override
+        public void onStep(StepMetrics s) {
+            if (!done && s.step() >= atStep) {
+                done = true;
+                lostIp = workers.get(1).nodeIp();
+                nodes.nodes().stream().filter(n -> n.ip().equals(lostIp)).findFirst()
+                        .ifPresent(nodes::removeNode);
+            }
         }
     }
 }
