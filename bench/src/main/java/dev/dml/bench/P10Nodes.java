@@ -190,14 +190,11 @@ final class P10Nodes implements Benchmark {
         }
 
         double medianRate() {
-            return examples / samples.medianSeconds();
+            return samples.medianRate(examples);
         }
 
         Map<String, Object> toJson() {
-            List<Double> rates = new ArrayList<>();
-            for (double s : samples.seconds()) {
-                rates.add(examples / s);
-            }
+            List<Double> rates = samples.rates(examples);
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("what", what + " (--placement " + placement + ")");
             m.put("nodes", nodes);

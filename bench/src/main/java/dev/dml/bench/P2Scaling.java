@@ -157,14 +157,11 @@ final class P2Scaling implements Benchmark {
         }
 
         double medianRate() {
-            return examples / samples.medianSeconds();
+            return samples.medianRate(examples);
         }
 
         Map<String, Object> toJson() {
-            List<Double> rates = new ArrayList<>();
-            for (double s : samples.seconds()) {
-                rates.add(examples / s);
-            }
+            List<Double> rates = samples.rates(examples);
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("what", what);
             m.put("workers", spec.workers());

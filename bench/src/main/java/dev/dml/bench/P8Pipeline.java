@@ -200,7 +200,7 @@ final class P8Pipeline implements Benchmark {
         }
 
         double rate() {
-            return examples / samples.medianSeconds();
+            return samples.medianRate(examples);
         }
 
         double bubble() {
@@ -218,10 +218,7 @@ final class P8Pipeline implements Benchmark {
         }
 
         Map<String, Object> toJson() {
-            List<Double> rates = new ArrayList<>();
-            for (double s : samples.seconds()) {
-                rates.add(examples / s);
-            }
+            List<Double> rates = samples.rates(examples);
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("strategy", spec.strategy().toString());
             m.put("batch", spec.batchSize());

@@ -61,6 +61,30 @@ public final class TrialTimes {
     }
 
     /**
+     * Returns each run's rate of a job that handles {@code examples} per run.
+     *
+     * @param examples what one run handles
+     * @return examples per second, by run
+     */
+    public List<Double> rates(long examples) {
+        List<Double> out = new ArrayList<>();
+        for (double s : seconds()) {
+            out.add(examples / s);
+        }
+        return out;
+    }
+
+    /**
+     * Returns the median rate of a job that handles {@code examples} per run.
+     *
+     * @param examples what one run handles
+     * @return examples per second at the median time
+     */
+    public double medianRate(long examples) {
+        return examples / medianSeconds();
+    }
+
+    /**
      * Returns the times in the order they were taken.
      *
      * @return a copy of the times
