@@ -7,6 +7,7 @@ import io.ray.api.Ray;
 import io.ray.api.function.RayFunc0;
 import io.ray.api.function.RayFunc1;
 import io.ray.api.function.RayFunc2;
+import io.ray.api.function.RayFunc3;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,6 +136,11 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         return one(rank, Gather.methodName(method), actors.get(rank).task(method, arg).remote());
     }
 
+    /** Calls a method with two arguments on the actor of a rank, waits, and returns its result. */
+    public <A, B, R> R callOne(int rank, RayFunc3<W, A, B, R> method, A a, B b) {
+        return one(rank, Gather.methodName(method), actors.get(rank).task(method, a, b).remote());
+    }
+
     private <R> R one(int rank, String what, ObjectRef<R> ref) {
         return Gather.await(List.of(ref), List.of(workers.get(rank)), what, timeout).get(0);
     }
@@ -215,9 +221,10 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
 
     /**
      * Replaces the actors of some ranks with new ones, started as this group's were (in the
-     * lost actors' bundles, which Ray moves to a node with room when theirs is gone), and joins every rank again, so that collectives
-     * work across the new membership. This group is done afterwards; the kept actors belong to
-     * the group returned. The new actors hold nothing yet: load and initialise them.
+     * lost actors' bundles, which Ray moves to a node with room when theirs is gone), and joins
+     * every rank again, so that collectives work across the new membership. This group is done
+     * afterwards; the kept actors belong to the group returned. The new actors hold nothing
+     * yet: load and initialise them.
      *
      * @param ranks the ranks to replace; their old actors are killed
      * @return the group with the same ranks, owned by the caller

@@ -4,18 +4,24 @@ import dev.dml.ray.collective.CollectiveWorker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The part of a {@link TrainWorker} that keeps its state for later: in-memory snapshots of its
  * stage's state, taken every few steps, copies of other stages' snapshots that it keeps for
- * them, checkpoint files in a shared folder, and whether a pre-emption notice came. A lost worker's state then lives on in a peer: in
- * every other rank of a data-parallel job (all hold the same state), in the stage's other
- * replicas, or in the copy its buddy stage keeps.
+ * them, checkpoint files in a shared folder, and whether a pre-emption notice came. A lost
+ * worker's state then lives on in a peer: in every other rank of a data-parallel job (all hold
+ * the same state), in the stage's other replicas, or in the copy its buddy stage keeps.
  */
 public abstract class RecoverableWorker extends CollectiveWorker {
 
-    private final Map<Integer, SnapshotCopy> snapshots = new ConcurrentHashMap<>();
+    /** Kept per stage: the newest and the one before, in case a loss cut the newest short. */
+    private static final int KEPT = 2;
+
+    private final Map<Integer, NavigableMap<Long, SnapshotCopy>> snapshots =
+            new ConcurrentHashMap<>();
 
     /** Creates a worker; Ray calls the subclass's constructor. */
     protected RecoverableWorker() {}
@@ -52,7 +58,7 @@ public abstract class RecoverableWorker extends CollectiveWorker {
      */
     public long snapshot(long step) {
         SnapshotCopy s = new SnapshotCopy(stage(), step, currentState());
-        snapshots.put(s.stage, s);
+        put(s);
         return s.state.length;
     }
 
@@ -63,8 +69,20 @@ public abstract class RecoverableWorker extends CollectiveWorker {
      * @return {@code true}
      */
     public boolean keep(SnapshotCopy copy) {
-        snapshots.merge(copy.stage, copy, (old, now) -> now.step >= old.step ? now : old);
+        if (copy.exists()) {
+            put(copy);
+        }
         return true;
+    }
+
+    private void put(SnapshotCopy s) {
+        NavigableMap<Long, SnapshotCopy> held = snapshots.computeIfAbsent(s.stage,
+                k -> new ConcurrentSkipListMap<>());
+        held.tailMap(s.step, false).clear(); // after a rollback, later ones are another past
+        held.put(s.step, s);
+        while (held.size() > KEPT) {
+            held.pollFirstEntry();
+        }
     }
 
     /**
@@ -74,7 +92,32 @@ public abstract class RecoverableWorker extends CollectiveWorker {
      * @return the snapshot, or {@link SnapshotCopy#NONE}
      */
     public SnapshotCopy heldSnapshot(int stage) {
-        return snapshots.getOrDefault(stage, SnapshotCopy.NONE);
+        NavigableMap<Long, SnapshotCopy> held = snapshots.get(stage);
+        return held == null || held.isEmpty() ? SnapshotCopy.NONE : held.lastEntry().getValue();
+    }
+
+    /**
+     * Returns the steps at which this worker holds a snapshot of a stage.
+     *
+     * @param stage the stage
+     * @return the steps, oldest first
+     */
+    public long[] snapshotSteps(int stage) {
+        NavigableMap<Long, SnapshotCopy> held = snapshots.get(stage);
+        return held == null ? new long[0]
+                : held.keySet().stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * Returns this worker's snapshot of a stage at a step.
+     *
+     * @param stage the stage
+     * @param step the step
+     * @return the snapshot, or {@link SnapshotCopy#NONE}
+     */
+    public SnapshotCopy heldSnapshotAt(int stage, long step) {
+        NavigableMap<Long, SnapshotCopy> held = snapshots.get(stage);
+        return held == null ? SnapshotCopy.NONE : held.getOrDefault(step, SnapshotCopy.NONE);
     }
 
     /** Whether this worker's JVM got a pre-emption notice. */

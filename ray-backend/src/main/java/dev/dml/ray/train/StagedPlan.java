@@ -13,7 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -295,33 +299,46 @@ final class StagedPlan implements StepPlan {
         return roster();
     }
 
+    /**
+     * Restores every stage from the newest step at which each stage's state survives: in its
+     * own workers or in the copy its buddy keeps. Each keeps two snapshots a stage, so a loss
+     * in the middle of a snapshot still leaves the one before it on every stage.
+     */
     @Override
     public long restoreFromPeers(List<Integer> replaced) {
         int k = groups.size();
-        List<SnapshotCopy> newest = new ArrayList<>();
+        List<Map<Long, Integer>> holders = new ArrayList<>(); // by stage: step -> worker
+        Set<Long> common = null;
         for (int s = 0; s < k; s++) {
-            SnapshotCopy best = SnapshotCopy.NONE;
-            // The stage's own workers, then the buddy that keeps its copy.
-            List<Integer> holders = new ArrayList<>();
+            List<Integer> candidates = new ArrayList<>();
             for (int r = 0; r < groups.get(s).size(); r++) {
-                holders.add(r * k + s);
+                candidates.add(r * k + s);
             }
-            holders.add((s + 1) % k);
-            for (int w : holders) {
+            candidates.add((s + 1) % k); // the buddy stage's first worker
+            Map<Long, Integer> at = new HashMap<>();
+            for (int w : candidates) {
                 if (!replaced.contains(w)) {
-                    SnapshotCopy c = groups.get(w % k).callOne(w / k, TrainWorker::heldSnapshot, s);
-                    best = c.step > best.step ? c : best;
+                    for (long step : groups.get(w % k).callOne(w / k, TrainWorker::snapshotSteps,
+                            s)) {
+                        at.putIfAbsent(step, w);
+                    }
                 }
             }
-            if (!best.exists() || (s > 0 && best.step != newest.get(0).step)) {
-                return -1; // a stage's state is gone, or the stages' snapshots disagree
-            }
-            newest.add(best);
+            holders.add(at);
+            common = common == null ? new HashSet<>(at.keySet()) : common;
+            common.retainAll(at.keySet());
         }
+        if (common == null || common.isEmpty()) {
+            return -1; // some stage's state is gone
+        }
+        long step = Collections.max(common);
         for (int s = 0; s < k; s++) {
-            groups.get(s).callAll(TrainWorker::restore, newest.get(s).state);
+            int w = holders.get(s).get(step);
+            SnapshotCopy c = groups.get(w % k).callOne(w / k, TrainWorker::heldSnapshotAt, s,
+                    step);
+            groups.get(s).callAll(TrainWorker::restore, c.state);
         }
-        return newest.get(0).step;
+        return step;
     }
 
     @Override
