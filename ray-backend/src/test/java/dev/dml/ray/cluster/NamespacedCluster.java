@@ -188,7 +188,8 @@ public final class NamespacedCluster implements AutoCloseable {
         Map<String, String> env = Map.of("DML12_NODE_DIR", node.dir().toString(),
                 "DML12_SHARED", shared().toString(),
                 "DML12_DJL", Path.of(System.getProperty("user.home"), ".djl.ai").toString(),
-                "DML12_HIDE", String.join(" ", hidden));
+                "DML12_HIDE", String.join(" ", hidden),
+                "DML12_KEEP", String.join(" ", installed(ray)));
         long deadline = System.nanoTime() + NODE_START.toNanos();
         for (int attempt = 1; ; attempt++) {
             Process p = launch(cmd, env, node.dir().resolve("ray-start-" + attempt + ".log"));
@@ -298,21 +299,34 @@ public final class NamespacedCluster implements AutoCloseable {
     }
 
     /**
-     * Inside a node's private mount namespace: stage the node's own folder and the shared one,
-     * cover every hidden folder with an empty tmpfs, put the staged folders back at their
-     * paths, give DJL the node's own cache, and run Ray.
+     * What a node has installed, as a VM would, even where it lies under a hidden folder (a
+     * Python environment in a checkout under /tmp): Ray's Python environment and Java.
+     */
+    static List<String> installed(RayInstallation ray) {
+        return List.of(ray.rayCommand().getParent().getParent().toString(),
+                ray.java().getParent().getParent().toString());
+    }
+
+    /**
+     * Inside a node's private mount namespace: stage the node's own folder, the shared one and
+     * the installed software, cover every hidden folder with an empty tmpfs, put the staged
+     * folders back at their paths, give DJL the node's own cache, and run Ray.
      */
     private static final String NODE_SCRIPT = String.join("\n",
             "set -e",
             "mount -t tmpfs dml12 /mnt",
-            "mkdir /mnt/node /mnt/shared",
+            "mkdir /mnt/node /mnt/shared /mnt/keep",
             "mount --bind \"$DML12_NODE_DIR\" /mnt/node",
             "mount --bind \"$DML12_SHARED\" /mnt/shared",
+            "i=0; for d in $DML12_KEEP; do i=$((i+1)); mkdir /mnt/keep/$i;"
+                    + " mount --bind \"$d\" /mnt/keep/$i; done",
             "for d in $DML12_HIDE; do if [ -d \"$d\" ]; then mount -t tmpfs dml12 \"$d\"; fi;"
                     + " done",
             "mkdir -p /tmp/dml12-node \"$DML12_SHARED\"",
             "mount --move /mnt/node /tmp/dml12-node",
             "mount --move /mnt/shared \"$DML12_SHARED\"",
+            "i=0; for d in $DML12_KEEP; do i=$((i+1)); mkdir -p \"$d\";"
+                    + " mount --move /mnt/keep/$i \"$d\"; done",
             "umount /mnt",
             "if [ -d \"$DML12_DJL\" ]; then mount --bind /tmp/dml12-node/djl \"$DML12_DJL\"; fi",
             "cd /",
