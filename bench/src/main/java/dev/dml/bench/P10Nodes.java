@@ -111,7 +111,7 @@ final class P10Nodes implements Benchmark {
 
     /** A driver's start: its wall time and what its code upload did. */
     private static Map<String, Object> driverStart(DriverProcess d, long since) {
-        CodeShipment s = d.codeShipment();
+        CodeShipment s = d.codeShipment().orElseThrow();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("open_s", seconds(since));
         m.put("code_upload_s", TrialTimes.round(s.seconds(), 3));

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -342,13 +343,11 @@ public final class DriverProcess implements AutoCloseable {
     }
 
     /**
-     * Returns how this driver's code packages reached the cluster (its workers load dml from
-     * them).
-     *
-     * @return what was uploaded and what the cluster had already
+     * Returns how this driver's code packages reached an external cluster, whose workers load
+     * dml from them; empty on an embedded head, whose workers read the jars in place.
      */
-    public CodeShipment codeShipment() {
-        return code;
+    public Optional<CodeShipment> codeShipment() {
+        return Optional.ofNullable(code);
     }
 
     /**

@@ -123,9 +123,10 @@ public final class RayCluster implements AutoCloseable {
 
     /**
      * Starts a driver process: a child JVM with {@code ray_dist.jar} and this JVM's class path
-     * (Ray's own jars removed), attached to this cluster. Its actors, on whatever node they
-     * land, get the same classes as the job's runtime-env packages ({@link CodePackages}),
-     * stored in the cluster while the driver starts.
+     * (Ray's own jars removed), attached to this cluster. Its actors get the same classes: on
+     * an external cluster, on whatever node they land, as the job's runtime-env packages
+     * ({@link CodePackages}), stored in the cluster while the driver starts; on an embedded
+     * head, which is this machine's alone, from the jars where they are.
      *
      * @param spec JVM options, extra class path and timeouts
      * @return the driver, owned by the caller (and closed with this cluster at the latest)
@@ -143,6 +144,13 @@ public final class RayCluster implements AutoCloseable {
         List<Path> classpath = new ArrayList<>();
         classpath.add(ray.rayDistJar());
         classpath.addAll(code);
+        if (head != null) {
+            // The embedded head listens on loopback, so no other machine joins it: its workers
+            // read the jars in place, and the head keeps no copy of them (175 MB, most of it
+            // libtorch: too much for a 2 GB Binder session).
+            return launch(spec, classpath,
+                    Map.of("ray.job.code-search-path", Classpaths.join(code)));
+        }
         Path scratch = newScratch();
         try {
             CodePackages packages = CodePackages.of(code, scratch);
@@ -156,7 +164,7 @@ public final class RayCluster implements AutoCloseable {
             }, "dml-code-upload");
             upload.setDaemon(true);
             upload.start(); // while the driver starts: both take seconds
-            DriverProcess driver = launch(spec, classpath, packages.uris());
+            DriverProcess driver = launch(spec, classpath, packageProps(packages.uris()));
             try {
                 CodeShipment s = shipped.join();
                 LOG.info("code for driver {}: uploaded {}, cached {}, {} s", driver.pid(),
@@ -172,17 +180,29 @@ public final class RayCluster implements AutoCloseable {
         }
     }
 
-    private DriverProcess launch(DriverSpec spec, List<Path> classpath, List<String> jars) {
+    /** The job's runtime-env jars: the code packages' URIs. */
+    private static Map<String, String> packageProps(List<String> jars) {
         Map<String, String> props = new LinkedHashMap<>();
-        props.put("ray.address", address);
-        if (nodeIp != null) {
-            props.put("ray.node-ip", nodeIp);
-        }
         for (int i = 0; i < jars.size(); i++) {
             props.put("ray.job.runtime-env.jars." + i, jars.get(i));
         }
         // a node fetches the packages when its first worker starts, after the upload ended
         props.put("ray.job.runtime-env.config.eager-install", "false");
+        return props;
+    }
+
+    /**
+     * Starts the driver JVM.
+     *
+     * @param code how the job's workers find dml's classes (Ray job properties)
+     */
+    private DriverProcess launch(DriverSpec spec, List<Path> classpath, Map<String, String> code) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("ray.address", address);
+        if (nodeIp != null) {
+            props.put("ray.node-ip", nodeIp);
+        }
+        props.putAll(code);
         // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the heap
         // cap of DML_WORKER_HEAP, if set
         List<String> workerJvm = new ArrayList<>(JobJvms.ADD_OPENS);
