@@ -53,19 +53,24 @@ def parent(pid):
 
 def job_processes(kernel_pid):
     """{'kernel': pid, 'driver': pid, 'worker <pid>': pid} of this kernel's job: the driver is
-    the kernel's DriverMain child; the workers are Ray Java workers of the driver's head."""
+    the kernel's DriverMain child; the workers are the Ray Java workers among the kernel's
+    descendants (its embedded head's raylet starts them)."""
     out = {"kernel": kernel_pid}
     pids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
-    drivers = [p for p in pids if parent(p) == kernel_pid and "DriverMain" in cmdline(p)]
-    if not drivers:
-        return out
-    out["driver"] = drivers[0]
-    head = re.search(r"(dml-ray-[0-9]+)", cmdline(drivers[0]))
-    if head:
-        for p in pids:
-            c = cmdline(p)
-            if head.group(1) in c and "DefaultWorker" in c:
-                out[f"worker {p}"] = p
+    children = {}
+    for p in pids:
+        children.setdefault(parent(p), []).append(p)
+    todo, mine = [kernel_pid], []
+    while todo:
+        for c in children.get(todo.pop(), []):
+            mine.append(c)
+            todo.append(c)
+    for p in mine:
+        c = cmdline(p)
+        if "DriverMain" in c and parent(p) == kernel_pid:
+            out["driver"] = p
+        elif "DefaultWorker" in c:
+            out[f"worker {p}"] = p
     return out
 
 
