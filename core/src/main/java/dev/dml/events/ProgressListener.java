@@ -51,6 +51,14 @@ public interface ProgressListener {
     default void onRecovery(Recovery recovery) {}
 
     /**
+     * Called when an elastic job grew or shrank; with a shrink, just before its {@link
+     * #onRecovery}.
+     *
+     * @param resize the sizes before and after, and the workers now
+     */
+    default void onResize(Resize resize) {}
+
+    /**
      * Called when the job has something to say that is not a failure: a {@code --resume} that
      * found nothing, a checkpoint that could not be written.
      *
@@ -62,7 +70,7 @@ public interface ProgressListener {
      * Hands an event to the method that takes it; other objects are ignored.
      *
      * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics}, {@link
-     *     EpochMetrics}, {@link Recovery} or {@link JobNotice}
+     *     EpochMetrics}, {@link Recovery}, {@link Resize} or {@link JobNotice}
      */
     default void deliver(Object event) {
         if (event instanceof StepMetrics s) {
@@ -75,6 +83,8 @@ public interface ProgressListener {
             onStart(j.workers());
         } else if (event instanceof Recovery r) {
             onRecovery(r);
+        } else if (event instanceof Resize r) {
+            onResize(r);
         } else if (event instanceof JobNotice n) {
             onNotice(n);
         }

@@ -98,9 +98,15 @@ public final class TrainOptions {
                     : "gpipe")
             .java("the schedule of optStrategy").done();
 
-    /** Worker actors. */
-    public static final Option<Integer> WORKERS = spec("workers", ValueType.count(), "N",
-            "worker actors, each its own JVM").example("2")
+    /**
+     * Worker actors, or an elastic range. The data stays in MAX shards at any size (a worker
+     * may train several), so the global batch and the learning rate never change.
+     */
+    public static final Option<WorkerRange> WORKERS = spec("workers", ValueType.workerRange(),
+            "N|MIN:MAX", "worker actors, each its own JVM; MIN:MAX grows and shrinks with the"
+            + " cluster (data parallelism), every step still training MAX batches at the same"
+            + " learning rate")
+            .example("2")
             .derived("1; replicas x stages for model, pipeline, hybrid", TrainOptions::workers)
             .java("optWorkers").done();
 
@@ -218,8 +224,9 @@ public final class TrainOptions {
         return s.size() == 1 ? s.get(0) : s.size();
     }
 
-    private static Integer workers(OptionValues v) {
-        return "data".equals(v.get(STRATEGY)) ? 1 : v.get(REPLICAS) * stageCount(v);
+    private static WorkerRange workers(OptionValues v) {
+        return WorkerRange.of("data".equals(v.get(STRATEGY)) ? 1
+                : v.get(REPLICAS) * stageCount(v));
     }
 
     private static <T> Declaration<T> spec(String name, ValueType<T> type, String metavar,

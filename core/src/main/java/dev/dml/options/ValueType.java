@@ -48,6 +48,23 @@ public final class ValueType<T> {
     }
 
     /**
+     * A worker count of at least 1, or an elastic range {@code MIN:MAX} with {@code 1 <= MIN <=
+     * MAX}.
+     *
+     * @return the type
+     */
+    public static ValueType<WorkerRange> workerRange() {
+        return new ValueType<>("a whole number of at least 1, or a range of them such as 2:4", s -> {
+            String[] parts = s.strip().split(":", -1);
+            if (parts.length > 2) {
+                throw new IllegalArgumentException(s);
+            }
+            int max = Integer.parseInt(parts[parts.length - 1].strip());
+            return new WorkerRange(Integer.parseInt(parts[0].strip()), max);
+        }, r -> r.min() >= 1 && r.max() >= r.min(), WorkerRange::toString);
+    }
+
+    /**
      * A whole number, negative ones included.
      *
      * @return the type

@@ -82,10 +82,10 @@ class TrainOptionsTest {
                 .get(TrainOptions.LR));
         assertEquals(List.of(64), none.get(TrainOptions.HIDDEN));
         assertNull(none.with(TrainOptions.MODEL, "logistic").get(TrainOptions.HIDDEN));
-        assertEquals(1, none.get(TrainOptions.WORKERS));
+        assertEquals(WorkerRange.of(1), none.get(TrainOptions.WORKERS));
         OptionValues hybrid = none.with(TrainOptions.STRATEGY, "hybrid")
                 .with(TrainOptions.STAGES, List.of(2, 1, 1));
-        assertEquals(6, hybrid.get(TrainOptions.WORKERS));
+        assertEquals(WorkerRange.of(6), hybrid.get(TrainOptions.WORKERS));
         assertEquals("1f1b", hybrid.get(TrainOptions.SCHEDULE));
         assertEquals(1, none.with(TrainOptions.STRATEGY, "model")
                 .get(TrainOptions.MICROBATCHES));

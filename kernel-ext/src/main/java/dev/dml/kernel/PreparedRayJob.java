@@ -60,9 +60,11 @@ final class PreparedRayJob implements PreparedJob {
 
     @Override
     public String description() {
-        return String.format("%s on %,d rows x %d features, %d worker%s", describe(spec.model()),
-                spec.trainTable().rowCount(), spec.columns().featureCount(), spec.workers(),
-                spec.workers() == 1 ? "" : "s");
+        String workers = spec.minWorkers() < spec.workers()
+                ? spec.minWorkers() + " to " + spec.workers() + " workers (elastic)"
+                : spec.workers() + (spec.workers() == 1 ? " worker" : " workers");
+        return String.format("%s on %,d rows x %d features, %s", describe(spec.model()),
+                spec.trainTable().rowCount(), spec.columns().featureCount(), workers);
     }
 
     private static String describe(ModelSpec model) {

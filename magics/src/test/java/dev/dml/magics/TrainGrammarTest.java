@@ -2,6 +2,7 @@ package dev.dml.magics;
 
 import dev.dml.DmlException;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.WorkerRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -29,7 +30,7 @@ class TrainGrammarTest {
                 + " --strategy pipeline --stages 2,1 --microbatches 4 --schedule 1f1b");
         assertEquals("fraud", r.source());
         assertEquals(List.of(64, 32), r.get(TrainOptions.HIDDEN));
-        assertEquals(2, r.get(TrainOptions.WORKERS));
+        assertEquals(WorkerRange.of(2), r.get(TrainOptions.WORKERS));
         assertEquals(0.01, r.get(TrainOptions.LR));
         assertEquals("sgd", r.get(TrainOptions.OPTIMIZER));
         assertEquals("0.2", r.get(TrainOptions.VALIDATION));
@@ -68,6 +69,11 @@ class TrainGrammarTest {
         assertEquals("%dml train: --epochs must be a whole number of at least 1, got '0'.\n"
                 + "For example --epochs 3: passes over the training rows.",
                 error(() -> line("fraud --label y --epochs 0")));
+        assertEquals(new WorkerRange(2, 4), line("fraud --label y --workers 2:4")
+                .get(TrainOptions.WORKERS));
+        assertTrue(error(() -> line("fraud --label y --workers 4:2")).startsWith(
+                "%dml train: --workers must be a whole number of at least 1, or a range of them such as"
+                + " 2:4, got '4:2'."), error(() -> line("fraud --label y --workers 4:2")));
         assertTrue(error(() -> line("fraud --label y --model rnn"))
                 .contains("--model must be one of mlp, logistic, cnn"));
         assertTrue(error(() -> line("fraud --label y --hidden 64,x"))

@@ -7,6 +7,7 @@ import dev.dml.events.JobNotice;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.ProgressListener;
 import dev.dml.events.Recovery;
+import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import java.util.ArrayList;
@@ -143,6 +144,15 @@ public final class LiveDashboard implements ProgressListener {
         epochSamples.removeIf(e -> e.steps() > back);
         step = Math.min(step, back);
         workers = List.copyOf(r.workers());
+        dirty = true;
+    }
+
+    /** Shows an elastic job's new size: its workers, and a line that says when and why. */
+    @Override
+    public synchronized void onResize(Resize r) {
+        workers = List.copyOf(r.workers());
+        notices.add("Step " + r.step() + ": " + (r.grew() ? "grew" : "shrank") + " from "
+                + r.from() + " to " + r.to() + " workers (" + r.cause() + ").");
         dirty = true;
     }
 

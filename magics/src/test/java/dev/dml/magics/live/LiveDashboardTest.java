@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.ProcessSample;
 import dev.dml.events.Recovery;
+import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import java.awt.Color;
@@ -223,5 +224,20 @@ class LiveDashboardTest {
         assertEquals(1, summary.recoveries().size());
         assertEquals(List.of(4101L, 7777L), summary.workers().stream().map(WorkerStats::pid)
                 .toList());
+    }
+
+    @Test
+    void anElasticJobsNewSizeShowsItsWorkersAndALine() throws Exception {
+        LiveDashboard d = samples.dashboard(1, 100);
+        d.onStart(Samples.WORKERS.subList(0, 2));
+        d.onStep(Samples.step(1, 1, 1.0, 100, 0));
+        d.onResize(new Resize(1, 2, 4, "grew onto room that joined the cluster",
+                Samples.WORKERS));
+        assertEquals(List.of("Step 1: grew from 2 to 4 workers (grew onto room that joined the"
+                + " cluster)."), d.notices());
+        SvgText svg = new SvgText(d.frame().svg());
+        assertTrue(svg.hasTextStartingWith("Step 1: grew from 2 to 4"), svg.texts().toString());
+        assertTrue(svg.hasText("2 nodes · 10.0.0.5: ranks 0-1 · 10.0.0.6: ranks 2-3"), "the new node is listed: "
+                + svg.texts());
     }
 }

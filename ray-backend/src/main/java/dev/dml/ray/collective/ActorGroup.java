@@ -35,12 +35,12 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
     private final List<ActorHandle<W>> actors;
     private final List<WorkerInfo> workers;
     private final ActorGroupBuilder<W> builder;
-    private final List<Integer> slotOfRank;
+    private final List<Slot> slotOfRank;
     private final Duration timeout;
     private boolean closed;
 
     ActorGroup(List<ActorHandle<W>> actors, List<WorkerInfo> workers,
-            ActorGroupBuilder<W> builder, List<Integer> slotOfRank) {
+            ActorGroupBuilder<W> builder, List<Slot> slotOfRank) {
         this.actors = List.copyOf(actors);
         this.workers = List.copyOf(workers);
         this.builder = builder;
@@ -220,6 +220,16 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
     }
 
     /**
+     * Returns where the actor of a rank started, for a later {@link #grow}.
+     *
+     * @param rank 0 to {@code size() - 1}
+     * @return its slot
+     */
+    public Slot slot(int rank) {
+        return slotOfRank.get(rank);
+    }
+
+    /**
      * Replaces the actors of some ranks with new ones, started as this group's were (in the
      * lost actors' bundles, which Ray moves to a node with room when theirs is gone), and joins
      * every rank again, so that collectives work across the new membership. This group is done
@@ -227,19 +237,74 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
      * yet: load and initialise them.
      *
      * @param ranks the ranks to replace; their old actors are killed
+     * @param wait how long the new actors may take to start (a slot with no room waits)
      * @return the group with the same ranks, owned by the caller
-     * @throws CollectiveException when a new actor cannot start or join in time
+     * @throws CollectiveException when a new actor cannot start or join in time; this group
+     *     keeps its other actors, for a {@link #shrink}
      */
-    public ActorGroup<W> replace(List<Integer> ranks) {
+    public ActorGroup<W> replace(List<Integer> ranks, Duration wait) {
         List<ActorHandle<W>> fresh = new ArrayList<>();
         try {
+            ranks.forEach(r -> kill(actors.get(r))); // a hung one would hold its bundle
             builder.create(ranks.stream().map(slotOfRank::get).toList(), fresh);
             List<ActorHandle<W>> all = new ArrayList<>(actors);
             for (int i = 0; i < ranks.size(); i++) {
-                kill(all.get(ranks.get(i)));
                 all.set(ranks.get(i), fresh.get(i));
             }
-            ActorGroup<W> next = builder.join(all, slotOfRank, true);
+            ActorGroup<W> next = builder.join(all, slotOfRank, true, wait);
+            closed = true;
+            return next;
+        } catch (RuntimeException e) {
+            fresh.forEach(ActorGroup::kill);
+            throw e;
+        }
+    }
+
+    /** {@link #replace(List, Duration)}, waiting as long as any call may. */
+    public ActorGroup<W> replace(List<Integer> ranks) {
+        return replace(ranks, timeout);
+    }
+
+    /**
+     * Drops the actors of some ranks and joins the others again, in their order, as a smaller
+     * group (ranks renumbered from 0). This group is done afterwards.
+     *
+     * @param ranks the ranks to drop; their actors are killed
+     * @return the group of the others, owned by the caller
+     */
+    public ActorGroup<W> shrink(List<Integer> ranks) {
+        List<ActorHandle<W>> kept = new ArrayList<>();
+        List<Slot> slots = new ArrayList<>();
+        for (int r = 0; r < actors.size(); r++) {
+            if (!ranks.contains(r)) {
+                kept.add(actors.get(r));
+                slots.add(slotOfRank.get(r));
+            }
+        }
+        ranks.forEach(r -> kill(actors.get(r)));
+        closed = true;
+        return builder.join(kept, slots, true, timeout);
+    }
+
+    /**
+     * Starts new actors in some slots and joins them after this group's ranks, which keep their
+     * numbers. This group is done afterwards, unless the new actors fail to start.
+     *
+     * @param slots where the new actors start
+     * @param wait how long they may take to start
+     * @return the larger group, owned by the caller
+     * @throws CollectiveException when a new actor cannot start or join in time; this group
+     *     and its actors are then unchanged
+     */
+    public ActorGroup<W> grow(List<Slot> slots, Duration wait) {
+        List<ActorHandle<W>> fresh = new ArrayList<>();
+        try {
+            builder.create(slots, fresh);
+            List<ActorHandle<W>> all = new ArrayList<>(actors);
+            all.addAll(fresh);
+            List<Slot> allSlots = new ArrayList<>(slotOfRank);
+            allSlots.addAll(slots);
+            ActorGroup<W> next = builder.join(all, allSlots, true, wait);
             closed = true;
             return next;
         } catch (RuntimeException e) {
@@ -294,7 +359,7 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
             List<ActorGroup<W>> groups = new ArrayList<>();
             for (int i = 0; i < builders.size(); i++) {
                 ActorGroupBuilder<W> b = builders.get(i);
-                groups.add(b.join(created.get(i), b.allSlots(), false));
+                groups.add(b.join(created.get(i), b.allSlots(), false, b.timeout));
             }
             return groups;
         } catch (RuntimeException e) {

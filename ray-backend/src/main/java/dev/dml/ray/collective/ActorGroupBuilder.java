@@ -144,26 +144,30 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
         return this;
     }
 
-    /** Every slot of a new group: actor {@code i} goes to slot (bundle) {@code i}. */
-    List<Integer> allSlots() {
-        return IntStream.range(0, size).boxed().toList();
+    /** Every slot of a new group: actor {@code i} in bundle {@code bundles.get(i)}. */
+    List<Slot> allSlots() {
+        return IntStream.range(0, size).mapToObj(i -> placement == null ? Slot.ANYWHERE
+                : new Slot(placement, bundles.get(i))).toList();
     }
 
     /**
      * Joins created actors into a group.
      *
      * @param created the actors, in creation order
-     * @param slots each created actor's slot (its bundle, with a placement group)
+     * @param slots each created actor's slot
      * @param keepOrder number the actors in the given order, as a replacement must
+     * @param startWait how long the actors may take to start
      */
-    ActorGroup<W> join(List<ActorHandle<W>> created, List<Integer> slots, boolean keepOrder) {
-        GroupStart.Members<W> m = GroupStart.join(created, ranksByNode && !keepOrder, timeout);
-        List<Integer> slotOfRank = m.order().stream().map(slots::get).toList();
+    ActorGroup<W> join(List<ActorHandle<W>> created, List<Slot> slots, boolean keepOrder,
+            Duration startWait) {
+        GroupStart.Members<W> m = GroupStart.join(created, ranksByNode && !keepOrder, startWait,
+                timeout);
+        List<Slot> slotOfRank = m.order().stream().map(slots::get).toList();
         return new ActorGroup<>(m.actors(), m.workers(), this, slotOfRank);
     }
 
-    /** Creates one actor for each slot, into {@code into} as each starts. */
-    void create(List<Integer> slots, List<ActorHandle<W>> into) {
+    /** Creates one actor in each slot, into {@code into} as each starts. */
+    void create(List<Slot> slots, List<ActorHandle<W>> into) {
         if (size < 1) {
             throw new CollectiveException("The actor group's size is not set.",
                     "Call ActorGroupBuilder.setSize before open().");
@@ -172,9 +176,6 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
             throw new CollectiveException("Got " + bundles.size() + " bundles for " + size
                     + " actors.", "Pass one bundle index per actor to optPlacement.");
         }
-        List<Integer> inBundles = placement == null ? List.of()
-                : slots.stream().map(bundles::get).toList();
-        GroupStart.create(factory, slots.size(), cpusPerActor, gpusPerActor, jvmOptions,
-                placement, inBundles, into);
+        GroupStart.create(factory, cpusPerActor, gpusPerActor, jvmOptions, slots, into);
     }
 }

@@ -8,7 +8,6 @@ import io.ray.api.call.ActorCreator;
 import io.ray.api.concurrencygroup.ConcurrencyGroup;
 import io.ray.api.concurrencygroup.ConcurrencyGroupBuilder;
 import io.ray.api.function.RayFunc0;
-import io.ray.api.placementgroup.PlacementGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,16 +33,15 @@ final class GroupStart {
             List<Integer> order) {}
 
     /** Creates the actors, without waiting for them; each one is in {@code into} at once. */
-    static <W extends CollectiveWorker> void create(RayFunc0<W> factory, int size, double cpus,
-            double gpus, List<String> jvmOptions, PlacementGroup placement,
-            List<Integer> bundles, List<ActorHandle<W>> into) {
+    static <W extends CollectiveWorker> void create(RayFunc0<W> factory, double cpus,
+            double gpus, List<String> jvmOptions, List<Slot> slots, List<ActorHandle<W>> into) {
         ConcurrencyGroup delivery = new ConcurrencyGroupBuilder<W>()
                 .setName(CollectiveWorker.DELIVERY_GROUP)
                 .setMaxConcurrency(4)
                 .addMethod(CollectiveWorker::receive)
                 .addMethod(CollectiveWorker::abort)
                 .build();
-        for (int i = 0; i < size; i++) {
+        for (Slot slot : slots) {
             ActorCreator<W> creator = Ray.actor(factory)
                     .setResource("CPU", cpus)
                     .setJvmOptions(jvmOptions)
@@ -51,8 +49,8 @@ final class GroupStart {
             if (gpus > 0) {
                 creator.setResource("GPU", gpus);
             }
-            if (placement != null) {
-                creator.setPlacementGroup(placement, bundles.get(i));
+            if (slot.group() != null) {
+                creator.setPlacementGroup(slot.group(), slot.bundle());
             }
             into.add(creator.remote());
         }
@@ -63,17 +61,18 @@ final class GroupStart {
      *
      * @param created the actors, in creation order
      * @param ranksByNode give the actors of one node neighbouring ranks
-     * @param timeout how long starting and joining may take
+     * @param startWait how long the actors may take to start
+     * @param timeout how long joining, and later each collective, may take
      * @return the members, by rank
      */
     @SuppressWarnings("unchecked")
     static <W extends CollectiveWorker> Members<W> join(List<ActorHandle<W>> created,
-            boolean ranksByNode, Duration timeout) {
+            boolean ranksByNode, Duration startWait, Duration timeout) {
         List<ObjectRef<WorkerInfo>> where = new ArrayList<>();
         for (ActorHandle<W> a : created) {
             where.add(a.task(CollectiveWorker::locate).remote());
         }
-        List<WorkerInfo> located = Gather.await(where, List.of(), "starting", timeout);
+        List<WorkerInfo> located = Gather.await(where, List.of(), "starting", startWait);
         List<String> nodes = located.stream().map(WorkerInfo::nodeId).toList();
         int[] order = ranksByNode ? Topology.ranksByNode(nodes)
                 : java.util.stream.IntStream.range(0, created.size()).toArray();

@@ -61,6 +61,37 @@ final class ClusterResources {
         }
     }
 
+    /**
+     * Counts the workers of a size that the cluster's live nodes could hold, free or not: it
+     * rises when a node joins and falls when one is lost.
+     *
+     * @param cpus CPUs each reserves
+     * @param gpus GPUs each reserves
+     * @return the count; {@link Integer#MAX_VALUE} in Ray's LOCAL mode or when it cannot be read
+     */
+    static int slots(double cpus, double gpus) {
+        if (Ray.getRuntimeContext().isLocalMode()) {
+            return Integer.MAX_VALUE;
+        }
+        try {
+            long total = 0;
+            for (NodeInfo n : Ray.getRuntimeContext().getAllNodeInfo()) {
+                if (n.isAlive) {
+                    total += Math.min(fit(n.resources.getOrDefault("CPU", 0.0), cpus),
+                            fit(n.resources.getOrDefault("GPU", 0.0), gpus));
+                }
+            }
+            return (int) Math.min(Integer.MAX_VALUE, total);
+        } catch (RuntimeException e) {
+            LOG.warn("Cannot read the cluster's resources: {}", e.toString());
+            return Integer.MAX_VALUE;
+        }
+    }
+
+    private static long fit(double has, double each) {
+        return each > 0 ? (long) Math.floor(has / each + 1e-9) : Integer.MAX_VALUE;
+    }
+
     private static String fmt(double d) {
         return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
     }

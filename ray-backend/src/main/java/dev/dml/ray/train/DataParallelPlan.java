@@ -1,43 +1,96 @@
 package dev.dml.ray.train;
 
+import dev.dml.DmlException;
+import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
+import dev.dml.ray.collective.CollectiveException;
+import dev.dml.ray.collective.Slot;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Data parallelism: every rank holds the whole model and trains on its own shard, averaging
+ * Data parallelism: every rank holds the whole model and trains on its shards, averaging
  * gradients with its peers after every step, a few steps per call.
+ *
+ * <p>The rows are split into as many shards as the job's most workers. An elastic job ({@code
+ * --workers MIN:MAX}) may run fewer: shard {@code s} then goes to rank {@code s mod W}, and a
+ * step still trains a batch of every shard, so the size never changes what the job computes.
+ * It starts with what its placement holds, shrinks when lost workers cannot be replaced in
+ * {@link #REPLACE_WAIT} and at least MIN remain, and grows ({@link #grow}) when nodes join.
  */
 final class DataParallelPlan implements StepPlan {
 
-    private final int workers;
+    private static final Logger LOG = LoggerFactory.getLogger(DataParallelPlan.class);
+    /** How long an elastic job waits for a replacement before it shrinks instead. */
+    static final java.time.Duration REPLACE_WAIT = java.time.Duration.ofSeconds(20);
+    /** How long new workers of a growing job may take to start. */
+    static final java.time.Duration GROW_WAIT = java.time.Duration.ofSeconds(30);
+    /** How long after a growth that failed it tries again, with no new node. */
+    private static final long RETRY_NANOS = 30_000_000_000L;
+
+    private final int fewest;
+    private final int shardCount;
     private final int batchSize;
+    private final WorkerRoom room;
+    private ActorSettings settings;
     private ActorGroup<TrainWorker> group;
     private List<WorkerInfo> who;
     private List<byte[]> shards;
     private byte[] validation;
     private WorkerConfig config;
+    /** The ranks the last {@link #replace} started anew; they hold no snapshot. */
+    private List<Integer> fresh = List.of();
+    /** Slots of workers a shrink dropped, whose bundles a growth uses first. */
+    private final List<Slot> freeSlots = new ArrayList<>();
+    private int roomSeen;
+    /** When a growth that failed may be tried again with no new node; MIN_VALUE: now. */
+    private long retryAfter = Long.MIN_VALUE;
 
-    DataParallelPlan(int workers, int batchSize) {
-        this.workers = workers;
+    /**
+     * A plan.
+     *
+     * @param fewest the fewest workers (MIN), equal to {@code shards} unless elastic
+     * @param shards the shards: the most workers (MAX)
+     * @param batchSize rows per shard and step
+     * @param room how many workers the cluster could hold, read to start and to grow
+     */
+    DataParallelPlan(int fewest, int shards, int batchSize, WorkerRoom room) {
+        this.fewest = fewest;
+        this.shardCount = shards;
         this.batchSize = batchSize;
+        this.room = room;
+    }
+
+    private boolean elastic() {
+        return fewest < shardCount;
     }
 
     @Override
     public int actors() {
-        return workers;
+        return shardCount;
+    }
+
+    @Override
+    public int fewestActors() {
+        return fewest;
     }
 
     @Override
     public int shards() {
-        return workers;
+        return shardCount;
     }
 
     @Override
     public List<WorkerInfo> open(ActorSettings settings, JobControl control) {
-        group = settings.group(workers).open();
+        this.settings = settings;
+        roomSeen = room.slots();
+        int size = settings.placement() != null ? settings.placement().size()
+                : Math.max(fewest, Math.min(shardCount, roomSeen));
+        group = settings.group(size).open();
         control.attach(group);
         who = group.workers();
         return who;
@@ -47,9 +100,28 @@ final class DataParallelPlan implements StepPlan {
     public void load(List<byte[]> shards, byte[] validation) {
         this.shards = shards;
         this.validation = validation;
-        group.callEach(TrainWorker::load, shards);
+        assign(false);
         if (validation != null) {
             group.callOne(0, TrainWorker::loadValidation, validation);
+        }
+    }
+
+    /** Gives every rank its shards: {@code s} to rank {@code s mod W} (or only the fresh). */
+    private void assign(boolean freshOnly) {
+        int w = group.size();
+        if (!freshOnly) {
+            group.callEach(TrainWorker::load, shards.subList(0, w));
+        }
+        for (int r = 0; r < w; r++) {
+            if (freshOnly && !fresh.contains(r)) {
+                continue;
+            }
+            if (freshOnly) {
+                group.callOne(r, TrainWorker::load, shards.get(r));
+            }
+            for (int s = r + w; s < shardCount; s += w) {
+                group.callOne(r, TrainWorker::addShard, shards.get(s));
+            }
         }
     }
 
@@ -71,12 +143,62 @@ final class DataParallelPlan implements StepPlan {
         List<StepMetrics> steps = new ArrayList<>(done);
         for (int i = 0; i < done; i++) {
             steps.add(WorkerReport.merge(reports, i, range.epoch + 1, range.globalFirst + i + 1,
-                    batchSize * workers, Double.NaN));
+                    batchSize * shardCount, Double.NaN));
         }
         long[] hashes = reports.stream().mapToLong(r -> r.parameterHash).toArray();
         return new StepChunk(steps, List.of(),
                 List.of(new StepChunk.ReplicaSet("the model", who, hashes)),
                 StepChunk.leaving(reports));
+    }
+
+    @Override
+    public Resize grow(JobControl control, long step) {
+        long now = System.nanoTime();
+        if (!elastic() || group.size() >= shardCount
+                || (retryAfter != Long.MIN_VALUE && now - retryAfter < 0)) {
+            return null;
+        }
+        int slots = room.slots();
+        boolean joined = slots > roomSeen;
+        roomSeen = Math.min(roomSeen, slots); // a lost node lowers the bar for the next join
+        int want = Math.min(shardCount, slots) - group.size();
+        if (!joined || want <= 0) {
+            return null;
+        }
+        int before = group.size();
+        List<Slot> where = new ArrayList<>(freeSlots.subList(0, Math.min(want,
+                freeSlots.size())));
+        if (where.size() < want) {
+            where.addAll(settings.placement() == null
+                    ? java.util.Collections.nCopies(want - where.size(), Slot.ANYWHERE)
+                    : settings.placement().extend(want - where.size(), GROW_WAIT));
+        }
+        if (where.isEmpty()) {
+            retryAfter = now + RETRY_NANOS;
+            return null;
+        }
+        byte[] state = group.callOne(0, TrainWorker::saveState);
+        try {
+            group = group.grow(where, GROW_WAIT);
+        } catch (CollectiveException e) {
+            LOG.warn("{} more worker(s) did not start; trying again later: {}", where.size(),
+                    e.getMessage());
+            where.stream().filter(w -> !freeSlots.contains(w)).forEach(freeSlots::add);
+            retryAfter = now + RETRY_NANOS;
+            return null;
+        }
+        freeSlots.removeAll(where);
+        roomSeen = slots;
+        control.attach(group);
+        who = group.workers();
+        fresh = java.util.stream.IntStream.range(before, group.size()).boxed().toList();
+        assign(false);
+        for (int r : fresh) {
+            group.callOne(r, TrainWorker::initAlone, config);
+            group.callOne(r, TrainWorker::restore, state);
+        }
+        return new Resize(step, before, group.size(), "grew onto room that joined the cluster",
+                who);
     }
 
     @Override
@@ -111,23 +233,54 @@ final class DataParallelPlan implements StepPlan {
 
     @Override
     public List<WorkerInfo> replace(List<Integer> lost, JobControl control) {
-        group = group.replace(lost);
+        try {
+            group = elastic() ? group.replace(lost, REPLACE_WAIT) : group.replace(lost);
+        } catch (CollectiveException noRoom) {
+            if (!elastic()) {
+                throw noRoom;
+            }
+            return shrink(lost, control, noRoom);
+        }
         control.attach(group);
         who = group.workers();
+        fresh = List.copyOf(lost);
+        assign(true);
+        if (lost.contains(0) && validation != null) {
+            group.callOne(0, TrainWorker::loadValidation, validation);
+        }
         for (int r : lost) {
-            group.callOne(r, TrainWorker::load, shards.get(r));
-            if (r == 0 && validation != null) {
-                group.callOne(0, TrainWorker::loadValidation, validation);
-            }
             group.callOne(r, TrainWorker::initAlone, config);
         }
+        return who;
+    }
+
+    /** Goes on without the lost workers, when no node has room for their replacements. */
+    private List<WorkerInfo> shrink(List<Integer> lost, JobControl control,
+            CollectiveException noRoom) {
+        int left = group.size() - lost.size();
+        if (left < fewest) {
+            throw new DmlException(lost.size() + " lost worker(s) could not be replaced within "
+                    + REPLACE_WAIT.toSeconds() + " s, and the " + left + " left are fewer than"
+                    + " the job's least, {workers=" + fewest + ":" + shardCount + "}.",
+                    "Add nodes to the cluster, or lower the least of {workers}.", noRoom);
+        }
+        lost.forEach(r -> freeSlots.add(group.slot(r)));
+        group = group.shrink(lost);
+        control.attach(group);
+        who = group.workers();
+        fresh = List.of(); // every survivor holds the snapshots
+        assign(false);
+        if (validation != null) {
+            group.callOne(0, TrainWorker::loadValidation, validation);
+        }
+        LOG.warn("shrank to {} workers: no room to replace {}", left, lost);
         return who;
     }
 
     @Override
     public long restoreFromPeers(List<Integer> replaced) {
         for (int r = 0; r < group.size(); r++) {
-            if (!replaced.contains(r)) {
+            if (!fresh.contains(r)) {
                 SnapshotCopy s = group.callOne(r, TrainWorker::heldSnapshot, 0);
                 if (!s.exists()) {
                     return -1;

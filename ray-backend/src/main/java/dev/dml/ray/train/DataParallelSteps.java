@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
+import dev.dml.Closeables;
 import dev.dml.events.ProcessSample;
 import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
@@ -9,7 +10,9 @@ import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.ModelStage;
 import java.nio.FloatBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A data-parallel rank's run of steps, in its {@link TrainWorker}: each a forward and backward
@@ -18,15 +21,23 @@ import java.util.Arrays;
  * so the averaged gradient equals that of the global batch, and a run redone from a snapshot
  * gives the same parameters.
  *
+ * <p>An elastic job keeps its rows in as many shards as its most workers; with fewer, a rank
+ * trains a batch of each of its shards and sums their gradients, the ranks all-reduce the sum,
+ * and each divides it by the shards: the step equals the one all shards' ranks would take.
+ *
  * <p>The all-reduced array carries one more float than the gradients: 1 from a rank that got a
  * pre-emption notice, else 0. After the reduction every rank knows whether one is leaving and
  * all stop after the same step, at no extra message.
  */
-final class DataParallelSteps {
+final class DataParallelSteps implements AutoCloseable {
 
     private final CollectiveWorker peers;
     /** The gradients sent to the all-reduce, reused: a fresh one per step is a G1 humongous. */
     private float[] gradients;
+    /** One shard's gradients, when a rank trains several: reused like {@link #gradients}. */
+    private float[] one;
+    /** Shards beyond the first, when an elastic job runs fewer workers than shards. */
+    private final List<ShardStore> extra = new ArrayList<>();
     /** Steps completed over the job, as of the last step; read when a call failed midway. */
     volatile long completed = -1;
 
@@ -49,9 +60,43 @@ final class DataParallelSteps {
         }
     }
 
-    Done run(ModelStage m, ShardArrays shard, int batchSize, StepRange range) {
+    /**
+     * Gives this rank one more shard to train each step, beside the one its store holds: an
+     * elastic job running fewer workers than shards.
+     *
+     * @return the shard's rows
+     */
+    int addShard(byte[] ipc, String name) {
+        ShardStore s = new ShardStore(name + "/" + (extra.size() + 1));
+        extra.add(s);
+        return s.loadTrain(ipc);
+    }
+
+    /** Frees the shards {@link #addShard} gave. */
+    void dropShards() {
+        Closeables.closeAll(extra);
+        extra.clear();
+    }
+
+    @Override
+    public void close() {
+        dropShards();
+    }
+
+    /**
+     * Runs a range of steps.
+     *
+     * @param first the rank's first shard
+     * @param jobShards the job's shards; more than the ranks when a worker trains several
+     */
+    Done run(ModelStage m, ShardArrays first, int batchSize, int jobShards, StepRange range) {
+        List<ShardArrays> mine = new ArrayList<>(List.of(first));
+        extra.forEach(s -> mine.add(s.train()));
         int n = m.parameterCount();
         int world = peers.info().worldSize();
+        // One shard per rank averages over the ranks; otherwise each rank sums its shards'
+        // gradients and the sum over ranks is divided by the shards: the same mean either way.
+        boolean severalPerRank = world != jobShards;
         float[] losses = new float[range.count];
         long[] compute = new long[range.count];
         long[] comm = new long[range.count];
@@ -62,28 +107,38 @@ final class DataParallelSteps {
         while (done < range.count && !stop) {
             int from = (range.first + done) * batchSize;
             long t0 = System.nanoTime();
-            NDIndex rows = new NDIndex("{}:{}", from, from + batchSize);
-            try (NDArray x = shard.features().get(rows); NDArray y = shard.labels().get(rows)) {
-                losses[done] = m.trainBatch(x, y);
+            if (gradients == null || gradients.length != n + 1) {
+                gradients = new float[n + 1];
             }
+            losses[done] = severalPerRank ? trainShards(m, mine, from, batchSize)
+                    : train(m, first, from, batchSize);
             long t1 = System.nanoTime();
             long t2 = t1;
             stop = RecoverableWorker.leaving();
-            if (world > 1) {
-                // Alone, a rank's gradients already are the average: skip three copies of them.
-                CollectiveStats before = peers.stats();
-                if (gradients == null || gradients.length != n + 1) {
-                    gradients = new float[n + 1];
+            if (world > 1 || severalPerRank) {
+                // Alone with its one shard, a rank's gradients already are the mean: no copies.
+                if (!severalPerRank) {
+                    m.copyGradients(FloatBuffer.wrap(gradients, 0, n));
                 }
-                m.copyGradients(FloatBuffer.wrap(gradients, 0, n));
                 gradients[n] = stop ? 1f : 0f;
-                float[] mean = peers.allReduce(gradients, ReduceOp.AVERAGE);
+                float[] reduced = gradients;
+                if (world > 1) {
+                    CollectiveStats before = peers.stats();
+                    reduced = peers.allReduce(gradients,
+                            severalPerRank ? ReduceOp.SUM : ReduceOp.AVERAGE);
+                    CollectiveStats after = peers.stats();
+                    bytes[done] = after.bytesSent() - before.bytesSent();
+                    inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();
+                }
+                if (severalPerRank) {
+                    float scale = 1f / jobShards;
+                    for (int i = 0; i < n; i++) {
+                        reduced[i] *= scale;
+                    }
+                }
                 t2 = System.nanoTime();
-                CollectiveStats after = peers.stats();
-                bytes[done] = after.bytesSent() - before.bytesSent();
-                inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();
-                m.setGradients(FloatBuffer.wrap(mean, 0, n));
-                stop = mean[n] > 0;
+                m.setGradients(FloatBuffer.wrap(reduced, 0, n));
+                stop = reduced[n] > 0;
             }
             m.step();
             compute[done] = (t1 - t0) + (System.nanoTime() - t2);
@@ -93,5 +148,30 @@ final class DataParallelSteps {
         }
         return new Done(done, stop, Arrays.copyOf(losses, done), Arrays.copyOf(compute, done),
                 Arrays.copyOf(comm, done), Arrays.copyOf(bytes, done), Arrays.copyOf(inter, done));
+    }
+
+    private static float train(ModelStage m, ShardArrays shard, int from, int batchSize) {
+        NDIndex rows = new NDIndex("{}:{}", from, from + batchSize);
+        try (NDArray x = shard.features().get(rows); NDArray y = shard.labels().get(rows)) {
+            return m.trainBatch(x, y);
+        }
+    }
+
+    /** Trains a batch of each shard; leaves the sum of their gradients in {@link #gradients}. */
+    private float trainShards(ModelStage m, List<ShardArrays> mine, int from, int batchSize) {
+        int n = m.parameterCount();
+        if (one == null || one.length != n) {
+            one = new float[n];
+        }
+        Arrays.fill(gradients, 0f);
+        double loss = 0;
+        for (ShardArrays shard : mine) {
+            loss += train(m, shard, from, batchSize); // zeroes the gradients first
+            m.copyGradients(FloatBuffer.wrap(one));
+            for (int i = 0; i < n; i++) {
+                gradients[i] += one[i];
+            }
+        }
+        return (float) (loss / mine.size());
     }
 }

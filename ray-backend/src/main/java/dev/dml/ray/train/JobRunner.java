@@ -5,6 +5,7 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobNotice;
 import dev.dml.events.JobStarted;
 import dev.dml.events.Recovery;
+import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.options.TrainOptions;
@@ -33,6 +34,8 @@ final class JobRunner implements DriverTask<TrainResult> {
     private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
     /** How long Ray may take to place the workers' bundles. */
     private static final Duration PLACEMENT_TIMEOUT = Duration.ofSeconds(120);
+    /** How often an elastic job asks the cluster how many workers it could hold. */
+    private static final Duration ROOM_READS = Duration.ofSeconds(2);
 
     final String key;
     private final String job;
@@ -56,6 +59,9 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final String placement;
     private final int maxFailures;
     private final Duration timeout;
+    private final int minWorkers;
+    /** How many workers the cluster could hold; tests set their own, in Ray's LOCAL mode. */
+    transient WorkerRoom room;
 
     private JobRunner(TrainSpec spec, String job, List<byte[]> shards, byte[] validation,
             List<String> jvmOptions, Duration timeout) {
@@ -65,7 +71,8 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.shards = new ArrayList<>(shards);
         this.validation = validation;
         int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
-        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m);
+        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m,
+                shards.size());
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();
@@ -82,6 +89,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.placement = spec.get(TrainOptions.PLACEMENT);
         this.maxFailures = spec.get(TrainOptions.MAX_FAILURES);
         this.timeout = timeout;
+        this.minWorkers = spec.minWorkers();
     }
 
     /** Encodes a spec's shards (in the calling JVM, the kernel) into a runner. */
@@ -103,13 +111,15 @@ final class JobRunner implements DriverTask<TrainResult> {
         long t0 = System.nanoTime();
         StepPlan plan = strategy instanceof Strategy.Staged s
                 ? new StagedPlan(s, config.batchSize, timeout)
-                : new DataParallelPlan(shards.size(), config.batchSize);
-        ClusterResources.check(plan.actors(), cpus, gpus);
+                : new DataParallelPlan(minWorkers, shards.size(), config.batchSize,
+                        room != null ? room : WorkerRoom.readEvery(
+                                () -> ClusterResources.slots(cpus, gpus), ROOM_READS));
+        ClusterResources.check(plan.fewestActors(), cpus, gpus);
         JobControl control = context.register(key, new JobControl());
         boolean started = false;
         try {
-            JobPlacement where = JobPlacement.open(job, placement, plan.actors(), cpus, gpus,
-                    PLACEMENT_TIMEOUT);
+            JobPlacement where = JobPlacement.open(job, placement, plan.fewestActors(),
+                    plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
             control.attach(where);
             List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
                     where), control);
@@ -227,6 +237,11 @@ final class JobRunner implements DriverTask<TrainResult> {
             if (control.stopRequested()) {
                 stopped = true;
                 break;
+            }
+            Resize grown = plan.grow(control, gs);
+            if (grown != null) {
+                who = grown.workers();
+                context.emit(grown);
             }
             int e = (int) (gs / stepsPerEpoch);
             int inEpoch = (int) (gs % stepsPerEpoch);

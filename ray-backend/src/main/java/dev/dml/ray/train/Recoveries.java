@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.DmlException;
 import dev.dml.events.Recovery;
+import dev.dml.events.Resize;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.cluster.DriverContext;
 import java.time.Duration;
@@ -78,7 +79,8 @@ final class Recoveries {
                     "Raise {max-failures}, or see why workers die in their logs"
                     + " (java-worker-*.log under the Ray session's logs).", failure);
         }
-        return recover(lost, names + " lost: " + why, false, completed, plan, control, context);
+        return recover(lost, names + " lost: " + why, false, completed, who.size(), plan,
+                control, context);
     }
 
     /**
@@ -92,14 +94,18 @@ final class Recoveries {
         String names = describe(leaving, who);
         plan.handOver(leaving, completed);
         return recover(leaving, names + " got a pre-emption notice (SIGTERM)", true, completed,
-                plan, control, context);
+                who.size(), plan, control, context);
     }
 
     private long recover(List<Integer> lost, String cause, boolean preemption, long completed,
-            StepPlan plan, JobControl control, DriverContext context) {
+            int before, StepPlan plan, JobControl control, DriverContext context) {
         long t0 = System.nanoTime();
         LOG.warn("{}: {}; replacing {} worker(s)", job, cause, lost.size());
         List<WorkerInfo> now = plan.replace(lost, control);
+        if (now.size() < before) {
+            context.emit(new Resize(completed, before, now.size(), "no room to replace "
+                    + lost.size() + " lost worker(s)", now));
+        }
         long reached = Math.max(completed, plan.progress());
         long step = plan.restoreFromPeers(lost);
         String from = "a peer's snapshot";

@@ -60,7 +60,8 @@ final class SpecResolution {
         }
         int batch = v.get(TrainOptions.BATCH_SIZE);
         boolean staged = strategy instanceof Strategy.Staged;
-        int shards = staged ? ((Strategy.Staged) strategy).replicas() : v.get(TrainOptions.WORKERS);
+        int shards = staged ? ((Strategy.Staged) strategy).replicas()
+                : v.get(TrainOptions.WORKERS).max();
         int smallest = train.rowCount() / shards;
         int steps = smallest / batch;
         if (steps < 1) {
@@ -70,7 +71,7 @@ final class SpecResolution {
                     : "{workers}") + ", or train on more rows.");
         }
         ModelSpec model = resolveModel(b, train, classes);
-        int workers = v.get(TrainOptions.WORKERS);
+        int workers = v.get(TrainOptions.WORKERS).max();
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
             checkStaged(v, s, model);
@@ -112,7 +113,13 @@ final class SpecResolution {
     /** Rejects what a staged strategy cannot do with this model and batch. */
     private static void checkStaged(OptionValues v, Strategy.Staged s, ModelSpec model) {
         int actors = s.replicas() * s.stages();
-        if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS) != actors) {
+        if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS).elastic()) {
+            throw new DmlException("{workers=" + v.get(TrainOptions.WORKERS) + "} is elastic,"
+                    + " which only data parallelism can be: the strategy " + s + " runs a fixed"
+                    + " replicas x stages = " + actors + " workers.", "Leave {workers} out, or"
+                    + " use {strategy=data}.");
+        }
+        if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS).max() != actors) {
             throw new DmlException("{workers=" + v.get(TrainOptions.WORKERS) + "} conflicts"
                     + " with the strategy " + s + ", which runs replicas x stages = " + actors
                     + " workers.", "Leave {workers} out, or set it to " + actors + ".");

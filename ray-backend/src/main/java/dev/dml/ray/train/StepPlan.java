@@ -22,6 +22,16 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
     int actors();
 
     /**
+     * Returns the fewest worker actors the plan runs with: {@link #actors()} unless the job is
+     * elastic.
+     *
+     * @return at least 1
+     */
+    default int fewestActors() {
+        return actors();
+    }
+
+    /**
      * Returns the number of data shards: one per data-parallel rank or per replica.
      *
      * @return at least 1
@@ -67,6 +77,18 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
      * @return what they did
      */
     StepChunk run(StepRange range);
+
+    /**
+     * Adds workers where the cluster has room that it lacked before (an elastic job, between
+     * calls, with every worker at the same step); they take rank 0's state.
+     *
+     * @param control the job's control, which kills the new actors on a stop
+     * @param step the steps the job has completed
+     * @return what changed, or null when nothing did
+     */
+    default dev.dml.events.Resize grow(JobControl control, long step) {
+        return null;
+    }
 
     /**
      * Scores the validation rows.
@@ -115,7 +137,8 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
 
     /**
      * Replaces workers with new actors on any node with room, joins them with the others, and
-     * gives them their rows and an empty model.
+     * gives them their rows and an empty model. An elastic job with no room for them goes on
+     * without them while it keeps its fewest workers.
      *
      * @param lost the workers' indexes
      * @param control the job's control, which kills the new actors on a stop
@@ -127,7 +150,8 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
      * Restores every worker from the newest in-memory snapshot that surviving workers hold,
      * when they hold one of every stage at the same step.
      *
-     * @param replaced the workers that were replaced, which hold no snapshot
+     * @param replaced the workers that were replaced, which hold no snapshot (a plan that
+     *     renumbered its workers, an elastic job that shrank, knows its new ones itself)
      * @return the step of the snapshot restored, or -1 when there is none
      */
     long restoreFromPeers(List<Integer> replaced);

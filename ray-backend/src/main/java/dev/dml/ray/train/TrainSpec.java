@@ -195,6 +195,17 @@ public final class TrainSpec {
     }
 
     /**
+     * Returns the fewest workers an elastic job runs with ({@code --workers MIN:MAX}); {@link
+     * #workers()} otherwise.
+     *
+     * @return at least 1, at most {@link #workers()}
+     */
+    public int minWorkers() {
+        return strategy instanceof Strategy.Staged ? workers
+                : options.get(TrainOptions.WORKERS).min();
+    }
+
+    /**
      * Returns the CPUs Ray reserves for each worker.
      *
      * @return CPUs, 0 or more

@@ -5,6 +5,7 @@ import dev.dml.events.ProgressListener;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
@@ -176,7 +177,22 @@ public final class TrainSpecBuilder {
      * @return this builder
      */
     public TrainSpecBuilder optWorkers(int n) {
-        return opt(TrainOptions.WORKERS, n);
+        return opt(TrainOptions.WORKERS, WorkerRange.of(n));
+    }
+
+    /**
+     * Makes a data-parallel job elastic: it starts with as many workers as the cluster can
+     * place, at least {@code min} and at most {@code max}; it shrinks when a lost worker cannot
+     * be replaced while {@code min} remain, and grows when nodes join. The rows stay in {@code
+     * max} shards at any size (a worker trains several), so each step trains {@code batchSize *
+     * max} rows and the learning rate holds.
+     *
+     * @param min at least 1
+     * @param max at least {@code min}
+     * @return this builder
+     */
+    public TrainSpecBuilder optWorkers(int min, int max) {
+        return opt(TrainOptions.WORKERS, new WorkerRange(min, max));
     }
 
     /**

@@ -62,7 +62,13 @@ public class TrainWorker extends RecoverableWorker {
      * @return its row count
      */
     public int load(byte[] ipc) {
+        dataParallel().dropShards();
         return store().loadTrain(ipc);
+    }
+
+    /** Decodes one more shard to train beside {@link #load}'s (elastic, fewer ranks than shards). */
+    public int addShard(byte[] ipc) {
+        return dataParallel().addShard(ipc, "train/" + rank());
     }
 
     /**
@@ -179,21 +185,15 @@ public class TrainWorker extends RecoverableWorker {
         if (range.snapshot) {
             snapshot(range.globalFirst);
         }
-        if (steps == null) {
-            steps = new DataParallelSteps(this);
-        }
-        DataParallelSteps.Done done = steps.run(m, store().train(), config.batchSize, range);
+        DataParallelSteps.Done done = dataParallel().run(m, store().train(), config.batchSize,
+                config.shards, range);
         if (done.stopped()) {
             snapshot(range.globalFirst + done.steps());
         }
         return done.report(hash(m.parameters()), sampler.sample(), leaving());
     }
 
-    /**
-     * Returns the steps this rank completed over the job, as of its last data-parallel step.
-     *
-     * @return the steps, or -1 before any
-     */
+    /** Returns the steps this rank completed over the job (data parallelism), or -1. */
     public long progress() {
         return steps == null ? -1 : steps.completed;
     }
@@ -357,7 +357,7 @@ public class TrainWorker extends RecoverableWorker {
         dropSnapshots();
         PreemptionNotice.leaveJob();
         try {
-            Closeables.closeAll(model, data);
+            Closeables.closeAll(model, data, steps);
         } finally {
             model = null;
             data = null;
@@ -370,6 +370,13 @@ public class TrainWorker extends RecoverableWorker {
         float[] out = new float[bytes.length / Float.BYTES];
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
         return out;
+    }
+
+    private DataParallelSteps dataParallel() {
+        if (steps == null) {
+            steps = new DataParallelSteps(this);
+        }
+        return steps;
     }
 
     private ShardStore store() {

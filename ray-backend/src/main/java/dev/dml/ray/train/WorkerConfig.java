@@ -11,7 +11,7 @@ import java.io.Serializable;
  */
 public final class WorkerConfig implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     final String job;
     final ModelSpec model;
@@ -21,6 +21,8 @@ public final class WorkerConfig implements Serializable {
     final int stage;
     final int fromLayer;
     final int toLayer;
+    /** A data-parallel job's shards: its most workers, when it is elastic. */
+    final int shards;
 
     /**
      * A worker that holds the whole model.
@@ -30,14 +32,15 @@ public final class WorkerConfig implements Serializable {
      * @param optimizer the optimizer
      * @param batchSize rows per worker (per replica) and step
      * @param microbatches micro-batches per step; divides the batch size
+     * @param shards the job's data shards (one per replica of a staged job)
      */
     WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int microbatches) {
-        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount());
+            int microbatches, int shards) {
+        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int microbatches, int stage, int fromLayer, int toLayer) {
+            int microbatches, int stage, int fromLayer, int toLayer, int shards) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -46,6 +49,7 @@ public final class WorkerConfig implements Serializable {
         this.stage = stage;
         this.fromLayer = fromLayer;
         this.toLayer = toLayer;
+        this.shards = shards;
     }
 
     /**
@@ -57,7 +61,8 @@ public final class WorkerConfig implements Serializable {
      * @return a new config
      */
     WorkerConfig forStage(int s, int from, int to) {
-        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to);
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
+                shards);
     }
 
     /** The rows of one micro-batch. */

@@ -31,9 +31,11 @@ class TrainSpecTest {
     @Test
     void settersRejectBadValuesAtOnce() {
         TrainSpecBuilder b = TrainSpec.builder();
-        assertEquals("optWorkers must be a whole number of at least 1, got 0.",
+        assertEquals("optWorkers must be a whole number of at least 1, or a range of them such as 2:4, got 0.",
                 assertThrows(DmlException.class, () -> b.optWorkers(0)).what());
-        assertEquals("For example optWorkers(2): worker actors, each its own JVM.",
+        assertEquals("For example optWorkers(2): worker actors, each its own JVM; MIN:MAX"
+                + " grows and shrinks with the cluster (data parallelism), every step still"
+                + " training MAX batches at the same learning rate.",
                 assertThrows(DmlException.class, () -> b.optWorkers(0)).hint());
         assertEquals("optLearningRate must be a number above 0, got 0.0.",
                 assertThrows(DmlException.class, () -> b.optLearningRate(0)).what());
