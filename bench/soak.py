@@ -12,6 +12,7 @@ import platform
 import os
 import queue
 import re
+import subprocess
 import threading
 import time
 from datetime import datetime, timezone
@@ -35,6 +36,28 @@ def rss_mb(pid):
     except OSError:
         return None
     return None
+
+
+def heap_mb(pid):
+    """A JVM's heap in use in MB (survivors, eden and old generation, from jstat), or None."""
+    try:
+        out = subprocess.run(["jstat", "-gc", str(pid)], capture_output=True, text=True,
+                             timeout=20).stdout.split("\n")
+        cols = dict(zip(out[0].split(), out[1].split()))
+        return sum(float(cols[k]) for k in ("S0U", "S1U", "EU", "OU")) / 1024
+    except (OSError, subprocess.SubprocessError, IndexError, KeyError, ValueError):
+        return None
+
+
+def troughs(points, window):
+    """The lowest value of each window of `window` seconds: a heap's level just after its
+    collections, which is what grows when objects leak, and not the garbage between them."""
+    out = {}
+    for t, v in points:
+        k = int(t // window)
+        if k not in out or v < out[k][1]:
+            out[k] = (t, v)
+    return [out[k] for k in sorted(out)]
 
 
 def cmdline(pid):
@@ -99,6 +122,8 @@ def main():
     ap.add_argument("--minutes", type=float, default=20)
     ap.add_argument("--warmup-minutes", type=float, default=5)
     ap.add_argument("--every", type=float, default=10, help="seconds between samples")
+    ap.add_argument("--heap-window", type=float, default=120,
+                    help="seconds per window whose lowest heap sample is fitted")
     ap.add_argument("--out", default="bench/results/S1.json")
     args = ap.parse_args()
 
@@ -121,6 +146,9 @@ def main():
                 mb = rss_mb(pid)
                 if mb is not None:
                     row[name] = round(mb, 1)
+                heap = heap_mb(pid)
+                if heap is not None:
+                    row[name + " heap"] = round(heap, 1)
             samples.append(row)
             print(json.dumps(row), flush=True)
             time.sleep(args.every)
@@ -138,11 +166,15 @@ def main():
     fits = {}
     for name in names:
         pts = [(s["t"], s[name]) for s in samples if s["t"] >= warm and name in s]
+        if name.endswith(" heap"):
+            pts = troughs(pts, args.heap_window)
         if len(pts) >= 3:
             mb_per_hour, mean = slope(pts)
             fits[name] = {"mb_per_hour": round(mb_per_hour, 2), "mean_mb": round(mean, 1),
                           "percent_per_hour": round(100 * mb_per_hour / mean, 2)}
-    worst = max(f["percent_per_hour"] for f in fits.values())
+    # The goal is about RSS; the heap troughs tell a leak in Java objects from a heap or an
+    # allocator that is still settling.
+    worst = max(f["percent_per_hour"] for n, f in fits.items() if not n.endswith(" heap"))
     result = {
         "id": "S1",
         "what": "RSS growth after warm-up of the kernel, driver and workers during a %dml train"
@@ -150,7 +182,7 @@ def main():
         "ratio": worst, "goal": 1.0, "smaller_is_better": True, "met": worst <= 1.0,
         "command": "python3 bench/soak.py --minutes " + f"{args.minutes:g}",
         "cell": TRAIN, "minutes": args.minutes, "warmup_minutes": args.warmup_minutes,
-        "fits": fits, "iopub_messages": seen, "samples": samples,
+        "heap_window_seconds": args.heap_window, "fits": fits, "iopub_messages": seen, "samples": samples,
         "machine": {"cores": os.cpu_count(), "os": platform.system() + " " + platform.release()},
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }

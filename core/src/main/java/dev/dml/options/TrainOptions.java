@@ -161,6 +161,12 @@ public final class TrainOptions {
             "continue from the newest checkpoint in --checkpoint-dir").example("true")
             .fixed(false).java("optResume").done();
 
+    /** Batches a data-parallel worker adds up before each optimizer step. */
+    public static final Option<Integer> ACCUMULATE = spec("accumulate", ValueType.count(), "K",
+            "batches each worker adds up before each optimizer step (data parallelism): an"
+            + " update sees K x batch-size rows per worker, in the memory of one batch")
+            .example("4").fixed(1).java("opt(TrainOptions.ACCUMULATE, ...)").done();
+
     /** Worker losses a job recovers from. */
     public static final Option<Integer> MAX_FAILURES = spec("max-failures",
             ValueType.countOrNone(), "N", "lost workers or nodes the job recovers from before"
@@ -198,7 +204,7 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
-            BATCH_SIZE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
+            BATCH_SIZE, ACCUMULATE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
             MAX_FAILURES, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS, DEBUG);

@@ -55,7 +55,7 @@ final class DataParallelPlan implements StepPlan {
      *
      * @param fewest the fewest workers (MIN), equal to {@code shards} unless elastic
      * @param shards the shards: the most workers (MAX)
-     * @param batchSize rows per shard and step
+     * @param batchSize rows per shard and step (all the batches a worker adds up)
      * @param room how many workers the cluster could hold, read to start and to grow
      */
     DataParallelPlan(int fewest, int shards, int batchSize, WorkerRoom room) {

@@ -24,6 +24,8 @@ import java.util.List;
  * <p>An elastic job keeps its rows in as many shards as its most workers; with fewer, a rank
  * trains a batch of each of its shards and sums their gradients, the ranks all-reduce the sum,
  * and each divides it by the shards: the step equals the one all shards' ranks would take.
+ * With {@code --accumulate K} each shard gives K consecutive batches per step, summed the same
+ * way: the step equals one on a K times larger batch.
  *
  * <p>The all-reduced array carries one more float than the gradients: 1 from a rank that got a
  * pre-emption notice, else 0. After the reduction every rank knows whether one is leaving and
@@ -87,16 +89,20 @@ final class DataParallelSteps implements AutoCloseable {
      * Runs a range of steps.
      *
      * @param first the rank's first shard
-     * @param jobShards the job's shards; more than the ranks when a worker trains several
+     * @param config the job's batch, shards (more than the ranks when a worker trains several)
+     *     and batches to add up per step
      */
-    Done run(ModelStage m, ShardArrays first, int batchSize, int jobShards, StepRange range) {
+    Done run(ModelStage m, ShardArrays first, WorkerConfig config, StepRange range) {
         List<ShardArrays> mine = new ArrayList<>(List.of(first));
         extra.forEach(s -> mine.add(s.train()));
         int n = m.parameterCount();
         int world = peers.info().worldSize();
-        // One shard per rank averages over the ranks; otherwise each rank sums its shards'
-        // gradients and the sum over ranks is divided by the shards: the same mean either way.
-        boolean severalPerRank = world != jobShards;
+        int batchSize = config.batchSize;
+        int k = config.accumulate;
+        // One batch per rank averages over the ranks; otherwise each rank sums its batches'
+        // gradients and the sum over ranks is divided by all batches: the same mean either way.
+        boolean severalPerRank = world != config.shards || k > 1;
+        int batchesPerStep = config.shards * k;
         float[] losses = new float[range.count];
         long[] compute = new long[range.count];
         long[] comm = new long[range.count];
@@ -105,12 +111,12 @@ final class DataParallelSteps implements AutoCloseable {
         int done = 0;
         boolean stop = false;
         while (done < range.count && !stop) {
-            int from = (range.first + done) * batchSize;
+            int from = (range.first + done) * batchSize * k;
             long t0 = System.nanoTime();
             if (gradients == null || gradients.length != n + 1) {
                 gradients = new float[n + 1];
             }
-            losses[done] = severalPerRank ? trainShards(m, mine, from, batchSize)
+            losses[done] = severalPerRank ? trainShards(m, mine, from, batchSize, k)
                     : train(m, first, from, batchSize);
             long t1 = System.nanoTime();
             long t2 = t1;
@@ -131,7 +137,7 @@ final class DataParallelSteps implements AutoCloseable {
                     inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();
                 }
                 if (severalPerRank) {
-                    float scale = 1f / jobShards;
+                    float scale = 1f / batchesPerStep;
                     for (int i = 0; i < n; i++) {
                         reduced[i] *= scale;
                     }
@@ -157,8 +163,12 @@ final class DataParallelSteps implements AutoCloseable {
         }
     }
 
-    /** Trains a batch of each shard; leaves the sum of their gradients in {@link #gradients}. */
-    private float trainShards(ModelStage m, List<ShardArrays> mine, int from, int batchSize) {
+    /**
+     * Trains {@code k} batches of each shard from row {@code from} on; leaves the sum of their
+     * gradients in {@link #gradients} and returns their mean loss.
+     */
+    private float trainShards(ModelStage m, List<ShardArrays> mine, int from, int batchSize,
+            int k) {
         int n = m.parameterCount();
         if (one == null || one.length != n) {
             one = new float[n];
@@ -166,12 +176,14 @@ final class DataParallelSteps implements AutoCloseable {
         Arrays.fill(gradients, 0f);
         double loss = 0;
         for (ShardArrays shard : mine) {
-            loss += train(m, shard, from, batchSize); // zeroes the gradients first
-            m.copyGradients(FloatBuffer.wrap(one));
-            for (int i = 0; i < n; i++) {
-                gradients[i] += one[i];
+            for (int b = 0; b < k; b++) {
+                loss += train(m, shard, from + b * batchSize, batchSize); // zeroes gradients
+                m.copyGradients(FloatBuffer.wrap(one));
+                for (int i = 0; i < n; i++) {
+                    gradients[i] += one[i];
+                }
             }
         }
-        return (float) (loss / mine.size());
+        return (float) (loss / (mine.size() * k));
     }
 }

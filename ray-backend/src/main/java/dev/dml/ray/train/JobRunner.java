@@ -72,7 +72,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.validation = validation;
         int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
         this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m,
-                shards.size());
+                shards.size(), spec.accumulate());
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();
@@ -111,7 +111,8 @@ final class JobRunner implements DriverTask<TrainResult> {
         long t0 = System.nanoTime();
         StepPlan plan = strategy instanceof Strategy.Staged s
                 ? new StagedPlan(s, config.batchSize, timeout)
-                : new DataParallelPlan(minWorkers, shards.size(), config.batchSize,
+                : new DataParallelPlan(minWorkers, shards.size(),
+                        config.batchSize * config.accumulate,
                         room != null ? room : WorkerRoom.readEvery(
                                 () -> ClusterResources.slots(cpus, gpus), ROOM_READS));
         ClusterResources.check(plan.fewestActors(), cpus, gpus);
@@ -227,7 +228,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         long total = (long) epochs * stepsPerEpoch;
         List<StepMetrics> steps = new ArrayList<>();
         List<EpochMetrics> epochList = new ArrayList<>();
-        int examplesPerStep = config.batchSize * plan.shards();
+        int examplesPerStep = config.batchSize * config.accumulate * plan.shards();
         EpochTotals epoch = new EpochTotals(examplesPerStep);
         List<WorkerInfo> who = started;
         long gs = start;

@@ -63,12 +63,14 @@ final class SpecResolution {
         int shards = staged ? ((Strategy.Staged) strategy).replicas()
                 : v.get(TrainOptions.WORKERS).max();
         int smallest = train.rowCount() / shards;
-        int steps = smallest / batch;
+        int k = v.get(TrainOptions.ACCUMULATE);
+        int steps = smallest / (batch * k);
         if (steps < 1) {
             throw new DmlException("Each of the " + shards + (staged ? " replicas" : " workers")
-                    + " gets " + smallest + " training rows, fewer than the batch size "
-                    + batch + ".", "Lower {batch-size} or " + (staged ? "{replicas}"
-                    : "{workers}") + ", or train on more rows.");
+                    + " gets " + smallest + " training rows, fewer than " + (k > 1
+                    ? "{batch-size} x {accumulate} = " + batch * k : "the batch size " + batch)
+                    + ".", "Lower {batch-size}" + (k > 1 ? ", {accumulate}" : "") + " or "
+                    + (staged ? "{replicas}" : "{workers}") + ", or train on more rows.");
         }
         ModelSpec model = resolveModel(b, train, classes);
         int workers = v.get(TrainOptions.WORKERS).max();
@@ -113,16 +115,22 @@ final class SpecResolution {
     /** Rejects what a staged strategy cannot do with this model and batch. */
     private static void checkStaged(OptionValues v, Strategy.Staged s, ModelSpec model) {
         int actors = s.replicas() * s.stages();
+        String strategy = DmlException.literal(s);
+        if (v.get(TrainOptions.ACCUMULATE) > 1) {
+            throw new DmlException("{accumulate} adds up whole batches of data parallelism;"
+                    + " the strategy " + strategy + " cuts each batch into {microbatches}.",
+                    "Leave {accumulate} out, or raise {microbatches} and {batch-size}.");
+        }
         if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS).elastic()) {
             throw new DmlException("{workers=" + v.get(TrainOptions.WORKERS) + "} is elastic,"
-                    + " which only data parallelism can be: the strategy " + s + " runs a fixed"
-                    + " replicas x stages = " + actors + " workers.", "Leave {workers} out, or"
-                    + " use {strategy=data}.");
+                    + " which only data parallelism can be: the strategy " + strategy
+                    + " runs a fixed replicas x stages = " + actors + " workers.",
+                    "Leave {workers} out, or use {strategy=data}.");
         }
         if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS).max() != actors) {
             throw new DmlException("{workers=" + v.get(TrainOptions.WORKERS) + "} conflicts"
-                    + " with the strategy " + s + ", which runs replicas x stages = " + actors
-                    + " workers.", "Leave {workers} out, or set it to " + actors + ".");
+                    + " with the strategy " + strategy + ", which runs replicas x stages = "
+                    + actors + " workers.", "Leave {workers} out, or set it to " + actors + ".");
         }
         int layers = model.layerCount();
         if (s.stages() > layers) {

@@ -177,6 +177,15 @@ public final class TrainSpec {
     }
 
     /**
+     * Returns the batches a data-parallel worker adds up before each optimizer step.
+     *
+     * @return at least 1
+     */
+    public int accumulate() {
+        return options.get(TrainOptions.ACCUMULATE);
+    }
+
+    /**
      * Returns the seed of the validation split and of a model built from a family.
      *
      * @return the seed

@@ -181,11 +181,9 @@ public final class TrainSpecBuilder {
     }
 
     /**
-     * Makes a data-parallel job elastic: it starts with as many workers as the cluster can
-     * place, at least {@code min} and at most {@code max}; it shrinks when a lost worker cannot
-     * be replaced while {@code min} remain, and grows when nodes join. The rows stay in {@code
-     * max} shards at any size (a worker trains several), so each step trains {@code batchSize *
-     * max} rows and the learning rate holds.
+     * Makes a data-parallel job elastic: it starts with what the cluster can place (at least
+     * {@code min}), shrinks when lost workers cannot be replaced, and grows when nodes join.
+     * The rows stay in {@code max} shards, so every step trains {@code max} batches.
      *
      * @param min at least 1
      * @param max at least {@code min}

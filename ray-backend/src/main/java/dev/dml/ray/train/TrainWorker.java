@@ -185,8 +185,7 @@ public class TrainWorker extends RecoverableWorker {
         if (range.snapshot) {
             snapshot(range.globalFirst);
         }
-        DataParallelSteps.Done done = dataParallel().run(m, store().train(), config.batchSize,
-                config.shards, range);
+        DataParallelSteps.Done done = dataParallel().run(m, store().train(), config, range);
         if (done.stopped()) {
             snapshot(range.globalFirst + done.steps());
         }

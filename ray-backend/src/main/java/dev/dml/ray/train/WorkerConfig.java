@@ -23,6 +23,8 @@ public final class WorkerConfig implements Serializable {
     final int toLayer;
     /** A data-parallel job's shards: its most workers, when it is elastic. */
     final int shards;
+    /** Batches a data-parallel worker adds up per shard before each optimizer step. */
+    final int accumulate;
 
     /**
      * A worker that holds the whole model.
@@ -33,14 +35,17 @@ public final class WorkerConfig implements Serializable {
      * @param batchSize rows per worker (per replica) and step
      * @param microbatches micro-batches per step; divides the batch size
      * @param shards the job's data shards (one per replica of a staged job)
+     * @param accumulate batches a data-parallel worker adds up per shard and step
      */
     WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int microbatches, int shards) {
-        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards);
+            int microbatches, int shards, int accumulate) {
+        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards,
+                accumulate);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int microbatches, int stage, int fromLayer, int toLayer, int shards) {
+            int microbatches, int stage, int fromLayer, int toLayer, int shards,
+            int accumulate) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -50,6 +55,7 @@ public final class WorkerConfig implements Serializable {
         this.fromLayer = fromLayer;
         this.toLayer = toLayer;
         this.shards = shards;
+        this.accumulate = accumulate;
     }
 
     /**
@@ -62,7 +68,7 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig forStage(int s, int from, int to) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
-                shards);
+                shards, accumulate);
     }
 
     /** The rows of one micro-batch. */
