@@ -303,34 +303,4 @@ final class JobRunner implements DriverTask<TrainResult> {
                 start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
                 recoveries.recoveries());
     }
-
-    /** One epoch's running sums, for its {@link EpochMetrics}. */
-    private static final class EpochTotals {
-        private final int examplesPerStep;
-        private double loss;
-        private int steps;
-        private long startNanos = System.nanoTime();
-
-        EpochTotals(int examplesPerStep) {
-            this.examplesPerStep = examplesPerStep;
-        }
-
-        void add(StepMetrics m) {
-            loss += m.loss();
-            steps++;
-        }
-
-        EpochMetrics end(int epoch, long step, Evaluation eval) {
-            double seconds = (System.nanoTime() - startNanos) / 1e9;
-            EpochMetrics em = new EpochMetrics(epoch, step, steps, (float) (loss / steps),
-                    seconds, (double) steps * examplesPerStep / seconds,
-                    eval == null ? Float.NaN : eval.loss(),
-                    eval == null ? Double.NaN : eval.accuracy(),
-                    eval == null ? Double.NaN : eval.auc());
-            loss = 0;
-            steps = 0;
-            startNanos = System.nanoTime();
-            return em;
-        }
-    }
 }

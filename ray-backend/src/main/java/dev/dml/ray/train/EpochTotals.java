@@ -1,0 +1,34 @@
+package dev.dml.ray.train;
+
+import dev.dml.events.EpochMetrics;
+import dev.dml.events.StepMetrics;
+
+/** One epoch's running sums, for its {@link EpochMetrics}; in the driver's job loop. */
+final class EpochTotals {
+    private final int examplesPerStep;
+    private double loss;
+    private int steps;
+    private long startNanos = System.nanoTime();
+
+    EpochTotals(int examplesPerStep) {
+        this.examplesPerStep = examplesPerStep;
+    }
+
+    void add(StepMetrics m) {
+        loss += m.loss();
+        steps++;
+    }
+
+    EpochMetrics end(int epoch, long step, Evaluation eval) {
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        EpochMetrics em = new EpochMetrics(epoch, step, steps, (float) (loss / steps),
+                seconds, (double) steps * examplesPerStep / seconds,
+                eval == null ? Float.NaN : eval.loss(),
+                eval == null ? Double.NaN : eval.accuracy(),
+                eval == null ? Double.NaN : eval.auc());
+        loss = 0;
+        steps = 0;
+        startNanos = System.nanoTime();
+        return em;
+    }
+}
