@@ -180,7 +180,8 @@ def main():
         "what": "RSS growth after warm-up of the kernel, driver and workers during a %dml train"
                 " with live plots; the largest growth, in percent of the process's RSS per hour",
         "ratio": worst, "goal": 1.0, "smaller_is_better": True, "met": worst <= 1.0,
-        "command": "python3 bench/soak.py --minutes " + f"{args.minutes:g}",
+        "command": f"python3 bench/soak.py --minutes {args.minutes:g}"
+                   f" --warmup-minutes {args.warmup_minutes:g}",
         "cell": TRAIN, "minutes": args.minutes, "warmup_minutes": args.warmup_minutes,
         "heap_window_seconds": args.heap_window, "fits": fits, "iopub_messages": seen, "samples": samples,
         "machine": {"cores": os.cpu_count(), "os": platform.system() + " " + platform.release()},
