@@ -59,6 +59,7 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
         this.history = history;
         new ClasspathMagics(this).register(getMagicsRegistry());
         new MavenMagic(this, maven, classPath).register(getMagicsRegistry());
+        TableDisplay.register(getRenderer());
     }
 
     /** Starts a builder; {@code build()} opens the JShell the kernel evaluates with. */
