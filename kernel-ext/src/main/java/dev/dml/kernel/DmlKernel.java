@@ -50,13 +50,16 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
     private DmlKernel(String name, String version, JupyterIO io, CommManager comms,
                       Renderer renderer, MagicParser parser, MagicsRegistry magics,
                       boolean extensionsEnabled, StringStyler errorStyler,
-                      JShellEvaluator evaluator, CellHistory history) {
+                      JShellEvaluator evaluator, CellHistory history, String classPath,
+                      MavenResolver maven) {
         super(name, version, languageInfo(), List.of(), history, io, comms, renderer, parser,
                 magics, extensionsEnabled, errorStyler);
         this.evaluator = evaluator;
         this.assist = new CodeAssist(evaluator.analysis());
         this.history = history;
         new ClasspathMagics(this).register(getMagicsRegistry());
+        new MavenMagic(this, maven, classPath).register(getMagicsRegistry());
+        TableDisplay.register(getRenderer());
     }
 
     /** Starts a builder; {@code build()} opens the JShell the kernel evaluates with. */
@@ -235,6 +238,7 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
     /** Builds the kernel; name and version default to dml's own. */
     public static final class Builder extends BaseKernelBuilder<Builder, DmlKernel> {
         private String classPath = System.getProperty("java.class.path", "");
+        private MavenResolver maven;
 
         private Builder() {
             name(NAME);
@@ -243,6 +247,12 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
         /** The class path cells compile and run against; defaults to the kernel's own. */
         public Builder classPath(String classPath) {
             this.classPath = classPath;
+            return this;
+        }
+
+        /** The resolver {@code %maven} uses; defaults to Maven's user settings. */
+        Builder mavenResolver(MavenResolver resolver) {
+            this.maven = resolver;
             return this;
         }
 
@@ -265,7 +275,8 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
             return new DmlKernel(buildName(), buildVersion(),
                     buildJupyterIO(buildJupyterIOEncoding()), buildCommManager(), buildRenderer(),
                     parser, buildMagicsRegistry(), buildExtensionsEnabled(), buildErrorStyler(),
-                    JShellEvaluator.open(classPath), new CellHistory());
+                    JShellEvaluator.open(classPath), new CellHistory(), classPath,
+                    maven != null ? maven : MavenResolver.fromUserSettings());
         }
     }
 }

@@ -9,10 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,21 +65,10 @@ class DmlKernelTest {
         assertEquals(null, kernel.evalRaw("%dml version"));
     }
 
-    /** Compiles a one-class jar, as a user's own library would be. */
+    /** A one-class jar, as a user's own library would be. */
     private static Path greeterJar(Path dir) throws IOException {
-        Path src = dir.resolve("src/demo/Greeter.java");
-        Files.createDirectories(src.getParent());
-        Files.writeString(src, "package demo; public class Greeter {"
-                + " public String hello() { return \"hello from a jar\"; } }");
-        Path classes = dir.resolve("classes");
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int rc = javac.run(null, null, null, "-d", classes.toString(), src.toString());
-        assertEquals(0, rc, "javac failed");
-        Path jar = dir.resolve("greeter.jar");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            out.putNextEntry(new JarEntry("demo/Greeter.class"));
-            Files.copy(classes.resolve("demo/Greeter.class"), out);
-        }
-        return jar;
+        return TestJars.compile(dir.resolve("greeter.jar"), "demo.Greeter",
+                "package demo; public class Greeter {"
+                        + " public String hello() { return \"hello from a jar\"; } }", "");
     }
 }

@@ -1,15 +1,18 @@
 package dev.dml.ray.train;
 
+import ai.djl.Model;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.model.ModelExport;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.Predictions;
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import tech.tablesaw.api.FloatColumn;
@@ -232,7 +235,7 @@ public final class TrainResult implements Serializable {
      * @throws dev.dml.DmlException when a feature column is missing or not numeric
      */
     public float[][] scores(Table table) {
-        try (ModelStage r = openModel()) {
+        try (ModelStage r = openReplica()) {
             return Predictions.scores(r, table, features.featuresOnly());
         }
     }
@@ -244,7 +247,7 @@ public final class TrainResult implements Serializable {
      * @return one class per row
      */
     public int[] predictClasses(Table table) {
-        try (ModelStage r = openModel()) {
+        try (ModelStage r = openReplica()) {
             return Predictions.classes(r, table, features.featuresOnly());
         }
     }
@@ -311,13 +314,27 @@ public final class TrainResult implements Serializable {
     }
 
     /**
-     * Opens the trained model in this JVM, for use beyond {@link #predict}: dml's {@link
-     * ModelStage} holding every layer, whose {@link ModelStage#block()} is the DJL block with the
-     * trained parameters.
+     * Opens the trained model as a DJL {@link Model}: its block holds a copy of the trained
+     * parameters, so {@code model.newPredictor(new NoopTranslator())} predicts in this JVM and
+     * {@code model.save(dir, name)} writes DJL's format. Its input is the feature columns,
+     * {@code [rows, inputs]} float32 in {@link #columns()} order; its output the raw scores
+     * (logits) {@code [rows, outputs]}, before softmax or sigmoid.
      *
-     * @return the model, owned by the caller
+     * @return a new DJL model, owned by the caller
      */
-    public ModelStage openModel() {
+    public Model openModel() {
+        try (ModelStage whole = openReplica()) {
+            return ModelExport.openDjlModel(whole);
+        }
+    }
+
+    /**
+     * Opens dml's own replica of the trained model, the unit a worker trains: a {@link
+     * ModelStage} holding every layer, with the optimizer's state. {@link #predict} uses it.
+     *
+     * @return the replica, owned by the caller
+     */
+    public ModelStage openReplica() {
         ModelStage r = ModelStage.openWhole(model, optimizer, job + "/result");
         try {
             r.setParameters(parameters);
@@ -325,6 +342,22 @@ public final class TrainResult implements Serializable {
         } catch (RuntimeException e) {
             r.close();
             throw e;
+        }
+    }
+
+    /**
+     * Saves the trained model to a folder that programs without dml load: DJL's format ({@code
+     * model-0000.params}), PyTorch weights ({@code model.safetensors}, the standardisation
+     * folded into the first layer when it is linear) and {@code dml-model.json} (the feature
+     * columns, the label, the standardisation and the layers). See {@link ModelExport}.
+     *
+     * @param dir the folder, made if missing; files of an earlier save are replaced
+     * @throws dev.dml.DmlException when the folder cannot be written
+     */
+    public void save(Path dir) {
+        try (ModelStage whole = openReplica()) {
+            ModelExport.save(whole, new ModelExport.Info(features.features(),
+                    features.hasLabel() ? features.label() : null, null), dir);
         }
     }
 

@@ -1,0 +1,79 @@
+package dev.dml.ray.model;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The layers of a built-in model family, after its standardisation, described so that a plain
+ * DJL program (one block per layer) or PyTorch ({@code nn.Sequential}, one module per layer)
+ * can rebuild them: {@code linear}, {@code relu}, {@code unflatten}, {@code conv2d}, {@code
+ * maxpool2d}, {@code flatten}. Mirrors {@link ModelBlocks#build}; {@link ModelExport} checks
+ * each parametric layer against the trained block, so the two cannot drift apart unnoticed.
+ */
+final class ModelLayout {
+
+    /** CNN convolutions: 5x5 kernels, padded to keep the size (as {@link ModelBlocks}). */
+    static final int[] CONV_KERNEL = {5, 5};
+    static final int[] CONV_PADDING = {2, 2};
+    static final int[] POOL = {2, 2};
+
+    private ModelLayout() {}
+
+    /**
+     * One layer: its type and arguments, in the order they are written to {@code
+     * dml-model.json}.
+     *
+     * @param type the layer type
+     * @param args its arguments; parametric layers get their sizes from the trained weights
+     */
+    record Layer(String type, Map<String, Object> args) {
+        boolean parametric() {
+            return type.equals("linear") || type.equals("conv2d");
+        }
+    }
+
+    /** The layers of the spec's block, without its standardisation. */
+    static List<Layer> of(ModelSpec spec) {
+        List<Layer> out = new ArrayList<>();
+        if (spec.family() == ModelSpec.Family.CNN) {
+            out.add(layer("unflatten", "shape", spec.image()));
+            for (int channels : spec.convChannels()) {
+                out.add(layer("conv2d", "out_channels", channels, "kernel", CONV_KERNEL,
+                        "padding", CONV_PADDING));
+                out.add(layer("relu"));
+                out.add(layer("maxpool2d", "kernel", POOL, "stride", POOL));
+            }
+            out.add(layer("flatten"));
+        }
+        if (spec.family() != ModelSpec.Family.LOGISTIC_REGRESSION) {
+            for (int units : spec.hidden()) {
+                out.add(layer("linear", "out", units));
+                out.add(layer("relu"));
+            }
+        }
+        out.add(layer("linear", "out", spec.outputs()));
+        return out;
+    }
+
+    /** The function that turns the model's outputs into predictions. */
+    static String output(Objective objective) {
+        switch (objective) {
+            case SOFTMAX_CROSS_ENTROPY:
+                return "softmax";
+            case SIGMOID_BINARY_CROSS_ENTROPY:
+                return "sigmoid";
+            default:
+                return "identity";
+        }
+    }
+
+    private static Layer layer(String type, Object... keyValues) {
+        Map<String, Object> args = new LinkedHashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            args.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        return new Layer(type, args);
+    }
+}

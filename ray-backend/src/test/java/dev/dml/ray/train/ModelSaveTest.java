@@ -1,0 +1,99 @@
+package dev.dml.ray.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.Model;
+import ai.djl.inference.Predictor;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.translate.NoopTranslator;
+import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.data.TableArrays;
+import dev.dml.ray.model.ExternalLoaders;
+import dev.dml.ray.model.OptimizerSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Table;
+
+/**
+ * A model trained by a real job (Ray's in-process LOCAL mode) goes out as a user takes it: as a
+ * DJL {@link Model} in this JVM ({@link TrainResult#openModel}), and through {@link
+ * TrainResult#save} into a plain DJL program and PyTorch, each predicting what dml predicts.
+ */
+class ModelSaveTest {
+
+    private static final ColumnSelection SEL = SyntheticFraud.selection();
+    private static TrainResult result;
+    private static Table test;
+
+    @BeforeAll
+    static void train() throws IOException {
+        LocalRay.start();
+        Table t = SyntheticFraud.generate(512, 11);
+        test = SyntheticFraud.generate(50, 12);
+        result = JobRunner.of(TrainSpec.builder().setTable(t).setColumns(SEL)
+                        .setModel(TrainLocalTest.mlp(t)).optOptimizer(OptimizerSpec.adam(1e-2f))
+                        .optEpochs(2).optBatchSize(32).optWorkers(1).optCpusPerWorker(0)
+                        .optName("save").build(), "save", Duration.ofMinutes(2))
+                .run(new FakeDriverContext());
+    }
+
+    @AfterAll
+    static void stopRay() throws IOException {
+        LocalRay.stop();
+    }
+
+    @Test
+    void openModelIsADjlModelThatPredictsAsDml() throws Exception {
+        float[][] expected = result.scores(test);
+        try (Model model = result.openModel();
+             Predictor<NDList, NDList> predictor = model.newPredictor(new NoopTranslator());
+             NDManager manager = NDManager.newBaseManager()) {
+            NDArray x = TableArrays.openFeatures(test, SEL.featuresOnly(), manager);
+            float[] p = predictor.predict(new NDList(x)).singletonOrThrow().softmax(1)
+                    .toFloatArray();
+            float[][] actual = new float[test.rowCount()][2];
+            for (int r = 0; r < actual.length; r++) {
+                actual[r] = new float[] {p[2 * r], p[2 * r + 1]};
+            }
+            ExternalLoaders.assertSame(expected, actual, 1e-6);
+        }
+    }
+
+    @Test
+    void aSavedModelPredictsAsDmlInPlainDjl(@TempDir Path dir) throws Exception {
+        Path model = saveWithTestRows(dir);
+        ExternalLoaders.assertSame(result.scores(test), ExternalLoaders.plainDjl(model,
+                dir.resolve("test.csv"), Files.createDirectories(dir.resolve("djl"))), 1e-5);
+        String json = Files.readString(model.resolve("dml-model.json"));
+        assertTrue(json.contains("\"label\": \"is_fraud\""), json);
+        assertTrue(json.contains("\"amount\""), json);
+    }
+
+    @Test
+    void aSavedModelPredictsAsDmlInPyTorch(@TempDir Path dir) throws Exception {
+        Path model = saveWithTestRows(dir);
+        float[][] expected = result.scores(test);
+        assertEquals(50, expected.length);
+        ExternalLoaders.assertSame(expected, ExternalLoaders.torch(model,
+                dir.resolve("test.csv"), Files.createDirectories(dir.resolve("torch"))), 1e-4);
+    }
+
+    /** Saves the model to {@code dir/fraud-model} and the test rows to {@code dir/test.csv}. */
+    private static Path saveWithTestRows(Path dir) throws IOException {
+        Path model = dir.resolve("fraud-model");
+        result.save(model);
+        test.write().csv(dir.resolve("test.csv").toString());
+        return model;
+    }
+}
