@@ -65,7 +65,8 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.shards = new ArrayList<>(shards);
         this.validation = validation;
         int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
-        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m);
+        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m)
+                .withGpus(spec.gpusPerWorker());
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();
@@ -104,6 +105,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         StepPlan plan = strategy instanceof Strategy.Staged s
                 ? new StagedPlan(s, config.batchSize, timeout)
                 : new DataParallelPlan(shards.size(), config.batchSize);
+        GpuAssignment.requireAtMostOne(gpus);
         ClusterResources.check(plan.actors(), cpus, gpus);
         JobControl control = context.register(key, new JobControl());
         boolean started = false;
@@ -115,6 +117,9 @@ final class JobRunner implements DriverTask<TrainResult> {
                     where), control);
             started = true;
             context.emit(new JobStarted(who));
+            if (gpus > 0) { // each worker's device, or its refusal, before any data is sent
+                plan.stages().forEach(g -> g.callAll(TrainWorker::selectDevice, gpus));
+            }
             plan.load(shards, validation);
             plan.init(config);
             CheckpointStore store = checkpointDir == null ? null : new CheckpointStore(

@@ -11,7 +11,7 @@ import java.io.Serializable;
  */
 public final class WorkerConfig implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     final String job;
     final ModelSpec model;
@@ -21,6 +21,8 @@ public final class WorkerConfig implements Serializable {
     final int stage;
     final int fromLayer;
     final int toLayer;
+    /** GPUs the worker reserved; above 0 it trains on the GPU Ray assigned it. */
+    final double gpus;
 
     /**
      * A worker that holds the whole model.
@@ -33,11 +35,11 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches) {
-        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount());
+        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), 0);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int microbatches, int stage, int fromLayer, int toLayer) {
+            int microbatches, int stage, int fromLayer, int toLayer, double gpus) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -46,6 +48,7 @@ public final class WorkerConfig implements Serializable {
         this.stage = stage;
         this.fromLayer = fromLayer;
         this.toLayer = toLayer;
+        this.gpus = gpus;
     }
 
     /**
@@ -57,7 +60,19 @@ public final class WorkerConfig implements Serializable {
      * @return a new config
      */
     WorkerConfig forStage(int s, int from, int to) {
-        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to);
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
+                gpus);
+    }
+
+    /**
+     * Returns the same config for workers that each reserved {@code g} GPUs.
+     *
+     * @param g {@code --gpus-per-worker}
+     * @return a new config
+     */
+    WorkerConfig withGpus(double g) {
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
+                toLayer, g);
     }
 
     /** The rows of one micro-batch. */
