@@ -53,8 +53,10 @@ class GpuRefusalIT {
                 .addListener(rec).build();
         DmlException e = assertThrows(DmlException.class,
                 () -> Dml.start(spec, driver).await(Duration.ofMinutes(2)));
-        assertTrue(e.what().startsWith("No CUDA in the workers' engine: PyTorch 2.7.1 (DJL"
-                + " flavor cpu) on "), e.what());
+        // the worker's line, behind the rank, pid and host every worker failure carries
+        assertTrue(e.what().startsWith("Rank 0 (pid "), e.what());
+        assertTrue(e.what().contains(" failed in selectDevice: No CUDA in the workers' engine:"
+                + " PyTorch 2.7.1 (DJL flavor cpu) on "), e.what());
         assertTrue(e.what().endsWith(" cannot use the GPU Ray assigned."), e.what());
         assertEquals("Give the workers DJL's CUDA build of PyTorch: PYTORCH_FLAVOR (e.g. cu128),"
                 + " or PYTORCH_LIBRARY_PATH and PYTORCH_VERSION for an installed libtorch"
