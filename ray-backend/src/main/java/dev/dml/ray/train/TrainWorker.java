@@ -48,10 +48,10 @@ public class TrainWorker extends RecoverableWorker {
     private ModelStage model;
     private WorkerConfig config;
     private ValidationScores scores;
-    private final ProcessSampler sampler = new ProcessSampler();
     private DataParallelSteps steps;
     private final StageStep step = new StageStep();
     private final WorkerDevice device = new WorkerDevice();
+    private final ProcessSampler sampler = new ProcessSampler(device::gpu);
 
     /** Creates a worker; Ray calls it. */
     public TrainWorker() {}
@@ -369,7 +369,7 @@ public class TrainWorker extends RecoverableWorker {
         dropSnapshots();
         PreemptionNotice.leaveJob();
         try {
-            Closeables.closeAll(model, data);
+            Closeables.closeAll(model, data, device);
         } finally {
             model = null;
             data = null;
