@@ -130,11 +130,14 @@ def test_train_updates_one_display_in_place_and_binds_the_result(kc):
 
 
 def test_more_gpus_than_the_cluster_has_fails_fast(kc):
-    started = time.monotonic()
+    # CI has no GPU: asking for one refuses in one line, before any worker, and the kernel lives.
+    # (No timing here: run alone, the cell also starts the cluster; the driver's check before
+    # placement is what makes it fast.)
     content = error_of(kc, "%dml train fraud --label is_fraud --gpus-per-worker 1")
-    assert time.monotonic() - started < 30
-    assert "GPU" in error_text(content), error_text(content)
-    assert content["traceback"][0].startswith("dml: "), content
+    assert_one_error_line(content, "but the cluster has 0 GPU in all.",
+                          "Lower --gpus-per-worker or --workers, or add GPU nodes")
+    content, outputs = execute(kc, "1 + 1")
+    assert content["status"] == "ok" and plain_result(outputs) == "2", outputs
 
 
 def test_interrupt_stops_the_job_and_frees_its_workers(kc):

@@ -15,6 +15,8 @@ public final class SummaryTable {
 
     private static final List<String> WORKER_HEADER =
             List.of("rank", "node", "pid", "mean CPU", "peak RSS", "peak heap");
+    /** Added where a worker trained on a GPU; CPU-only jobs show no GPU columns. */
+    private static final List<String> GPU_HEADER = List.of("mean GPU", "peak GPU memory");
 
     private SummaryTable() {
     }
@@ -29,7 +31,7 @@ public final class SummaryTable {
                     .append(escapeForXML(row.get(1))).append("</td></tr>\n");
         }
         out.append("</table>\n<table>\n<tr>");
-        WORKER_HEADER.forEach(h -> out.append("<th>").append(h).append("</th>"));
+        workerHeader(s).forEach(h -> out.append("<th>").append(h).append("</th>"));
         out.append("</tr>\n");
         for (List<String> row : workerRows(s)) {
             out.append("<tr>");
@@ -43,7 +45,7 @@ public final class SummaryTable {
     /** The summary as aligned plain text: the job's figures, a blank line, the workers. */
     public static String text(JobSummary s) {
         List<List<String>> workers = new ArrayList<>();
-        workers.add(WORKER_HEADER);
+        workers.add(workerHeader(s));
         workers.addAll(workerRows(s));
         return aligned(jobRows(s)) + "\n" + aligned(workers);
     }
@@ -73,12 +75,30 @@ public final class SummaryTable {
         return rows;
     }
 
+    private static boolean gpus(JobSummary s) {
+        return s.workers().stream().anyMatch(WorkerStats::hasGpu);
+    }
+
+    private static List<String> workerHeader(JobSummary s) {
+        List<String> h = new ArrayList<>(WORKER_HEADER);
+        if (gpus(s)) {
+            h.addAll(GPU_HEADER);
+        }
+        return h;
+    }
+
     private static List<List<String>> workerRows(JobSummary s) {
+        boolean gpus = gpus(s);
         List<List<String>> rows = new ArrayList<>();
         for (WorkerStats w : s.workers()) {
-            rows.add(List.of(Integer.toString(w.rank()), w.node(), Long.toString(w.pid()),
-                    Formats.percent(w.meanCpuPercent()), Formats.bytes(w.peakRssBytes()),
-                    Formats.bytes(w.peakHeapBytes())));
+            List<String> row = new ArrayList<>(List.of(Integer.toString(w.rank()), w.node(),
+                    Long.toString(w.pid()), Formats.percent(w.meanCpuPercent()),
+                    Formats.bytes(w.peakRssBytes()), Formats.bytes(w.peakHeapBytes())));
+            if (gpus) {
+                row.add(w.hasGpu() ? Formats.percent(w.meanGpuPercent()) : Formats.DASH);
+                row.add(w.hasGpu() ? Formats.bytes(w.peakGpuMemoryBytes()) : Formats.DASH);
+            }
+            rows.add(row);
         }
         return rows;
     }

@@ -20,6 +20,9 @@ final class WorkerTotals {
     private long[] cpuCount = new long[0];
     private long[] peakRss = new long[0];
     private long[] peakHeap = new long[0];
+    private double[] gpuSum = new double[0];
+    private long[] gpuCount = new long[0];
+    private long[] peakGpuMemory = new long[0];
 
     /** Takes the workers' samples of one step, by rank. */
     void add(List<ProcessSample> samples) {
@@ -41,6 +44,11 @@ final class WorkerTotals {
             if (gpus) {
                 gpu[i] = p.gpuPercent();
             }
+            if (p.hasGpu() && Double.isFinite(p.gpuPercent())) {
+                gpuSum[i] += p.gpuPercent();
+                gpuCount[i]++;
+            }
+            peakGpuMemory[i] = Math.max(peakGpuMemory[i], p.gpuMemoryBytes());
             if (Double.isFinite(p.cpuPercent())) {
                 cpuSum[i] += p.cpuPercent();
                 cpuCount[i]++;
@@ -56,6 +64,11 @@ final class WorkerTotals {
             cpuCount = Arrays.copyOf(cpuCount, n);
             peakRss = Arrays.copyOf(peakRss, n);
             peakHeap = Arrays.copyOf(peakHeap, n);
+            gpuSum = Arrays.copyOf(gpuSum, n);
+            gpuCount = Arrays.copyOf(gpuCount, n);
+            int from = peakGpuMemory.length;
+            peakGpuMemory = Arrays.copyOf(peakGpuMemory, n);
+            Arrays.fill(peakGpuMemory, from, n, -1); // no GPU until one reports
         }
     }
 
@@ -83,8 +96,10 @@ final class WorkerTotals {
             WorkerInfo w = i < workers.size() ? workers.get(i) : new WorkerInfo(i, n, 0, "?");
             boolean seen = i < cpuSum.length;
             double meanCpu = seen && cpuCount[i] > 0 ? cpuSum[i] / cpuCount[i] : Double.NaN;
+            double meanGpu = seen && gpuCount[i] > 0 ? gpuSum[i] / gpuCount[i] : Double.NaN;
             out.add(new WorkerStats(w.rank(), w.nodeIp(), w.pid(), meanCpu,
-                    seen ? peakRss[i] : 0, seen ? peakHeap[i] : 0));
+                    seen ? peakRss[i] : 0, seen ? peakHeap[i] : 0, meanGpu,
+                    seen ? peakGpuMemory[i] : -1));
         }
         return out;
     }

@@ -26,6 +26,7 @@ public final class ClusterSpec {
 
     private final String address;
     private final int numCpus;
+    private final int numGpus;
     private final String python;
     private final String rayCommand;
     private final String expectedVersion;
@@ -37,6 +38,7 @@ public final class ClusterSpec {
     private ClusterSpec(Builder b) {
         this.address = b.address;
         this.numCpus = b.numCpus;
+        this.numGpus = b.numGpus;
         this.python = b.python;
         this.rayCommand = b.rayCommand;
         this.expectedVersion = b.expectedVersion;
@@ -145,11 +147,21 @@ public final class ClusterSpec {
         return objectStoreBytes;
     }
 
+    /**
+     * Returns the GPUs the embedded head offers; -1 lets Ray count them.
+     *
+     * @return the GPUs
+     */
+    public int numGpus() {
+        return numGpus;
+    }
+
     /** Builds a {@link ClusterSpec}; all options are optional. */
     public static final class Builder {
 
         private String address;
         private int numCpus;
+        private int numGpus = -1;
         private String python;
         private String rayCommand;
         private String expectedVersion = RAY_VERSION;
@@ -189,6 +201,22 @@ public final class ClusterSpec {
                         "Pass a positive count to ClusterSpec.optNumCpus, or leave it unset.");
             }
             this.numCpus = cpus;
+            return this;
+        }
+
+        /**
+         * Sets the GPUs the embedded head offers to actors ({@code ray start --num-gpus}), where
+         * Ray's own count is wrong: a GPU it does not detect, or none to offer.
+         *
+         * @param gpus at least 0
+         * @return this builder
+         */
+        public Builder optNumGpus(int gpus) {
+            if (gpus < 0) {
+                throw new DmlException("numGpus must be at least 0, got " + gpus + ".",
+                        "Pass 0 or more to ClusterSpec.optNumGpus, or leave it unset.");
+            }
+            this.numGpus = gpus;
             return this;
         }
 

@@ -147,6 +147,9 @@ final class EmbeddedHead implements AutoCloseable {
         if (cpus > 0) {
             cmd.add("--num-cpus=" + cpus);
         }
+        if (spec.numGpus() >= 0) {
+            cmd.add("--num-gpus=" + spec.numGpus());
+        }
         long store = spec.objectStoreBytes() > 0 ? spec.objectStoreBytes()
                 : limits.objectStoreBytes();
         if (store > 0) {

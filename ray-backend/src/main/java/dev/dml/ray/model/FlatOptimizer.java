@@ -7,7 +7,9 @@ import java.nio.FloatBuffer;
 
 /**
  * An optimizer over one flat parameter vector, split into segments (one per DJL parameter).
- * Its state is flat {@code float[]}s indexed like the flat vector, so it saves to bytes exactly.
+ * Its state is flat {@code float[]}s indexed like the flat vector, so it saves to bytes exactly,
+ * in one format whether it ran in Java over host memory ({@link OnHost}) or as NDArray
+ * operations on the parameters' device ({@link DeviceOptimizer}).
  */
 abstract class FlatOptimizer {
 
@@ -23,10 +25,14 @@ abstract class FlatOptimizer {
         steps++;
     }
 
-    /** Updates one segment: {@code param} starts at flat index {@code offset}. */
-    abstract void update(int offset, FloatBuffer param, FloatBuffer grad);
+    /** Applies one update to every parameter, in place, from its gradient. */
+    abstract void apply(ParameterBuffers params);
 
+    /** The state as flat arrays; {@link #read} fills them, then calls {@link #loaded}. */
     abstract float[][] state();
+
+    /** Called after {@link #read} filled {@link #state()}. */
+    void loaded() {}
 
     void write(DataOutputStream out) throws IOException {
         out.writeLong(steps);
@@ -57,10 +63,27 @@ abstract class FlatOptimizer {
             }
         }
         steps = t;
+        loaded();
+    }
+
+    /** The optimizers that run in Java over host views of the parameters (the CPU path). */
+    abstract static class OnHost extends FlatOptimizer {
+
+        OnHost(OptimizerSpec spec) {
+            super(spec);
+        }
+
+        @Override
+        void apply(ParameterBuffers params) {
+            params.update(this);
+        }
+
+        /** Updates one segment: {@code param} starts at flat index {@code offset}. */
+        abstract void update(int offset, FloatBuffer param, FloatBuffer grad);
     }
 
     /** SGD with momentum, PyTorch's formulation. */
-    static final class SgdMomentum extends FlatOptimizer {
+    static final class SgdMomentum extends OnHost {
 
         private final float[] velocity;
 
@@ -94,7 +117,7 @@ abstract class FlatOptimizer {
     }
 
     /** Adam with bias correction. */
-    static final class Adam extends FlatOptimizer {
+    static final class Adam extends OnHost {
 
         private final float[] m;
         private final float[] v;

@@ -46,7 +46,7 @@ public final class MicroBatchGraph implements AutoCloseable {
      * @return the activation, as bytes for the next stage
      */
     public byte[] forward(int microbatch, NDArray features) {
-        NDArray x = features.duplicate();
+        NDArray x = features.toDevice(stage.manager().getDevice(), true);
         x.attach(scope());
         return TensorBytes.encode(keep(microbatch, x, run(x)));
     }
@@ -79,12 +79,12 @@ public final class MicroBatchGraph implements AutoCloseable {
             NDArray labels, float weight) {
         NDArray x;
         if (stage.isFirst()) {
-            x = features.duplicate();
+            x = features.toDevice(stage.manager().getDevice(), true);
             x.attach(scope());
         } else {
             x = input(activation);
         }
-        return ModelStage.gradMode(true, () -> {
+        return GradMode.run(true, () -> {
             float loss = stage.backwardLoss(stage.forward(x), labels, scope(), weight);
             pending.put(microbatch, new NDArray[] {x, null});
             return loss;
@@ -102,7 +102,7 @@ public final class MicroBatchGraph implements AutoCloseable {
      */
     public byte[] backward(int microbatch, byte[] outputGradient) {
         NDArray[] io = taken(microbatch);
-        ModelStage.gradMode(true, () -> {
+        GradMode.run(true, () -> {
             NDArray g = TensorBytes.decode(outputGradient, scope());
             NDArray dot = io[1].mul(g).sum();
             NDArray head = scope().ones(dot.getShape());
@@ -140,7 +140,7 @@ public final class MicroBatchGraph implements AutoCloseable {
     }
 
     private NDArray run(NDArray x) {
-        return ModelStage.gradMode(true, () -> stage.forward(x));
+        return GradMode.run(true, () -> stage.forward(x));
     }
 
     private NDArray input(byte[] activation) {

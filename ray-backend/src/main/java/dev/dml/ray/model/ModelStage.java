@@ -11,9 +11,7 @@ import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
 import dev.dml.DmlException;
 import java.nio.FloatBuffer;
-import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * Layers {@code [from, to)} of a {@link ModelSpec} with their optimizer: the unit every worker
@@ -54,8 +52,10 @@ public final class ModelStage implements AutoCloseable {
     private final FlatOptimizer optimizer;
     private final int parameterOffset;
     private final MicroBatchGraph graph;
+    private final Device device;
 
-    private ModelStage(ModelSpec spec, OptimizerSpec opt, int from, int to, String name) {
+    private ModelStage(ModelSpec spec, OptimizerSpec opt, int from, int to, String name,
+            Device device, boolean staged) {
         this.spec = spec;
         this.optimizerSpec = opt;
         List<Block> all = StageLayers.children(spec);
@@ -72,29 +72,22 @@ public final class ModelStage implements AutoCloseable {
         int c1 = to == layers ? all.size() : starts[to];
         this.first = from == 0;
         this.last = to == layers;
-        this.manager = NDManager.newBaseManager(Device.cpu(), "PyTorch");
+        this.device = device;
+        this.manager = NDManager.newBaseManager(device, "PyTorch");
         manager.setName(name);
         try {
-            Shape shape = spec.inputShape();
-            long skip = 0;
-            int offset = 0;
-            try (NDManager temp = NDManager.newBaseManager(Device.cpu(), "PyTorch")) {
-                // earlier layers only to learn the shapes and how far the init stream has gone
-                SequentialBlock before = new SequentialBlock();
-                shape = StageLayers.initialize(all.subList(0, c0), before, temp, shape);
-                ParameterBuffers earlier = new ParameterBuffers(before);
-                skip = earlier.randomDraws();
-                offset = earlier.total();
-            }
-            this.parameterOffset = offset;
+            StageLayers.Earlier earlier = StageLayers.earlier(all.subList(0, c0),
+                    spec.inputShape());
+            Shape shape = earlier.output();
+            this.parameterOffset = earlier.parameters();
             this.blocks = List.copyOf(all.subList(c0, c1));
             this.layerStarts = StageLayers.starts(blocks);
             this.block = new SequentialBlock();
             StageLayers.initialize(blocks, block, manager, shape);
             this.store = new ParameterStore(manager, false);
-            this.params = new ParameterBuffers(block);
-            params.initialize(spec.seed(), skip);
-            this.optimizer = opt.newOptimizer(params.total());
+            this.params = new ParameterBuffers(block, staged || !device.equals(Device.cpu()));
+            params.initialize(spec.seed(), earlier.randomDraws());
+            this.optimizer = opt.newOptimizer(params, manager);
             StageLayers.prime(blocks, store, manager, shape);
             params.zeroGradients();
             this.graph = new MicroBatchGraph(this);
@@ -116,7 +109,25 @@ public final class ModelStage implements AutoCloseable {
      */
     public static ModelStage open(ModelSpec spec, OptimizerSpec optimizer, int fromLayer,
             int toLayer, String name) {
-        return new ModelStage(spec, optimizer, fromLayer, toLayer, name);
+        return open(spec, optimizer, fromLayer, toLayer, name, Device.cpu());
+    }
+
+    /**
+     * Like {@link #open(ModelSpec, OptimizerSpec, int, int, String)} on a device: on a GPU the
+     * parameters, gradients and optimizer state live there, inputs are copied there, and flat
+     * reads and writes are staged through host memory.
+     *
+     * @param device {@code Device.cpu()} or a GPU
+     * @return the stage, owned by the caller
+     */
+    public static ModelStage open(ModelSpec spec, OptimizerSpec optimizer, int fromLayer,
+            int toLayer, String name, Device device) {
+        return new ModelStage(spec, optimizer, fromLayer, toLayer, name, device, false);
+    }
+
+    /** The whole model on the CPU through the GPU path's staging and device optimizer. */
+    static ModelStage openStaged(ModelSpec spec, OptimizerSpec optimizer, String name) {
+        return new ModelStage(spec, optimizer, 0, spec.layerCount(), name, Device.cpu(), true);
     }
 
     /**
@@ -128,7 +139,7 @@ public final class ModelStage implements AutoCloseable {
      * @return the model, owned by the caller
      */
     public static ModelStage openWhole(ModelSpec spec, OptimizerSpec optimizer, String name) {
-        return new ModelStage(spec, optimizer, 0, spec.layerCount(), name);
+        return open(spec, optimizer, 0, spec.layerCount(), name);
     }
 
     /** Returns the whole model's spec. @return the spec */
@@ -191,7 +202,7 @@ public final class ModelStage implements AutoCloseable {
     public float trainBatch(NDArray features, NDArray labels) {
         requireWhole("trainBatch");
         ModelSpecChecks.requireBatch(spec, features, labels);
-        return gradMode(true, () -> {
+        return GradMode.run(true, () -> {
             try (NDManager scope = manager.newSubManager()) {
                 features.tempAttach(scope);
                 labels.tempAttach(scope);
@@ -215,7 +226,7 @@ public final class ModelStage implements AutoCloseable {
                     + " last stage.");
         }
         return noGrad(input, labels, out -> new Scored(labels == null ? Float.NaN
-                : spec.objective().loss(out, labels).getFloat(),
+                : spec.objective().loss(out, onDevice(labels, labels.getManager())).getFloat(),
                 spec.objective().predictions(out).toFloatArray()));
     }
 
@@ -275,7 +286,7 @@ public final class ModelStage implements AutoCloseable {
 
     /** Applies one optimizer update from the gradients, in place, and ends a micro-batch step. */
     public void step() {
-        params.update(optimizer);
+        optimizer.apply(params);
         graph.close();
     }
 
@@ -308,13 +319,7 @@ public final class ModelStage implements AutoCloseable {
      * @return one cost per layer
      */
     public double[] layerCosts(NDArray x, int repeats) {
-        if (x == null) {
-            return Arrays.stream(StageLayers.parameters(blocks, layerStarts)).asDoubleStream()
-                    .toArray();
-        }
-        try (NDManager scope = manager.newSubManager()) {
-            return StageLayers.time(blocks, layerStarts, store, scope, x, repeats);
-        }
+        return StageLayers.costs(blocks, layerStarts, store, manager, x, repeats);
     }
 
     @Override
@@ -332,13 +337,24 @@ public final class ModelStage implements AutoCloseable {
         return manager;
     }
 
+    /** Runs the layers; an input elsewhere is copied to the device, in its own manager. */
     NDArray forward(NDArray x) {
-        return StageLayers.forward(blocks, store, x);
+        return StageLayers.forward(blocks, store, onDevice(x, x.getManager()));
+    }
+
+    /** The array on this stage's device: itself, or a copy owned by {@code scope}. */
+    private NDArray onDevice(NDArray a, NDManager scope) {
+        if (a.getDevice().equals(device)) {
+            return a;
+        }
+        NDArray copy = a.toDevice(device, false);
+        copy.attach(scope);
+        return copy;
     }
 
     /** The loss of {@code out}, then its backward with weight {@code weight}; checks it. */
     float backwardLoss(NDArray out, NDArray labels, NDManager scope, float weight) {
-        NDArray loss = spec.objective().loss(out, labels);
+        NDArray loss = spec.objective().loss(out, onDevice(labels, scope));
         float value = loss.getFloat();
         if (!Float.isFinite(value)) {
             throw new DmlException("The loss became " + value + " after " + optimizer.steps
@@ -349,20 +365,10 @@ public final class ModelStage implements AutoCloseable {
         return value;
     }
 
-    static <T> T gradMode(boolean on, Supplier<T> body) {
-        boolean was = JniUtils.isGradMode();
-        JniUtils.setGradMode(on);
-        try {
-            return body.get();
-        } finally {
-            JniUtils.setGradMode(was);
-        }
-    }
-
     /** Runs forward without gradients; what is made from the borrowed arrays is freed. */
     private <T> T noGrad(NDArray input, NDArray labels,
             java.util.function.Function<NDArray, T> body) {
-        return gradMode(false, () -> {
+        return GradMode.run(false, () -> {
             try (NDManager scope = manager.newSubManager()) {
                 input.tempAttach(scope);
                 if (labels != null) {

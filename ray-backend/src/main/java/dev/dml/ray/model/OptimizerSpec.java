@@ -154,7 +154,16 @@ public final class OptimizerSpec implements Serializable {
         return epsilon;
     }
 
-    /** Creates the optimizer state for {@code parameterCount} parameters. */
+    /**
+     * Creates the optimizer of some parameters: NDArray operations on their device where their
+     * values are staged through the host (a GPU), else the Java loop over host views.
+     */
+    FlatOptimizer newOptimizer(ParameterBuffers params, ai.djl.ndarray.NDManager manager) {
+        return params.staged() ? new DeviceOptimizer(this, params, manager)
+                : newOptimizer(params.total());
+    }
+
+    /** Creates the host optimizer state for {@code parameterCount} parameters. */
     FlatOptimizer newOptimizer(int parameterCount) {
         return kind == Kind.SGD
                 ? new FlatOptimizer.SgdMomentum(this, parameterCount)

@@ -1,6 +1,8 @@
 package dev.dml.ray.model;
 
+import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.nn.Block;
 import ai.djl.nn.Parameter;
 import ai.djl.pytorch.engine.PtNDArray;
@@ -16,17 +18,34 @@ import java.util.SplittableRandom;
  * The parameters of a block seen as one flat float vector, in {@code block.getParameters()}
  * order.
  *
- * <p>Reads and writes go through {@code NDArray.toByteBuffer(true)}, a direct buffer over the
- * tensor's own memory, so a write changes the tensor in place. ({@code NDArray.set(Buffer)} and
- * {@code copyTo} on a gradient crash the JVM with PyTorch 2.7, so they are not used.)
+ * <p>On the CPU, reads and writes go through {@code NDArray.toByteBuffer(true)}, a direct buffer
+ * over the tensor's own memory, so a write changes the tensor in place. ({@code
+ * NDArray.set(Buffer)} and {@code copyTo} on a gradient crash the JVM with PyTorch 2.7, so they
+ * are not used.) A GPU tensor has no host memory: its values are <em>staged</em>, copied to the
+ * host to be read, and written by copying a host array to the device and assigning it in place
+ * ({@code a[...] = h}). The caller's flat buffer is the reused host buffer either way.
  */
 final class ParameterBuffers {
+
+    /** Every element: {@code a.set(ALL, b)} assigns in place ({@code a[...] = b}). */
+    private static final NDIndex ALL = new NDIndex("...");
 
     private final List<Parameter> params = new ArrayList<>();
     private final int[] offsets;
     private final int total;
+    private final boolean staged;
 
+    /** Host views of CPU tensors. */
     ParameterBuffers(Block block) {
+        this(block, false);
+    }
+
+    /**
+     * @param block the parameters' block
+     * @param staged copy values through the host (a GPU's tensors; tests force it on the CPU)
+     */
+    ParameterBuffers(Block block, boolean staged) {
+        this.staged = staged;
         block.getParameters().values().forEach(params::add);
         offsets = new int[params.size() + 1];
         long sum = 0;
@@ -76,7 +95,7 @@ final class ParameterBuffers {
         }
         for (Parameter p : params) {
             NDArray a = p.getArray();
-            FloatBuffer v = view(a);
+            FloatBuffer v = staged ? FloatBuffer.allocate((int) a.size()) : view(a);
             long[] shape = a.getShape().getShape();
             boolean bias = isBias(p);
             long fanIn = 1;
@@ -88,11 +107,22 @@ final class ParameterBuffers {
             for (int i = 0; i < n; i++) {
                 v.put(i, bias ? 0f : (float) ((rnd.nextDouble() * 2 - 1) * bound));
             }
+            if (staged) {
+                GradMode.off(() -> write(a, v));
+            }
         }
     }
 
-    /** Applies one optimizer update to every parameter, in place, from its gradient. */
-    void update(FlatOptimizer optimizer) {
+    /** Whether values are copied through the host. @return true for a GPU's tensors */
+    boolean staged() {
+        return staged;
+    }
+
+    /** Applies one host optimizer update to every parameter, in place, from its gradient. */
+    void update(FlatOptimizer.OnHost optimizer) {
+        if (staged) {
+            throw new IllegalStateException("a staged model updates with a DeviceOptimizer");
+        }
         optimizer.beginStep();
         for (int i = 0; i < params.size(); i++) {
             NDArray a = params.get(i).getArray();
@@ -125,18 +155,14 @@ final class ParameterBuffers {
     void copyParameters(FloatBuffer dst) {
         requireRoom(dst, "parameters");
         for (Parameter p : params) {
-            dst.put(view(p.getArray()));
+            read(p.getArray(), dst);
         }
     }
 
     void setParameters(FloatBuffer src) {
         requireRemaining(src, "parameters");
         for (Parameter p : params) {
-            FloatBuffer v = view(p.getArray());
-            FloatBuffer part = src.slice();
-            part.limit(v.limit());
-            v.put(part);
-            src.position(src.position() + v.limit());
+            put(p.getArray(), src);
         }
     }
 
@@ -144,7 +170,7 @@ final class ParameterBuffers {
         requireRoom(dst, "gradients");
         for (Parameter p : params) {
             try (NDArray g = p.getArray().getGradient()) {
-                dst.put(view(g));
+                read(g, dst);
             }
         }
     }
@@ -153,11 +179,46 @@ final class ParameterBuffers {
         requireRemaining(src, "gradients");
         for (Parameter p : params) {
             try (NDArray g = p.getArray().getGradient()) {
-                FloatBuffer v = view(g);
-                FloatBuffer part = src.slice();
-                part.limit(v.limit());
-                v.put(part);
-                src.position(src.position() + v.limit());
+                put(g, src);
+            }
+        }
+    }
+
+    /** Appends a tensor's values to {@code dst}. */
+    private void read(NDArray a, FloatBuffer dst) {
+        if (!staged) {
+            dst.put(view(a));
+            return;
+        }
+        try (NDArray h = a.toDevice(Device.cpu(), true)) {
+            dst.put(view(h));
+        }
+    }
+
+    /** Overwrites a tensor with the next {@code a.size()} values of {@code src}. */
+    private void put(NDArray a, FloatBuffer src) {
+        FloatBuffer part = src.slice();
+        part.limit((int) a.size());
+        if (staged) {
+            GradMode.off(() -> write(a, part));
+        } else {
+            view(a).put(part);
+        }
+        src.position(src.position() + (int) a.size());
+    }
+
+    /**
+     * Overwrites a tensor, on any device, in place with {@code src}'s remaining values, copied
+     * to the device through a temporary array. Call it without gradient recording.
+     */
+    static void write(NDArray a, FloatBuffer src) {
+        try (NDArray h = a.getManager().create(src, a.getShape())) {
+            if (h.getDevice().equals(a.getDevice())) {
+                a.set(ALL, h);
+            } else {
+                try (NDArray d = h.toDevice(a.getDevice(), false)) {
+                    a.set(ALL, d);
+                }
             }
         }
     }

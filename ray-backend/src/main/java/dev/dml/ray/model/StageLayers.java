@@ -1,5 +1,6 @@
 package dev.dml.ray.model;
 
+import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
@@ -129,5 +130,32 @@ final class StageLayers {
     private static List<Block> layer(List<Block> blocks, int[] starts, int j) {
         int end = j + 1 < starts.length ? starts[j + 1] : blocks.size();
         return blocks.subList(starts[j], end);
+    }
+
+    /**
+     * What the layers before a stage hold: the stage's input shape, their parameter count (the
+     * stage's offset in the flat vector) and how far the init stream has gone through them.
+     */
+    record Earlier(Shape output, int parameters, long randomDraws) {}
+
+    /** Builds the layers before a stage on the CPU, only to measure them ({@link Earlier}). */
+    static Earlier earlier(List<Block> before, Shape input) {
+        try (NDManager temp = NDManager.newBaseManager(Device.cpu(), "PyTorch")) {
+            SequentialBlock block = new SequentialBlock();
+            Shape shape = initialize(before, block, temp, input);
+            ParameterBuffers earlier = new ParameterBuffers(block);
+            return new Earlier(shape, earlier.total(), earlier.randomDraws());
+        }
+    }
+
+    /** A stage's layer costs: parameter counts, or (given an input) times; see ModelStage. */
+    static double[] costs(List<Block> blocks, int[] starts, ParameterStore store,
+            NDManager manager, NDArray x, int repeats) {
+        if (x == null) {
+            return Arrays.stream(parameters(blocks, starts)).asDoubleStream().toArray();
+        }
+        try (NDManager scope = manager.newSubManager()) {
+            return time(blocks, starts, store, scope, x, repeats);
+        }
     }
 }

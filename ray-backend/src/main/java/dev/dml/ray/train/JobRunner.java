@@ -72,7 +72,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.validation = validation;
         int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
         this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m,
-                shards.size(), spec.accumulate());
+                shards.size(), spec.accumulate()).withGpus(spec.gpusPerWorker());
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();
@@ -115,6 +115,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                         config.batchSize * config.accumulate,
                         room != null ? room : WorkerRoom.readEvery(
                                 () -> ClusterResources.slots(cpus, gpus), ROOM_READS));
+        GpuAssignment.requireAtMostOne(gpus);
         ClusterResources.check(plan.fewestActors(), cpus, gpus);
         JobControl control = context.register(key, new JobControl());
         boolean started = false;
@@ -126,6 +127,9 @@ final class JobRunner implements DriverTask<TrainResult> {
                     where), control);
             started = true;
             context.emit(new JobStarted(who));
+            if (gpus > 0) { // each worker's device, or its refusal, before any data is sent
+                plan.stages().forEach(g -> g.callAll(TrainWorker::selectDevice, gpus));
+            }
             plan.load(shards, validation);
             plan.init(config);
             CheckpointStore store = checkpointDir == null ? null : new CheckpointStore(

@@ -4,11 +4,14 @@ import dev.dml.events.ProcessSample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /**
  * Samples this process: CPU use since the previous sample (from {@code /proc/self/stat}), used
  * heap, and resident memory ({@code VmRSS} of {@code /proc/self/status}). Off Linux the CPU and
- * RSS read as 0. Used by every kind of training worker.
+ * RSS read as 0. On a worker that trains on a GPU, also that GPU's utilisation and memory in
+ * use, as its background sampler last saw them ({@link GpuSampler}); a CPU worker's samples
+ * have none. Used by every kind of training worker.
  */
 public final class ProcessSampler {
 
@@ -17,9 +20,17 @@ public final class ProcessSampler {
 
     private long lastTicks = cpuTicks();
     private long lastNanos = System.nanoTime();
+    private final Supplier<NvidiaSmi.Gpu> gpu;
 
     /** Creates a sampler; its first CPU figure covers the time since now. */
-    public ProcessSampler() {}
+    public ProcessSampler() {
+        this(() -> null);
+    }
+
+    /** Creates a sampler that adds the GPU {@code gpu} reports (null: no GPU). */
+    ProcessSampler(Supplier<NvidiaSmi.Gpu> gpu) {
+        this.gpu = gpu;
+    }
 
     /**
      * Takes a sample.
@@ -36,7 +47,10 @@ public final class ProcessSampler {
         lastTicks = ticks;
         lastNanos = now;
         Runtime rt = Runtime.getRuntime();
-        return new ProcessSample(cpu, rt.totalMemory() - rt.freeMemory(), rss());
+        long heap = rt.totalMemory() - rt.freeMemory();
+        NvidiaSmi.Gpu g = gpu.get();
+        return g == null ? new ProcessSample(cpu, heap, rss())
+                : new ProcessSample(cpu, heap, rss(), g.utilization(), g.memoryUsedBytes());
     }
 
     /** utime + stime of this process, or -1 when /proc is unreadable. */

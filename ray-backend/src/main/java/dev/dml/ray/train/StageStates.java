@@ -3,6 +3,8 @@ package dev.dml.ray.train;
 import dev.dml.DmlException;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -77,7 +79,7 @@ final class StageStates {
     static float[] parameters(List<ActorGroup<TrainWorker>> stages) {
         float[] params = new float[0];
         for (ActorGroup<TrainWorker> g : stages) {
-            float[] part = TrainWorker.floats(g.callOne(0, TrainWorker::parameterBytes));
+            float[] part = floats(g.callOne(0, TrainWorker::parameterBytes));
             float[] all = Arrays.copyOf(params, params.length + part.length);
             System.arraycopy(part, 0, all, params.length, part.length);
             params = all;
@@ -91,5 +93,11 @@ final class StageStates {
                     + stages.size() + ".", "Resume with the same {stages}, or use a new"
                     + " {checkpoint-dir}.");
         }
+    }
+
+    private static float[] floats(byte[] bytes) {
+        float[] out = new float[bytes.length / Float.BYTES];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
+        return out;
     }
 }

@@ -48,12 +48,24 @@ public class TrainWorker extends RecoverableWorker {
     private ModelStage model;
     private WorkerConfig config;
     private ValidationScores scores;
-    private final ProcessSampler sampler = new ProcessSampler();
     private DataParallelSteps steps;
     private final StageStep step = new StageStep();
+    private final WorkerDevice device = new WorkerDevice();
+    private final ProcessSampler sampler = new ProcessSampler(device::gpu);
 
     /** Creates a worker; Ray calls it. */
     public TrainWorker() {}
+
+    /**
+     * Picks the device this worker trains on from the GPUs Ray assigned it, before anything
+     * else: a job that asked for GPUs it cannot use fails here, before any step.
+     *
+     * @param gpus {@code --gpus-per-worker}
+     * @return the device, e.g. {@code gpu(0)} or {@code cpu()}
+     */
+    public String selectDevice(double gpus) {
+        return device.select(gpus).toString();
+    }
 
     /**
      * Decodes this worker's training rows, once.
@@ -130,7 +142,7 @@ public class TrainWorker extends RecoverableWorker {
         Closeables.closeAll(model);
         model = null;
         model = ModelStage.open(cfg.model, cfg.optimizer, cfg.fromLayer, cfg.toLayer,
-                cfg.job + "/" + cfg.stage + "/" + rank());
+                cfg.job + "/" + cfg.stage + "/" + rank(), device.select(cfg.gpus));
         if ((model.isFirst() || model.isLast()) && (data == null || !data.hasTrain())) {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
                     "The driver loads shards into first and last stages before init.");
@@ -356,19 +368,13 @@ public class TrainWorker extends RecoverableWorker {
         dropSnapshots();
         PreemptionNotice.leaveJob();
         try {
-            Closeables.closeAll(model, data, steps);
+            Closeables.closeAll(model, data, device, steps);
         } finally {
             model = null;
             data = null;
             steps = null;
         }
         return true;
-    }
-
-    static float[] floats(byte[] bytes) {
-        float[] out = new float[bytes.length / Float.BYTES];
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
-        return out;
     }
 
     private DataParallelSteps dataParallel() {

@@ -25,6 +25,8 @@ public final class WorkerConfig implements Serializable {
     final int shards;
     /** Batches a data-parallel worker adds up per shard before each optimizer step. */
     final int accumulate;
+    /** GPUs the worker reserved; above 0 it trains on the GPU Ray assigned it. */
+    final double gpus;
 
     /**
      * A worker that holds the whole model.
@@ -40,12 +42,12 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches, int shards, int accumulate) {
         this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards,
-                accumulate);
+                accumulate, 0);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches, int stage, int fromLayer, int toLayer, int shards,
-            int accumulate) {
+            int accumulate, double gpus) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -56,6 +58,7 @@ public final class WorkerConfig implements Serializable {
         this.toLayer = toLayer;
         this.shards = shards;
         this.accumulate = accumulate;
+        this.gpus = gpus;
     }
 
     /**
@@ -68,7 +71,18 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig forStage(int s, int from, int to) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
-                shards, accumulate);
+                shards, accumulate, gpus);
+    }
+
+    /**
+     * Returns the same config for workers that each reserved {@code g} GPUs.
+     *
+     * @param g {@code --gpus-per-worker}
+     * @return a new config
+     */
+    WorkerConfig withGpus(double g) {
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
+                toLayer, shards, accumulate, g);
     }
 
     /** The rows of one micro-batch. */

@@ -51,8 +51,11 @@ class EmbeddedHeadTest {
         List<String> unset = EmbeddedHead.command(ray, ClusterSpec.defaults(),
                 ClusterEnv.from(Map.of()), dir);
         assertEquals(List.of(), unset.stream()
-                .filter(a -> a.startsWith("--num-cpus") || a.startsWith("--object-store"))
+                .filter(a -> a.startsWith("--num-cpus") || a.startsWith("--object-store")
+                        || a.startsWith("--num-gpus"))
                 .toList());
+        assertTrue(EmbeddedHead.command(ray, ClusterSpec.builder().optNumGpus(1).build(), env,
+                dir).contains("--num-gpus=1"));
     }
 
     @Test
