@@ -155,6 +155,18 @@ public final class TrainOptions {
             "continue from the newest checkpoint in --checkpoint-dir").example("true")
             .fixed(false).java("optResume").done();
 
+    /** Dollars the job may spend. */
+    public static final Option<Double> BUDGET = spec("budget", ValueType.positive(), "USD",
+            "checkpoint and stop before the job's cost would pass this many dollars (nodes"
+            + " priced by their labels or %dml cluster price)").example("2.50")
+            .noDefault("none").java("opt(TrainOptions.BUDGET, ...)").done();
+
+    /** Time the job may take. */
+    public static final Option<Double> DEADLINE = spec("deadline", ValueType.duration(),
+            "TIME", "checkpoint and stop before the job's run time would pass this (90s, 30m,"
+            + " 2h)").example("30m").noDefault("none").java("opt(TrainOptions.DEADLINE, ...)")
+            .done();
+
     /** Worker losses a job recovers from. */
     public static final Option<Integer> MAX_FAILURES = spec("max-failures",
             ValueType.countOrNone(), "N", "lost workers or nodes the job recovers from before"
@@ -195,7 +207,7 @@ public final class TrainOptions {
             BATCH_SIZE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
-            MAX_FAILURES, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS, DEBUG);
+            BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS, DEBUG);
 
     /**
      * Finds an option by name.
