@@ -32,4 +32,17 @@ public record NodePrice(double usdPerHour, String what, boolean spot, String pro
     public boolean known() {
         return !Double.isNaN(usdPerHour);
     }
+
+    /**
+     * Says what the node costs, as {@code %dml cluster} lists it.
+     *
+     * @return e.g. {@code $0.192/h: aws m5.xlarge on-demand, us-east-1 (...)}, {@code not
+     *     priced}, or {@code unknown: } and the problem
+     */
+    public String describe() {
+        if (!known()) {
+            return "unknown: " + problem;
+        }
+        return priced() ? "$" + Pricing.plain(usdPerHour) + "/h: " + what : what;
+    }
 }

@@ -115,8 +115,14 @@ public final class Pricing implements Serializable {
     public NodePrice price(Map<String, String> labels) {
         String type = labels.get(INSTANCE_TYPE);
         if (type != null && !type.isBlank()) {
-            Market m = labels.containsKey(MARKET) ? Market.parse(labels.get(MARKET))
-                    : Market.ON_DEMAND;
+            Market m;
+            try {
+                m = labels.containsKey(MARKET) ? Market.parse(labels.get(MARKET))
+                        : Market.ON_DEMAND;
+            } catch (DmlException bad) {
+                return new NodePrice(Double.NaN, type, false, "The node label " + MARKET
+                        + " is '" + labels.get(MARKET) + "'; write spot or on-demand.");
+            }
             return lookup(type, m, labels.get(CLOUD), labels.get(REGION));
         }
         if (!Double.isNaN(usdPerHour)) {
