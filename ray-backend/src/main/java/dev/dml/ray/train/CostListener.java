@@ -32,6 +32,7 @@ final class CostListener implements DriverListener {
     private JobRate rate;
     private long startNanos;
     private long lastNanos;
+    private long callNanos;
     private double pace = Double.NaN;
     private long step;
 
@@ -66,7 +67,8 @@ final class CostListener implements DriverListener {
         }
         long now = clock.getAsLong();
         startNanos = now;
-        lastNanos = now;
+        lastNanos = -1;
+        callNanos = now;
         step = atStep;
         meter.start(now, usd());
         emitCost(now);
@@ -77,7 +79,8 @@ final class CostListener implements DriverListener {
         rate = rates.apply(workers);
         long now = clock.getAsLong();
         meter.setRate(now, usd());
-        lastNanos = now; // the recovery's time is no step's pace
+        lastNanos = -1; // the recovery's time is no step's pace
+        callNanos = now;
         step = atStep;
         emitCost(now);
     }
@@ -85,6 +88,7 @@ final class CostListener implements DriverListener {
     @Override
     public long stepsUntilDue(long atStep) {
         long now = clock.getAsLong();
+        callNanos = now;
         return Math.max(1, limits.stepsThatFit(meter.spent(now), usd(), seconds(now), pace));
     }
 
@@ -101,8 +105,10 @@ final class CostListener implements DriverListener {
         long now = clock.getAsLong();
         int n = chunk.steps().size();
         if (n > 0) {
-            // the wall time between calls: validation and checkpoints count into the pace
-            pace = (now - lastNanos) / 1e9 / n;
+            // the wall time between calls, so validation and checkpoints count into the pace;
+            // the first call after a start or a recovery from its own start (loading the
+            // shards and restoring state are no step's pace)
+            pace = (now - (lastNanos < 0 ? callNanos : lastNanos)) / 1e9 / n;
             lastNanos = now;
         }
         step = atStep;

@@ -75,6 +75,7 @@ class CostListenerTest {
         CostListener cost = new CostListener(new Limits(0.11, Double.NaN),
                 w -> new JobRate(36, true, false, "1 node", ""), events::add, () -> now);
         cost.start(List.of(on(0, "a")), 0);
+        now += 3 * SECOND; // loading the shards: 3 cents, but no step's pace
         assertEquals(1, cost.stepsUntilDue(0), "the pace is not known yet");
         long step = 0;
         while (cost.stopReason(step) == null) {
@@ -84,11 +85,11 @@ class CostListenerTest {
             cost.onSteps(null, steps((int) n), step);
         }
         JobCost last = lastCost();
-        assertEquals(5, step);
-        assertEquals(0.10, last.usdSpent(), 1e-9);
+        assertEquals(4, step, "1 step before the pace is known, then the 3 that 6 cents buy");
+        assertEquals(0.11, last.usdSpent(), 1e-9);
         assertTrue(last.usdSpent() <= 0.11 + 0.02, "overshoot at most one step's cost");
         assertEquals(2.0, last.secondsPerStep(), 1e-9);
-        assertTrue(cost.stopReason(step).startsWith("{budget}: stopped after $0.1000 of"
+        assertTrue(cost.stopReason(step).startsWith("{budget}: stopped after $0.1100 of"
                 + " $0.11"), cost.stopReason(step));
     }
 
