@@ -16,8 +16,8 @@ import java.util.function.LongSupplier;
  * Counts a job's dollars and enforces its {@code --budget} and {@code --deadline}: it prices
  * the nodes the workers occupy when they start and after each recovery, sends a {@link JobCost}
  * after each call to the workers, and lets each call run only the steps that fit at the pace
- * measured so far. When no step fits, {@link #stopReason} says why, and the runner checkpoints
- * and stops.
+ * measured so far (half of them: see {@link #stepsUntilDue}). When no step fits, {@link
+ * #stopReason} says why, and the runner checkpoints and stops.
  */
 final class CostListener implements DriverListener {
 
@@ -85,11 +85,17 @@ final class CostListener implements DriverListener {
         emitCost(now);
     }
 
+    /**
+     * Half the steps that still fit (rounded up): a call that runs slower than the pace so far
+     * cannot run past the limit, and the last calls before it run one step each, so the job
+     * overshoots by at most the one step whose pace it could not know.
+     */
     @Override
     public long stepsUntilDue(long atStep) {
         long now = clock.getAsLong();
         callNanos = now;
-        return Math.max(1, limits.stepsThatFit(meter.spent(now), usd(), seconds(now), pace));
+        long fit = limits.stepsThatFit(meter.spent(now), usd(), seconds(now), pace);
+        return fit == Long.MAX_VALUE ? fit : Math.max(1, fit - fit / 2);
     }
 
     @Override
