@@ -126,8 +126,7 @@ public final class Pricing implements Serializable {
             return lookup(type, m, labels.get(CLOUD), labels.get(REGION));
         }
         if (!Double.isNaN(usdPerHour)) {
-            return new NodePrice(usdPerHour, String.format(Locale.ROOT,
-                    "$%s/h, as %%dml cluster price set it", plain(usdPerHour)), false, "");
+            return new NodePrice(usdPerHour, "set by %dml cluster price", false, "");
         }
         if (instanceType != null) {
             return lookup(instanceType, market, cloud, region);

@@ -6,7 +6,6 @@ import dev.dml.events.WorkerInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -46,9 +45,7 @@ record JobRate(double usdPerHour, boolean priced, boolean spot, String nodes, St
             priced |= p.priced();
             spot |= p.spot();
             problem = problem.isEmpty() ? p.problem() : problem;
-            String kind = p.known() && p.priced() ? String.format(Locale.ROOT, "%s $%.4g/h",
-                    p.what(), p.usdPerHour()) : p.what();
-            kinds.merge(kind, 1, Integer::sum);
+            kinds.merge(p.known() ? p.describe() : p.what(), 1, Integer::sum);
         }
         List<String> parts = new ArrayList<>();
         kinds.forEach((k, n) -> parts.add(n == 1 ? k : n + " x " + k));

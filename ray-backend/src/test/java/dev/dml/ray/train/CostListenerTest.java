@@ -64,9 +64,10 @@ class CostListenerTest {
         JobRate both = JobRate.of(List.of(on(0, "a"), on(1, "b"), on(2, "c")),
                 Pricing.NONE.withInstance("m5.xlarge", Market.ON_DEMAND, null, null), labels);
         assertEquals(0.40 + 2 * 0.192, both.usdPerHour(), 1e-9);
-        assertTrue(both.nodes().startsWith("3 nodes: aws g5.xlarge spot, us-east-1"),
+        assertTrue(both.nodes().startsWith("3 nodes: $0.4/h: aws g5.xlarge spot, us-east-1"),
                 both.nodes());
-        assertTrue(both.nodes().contains("; 2 x aws m5.xlarge on-demand"), both.nodes());
+        assertTrue(both.nodes().contains("; 2 x $0.192/h: aws m5.xlarge on-demand"),
+                both.nodes());
     }
 
     @Test
