@@ -52,9 +52,23 @@ def check_quickstart(nb):
     train = cells["train"].outputs
     assert "step 468/468" in train[0].data["text/plain"], train[0].data["text/plain"]
     assert "finished" in train[-1].data["text/plain"], train[-1].data
+    check_quickstart_cost(cells)
     assert_good_fraud_model(stream_text(cells["scores"]), QUICKSTART_FLOORS)
     assert "Crosstab Counts" in cells["confusion"].outputs[0].data["text/plain"]
     assert re.search(r"\d+@[^:\s]+:\d+, \d+@", cells["status"].outputs[0].data["text/plain"])
+
+
+def check_quickstart_cost(cells):
+    """The quickstart prices its local node as an m5.xlarge: live dollars, then the totals."""
+    assert "m5.xlarge" in cells["price"].outputs[0].data["text/plain"]
+    frame = cells["train"].outputs[0].data["text/plain"]
+    assert re.search(r"\$[\d.,]+ spent · \$0\.1920/h · projected \$[\d.,]+ at this rate",
+                     frame), frame
+    summary = cells["train"].outputs[-1].data["text/plain"]
+    spent = re.search(r"\ncost +\$([\d.,]+) at \$0\.1920/h \(1 node: \$0\.192/h: aws m5\.xlarge",
+                      summary)
+    assert spent and float(spent.group(1).replace(",", "")) > 0, summary
+    assert re.search(r"\ncost/epoch +\$[\d.,]+\n", summary), summary
 
 
 def check_model_parallel(nb):

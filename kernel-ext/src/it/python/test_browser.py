@@ -202,6 +202,22 @@ def check_live_plot(page):
     end = plot.get_attribute("src")
     assert end != mid, "the plot did not change between mid-run and the end"
     assert "468/468" in svg_text(end), "the last frame must show the last step"
+    check_fits_a_narrow_pane(page, train, plot, svg_text(end))
+
+
+def check_fits_a_narrow_pane(page, cell, plot, svg):
+    """In a pane narrower than the frame's 900 px, the frame shrinks to the output area's
+    width, whole, instead of losing its right edge (ETA, throughput chart)."""
+    page.set_viewport_size({"width": 720, "height": 1400})
+    cell.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    area = cell.locator(".jp-OutputArea-output").first.bounding_box()
+    box = plot.bounding_box()
+    page.screenshot(path=str(SHOTS / "quickstart-train-narrow.png"))
+    assert box["width"] < 900, f"the frame kept its fixed width: {box}"
+    assert box["x"] + box["width"] <= area["x"] + area["width"] + 1, f"cut off: {box} in {area}"
+    width, height = map(float, re.search(r"viewBox='0 0 (\S+) (\S+)'", svg).groups())
+    assert abs(box["height"] / box["width"] - height / width) < 0.02, "the frame is distorted"
 
 
 def wait_for_progress(plot):

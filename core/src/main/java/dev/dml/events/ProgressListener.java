@@ -67,10 +67,19 @@ public interface ProgressListener {
     default void onNotice(JobNotice notice) {}
 
     /**
+     * Called once the workers run and after each call to them, with what the job has cost so
+     * far.
+     *
+     * @param cost the job's rate and dollars spent
+     */
+    default void onCost(JobCost cost) {}
+
+    /**
      * Hands an event to the method that takes it; other objects are ignored.
      *
      * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics}, {@link
-     *     EpochMetrics}, {@link Recovery}, {@link Resize} or {@link JobNotice}
+     *     EpochMetrics}, {@link Recovery}, {@link Resize}, {@link JobNotice} or {@link
+     *     JobCost}
      */
     default void deliver(Object event) {
         if (event instanceof StepMetrics s) {
@@ -87,6 +96,8 @@ public interface ProgressListener {
             onResize(r);
         } else if (event instanceof JobNotice n) {
             onNotice(n);
+        } else if (event instanceof JobCost c) {
+            onCost(c);
         }
     }
 }

@@ -167,6 +167,18 @@ public final class TrainOptions {
             + " update sees K x batch-size rows per worker, in the memory of one batch")
             .example("4").fixed(1).java("opt(TrainOptions.ACCUMULATE, ...)").done();
 
+    /** Dollars the job may spend. */
+    public static final Option<Double> BUDGET = spec("budget", ValueType.positive(), "USD",
+            "checkpoint and stop before the job's cost would pass this many dollars (nodes"
+            + " priced by their labels or %dml cluster price)").example("2.50")
+            .noDefault("none").java("opt(TrainOptions.BUDGET, ...)").done();
+
+    /** Time the job may take. */
+    public static final Option<Double> DEADLINE = spec("deadline", ValueType.duration(),
+            "TIME", "checkpoint and stop before the job's run time would pass this (90s, 30m,"
+            + " 2h)").example("30m").noDefault("none").java("opt(TrainOptions.DEADLINE, ...)")
+            .done();
+
     /** Worker losses a job recovers from. */
     public static final Option<Integer> MAX_FAILURES = spec("max-failures",
             ValueType.countOrNone(), "N", "lost workers or nodes the job recovers from before"
@@ -207,7 +219,7 @@ public final class TrainOptions {
             BATCH_SIZE, ACCUMULATE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
-            MAX_FAILURES, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS, DEBUG);
+            BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS, DEBUG);
 
     /**
      * Finds an option by name.

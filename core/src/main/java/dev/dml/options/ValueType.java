@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * How an option's value is written and which values are valid: one parser and one check for
@@ -94,6 +96,17 @@ public final class ValueType<T> {
         return new ValueType<>("a number above 0", ValueType::number,
                 d -> d > 0 && d <= Float.MAX_VALUE && (float) (double) d > 0,
                 ValueType::formatNumber);
+    }
+
+    /**
+     * A length of time above 0: a number with a unit, {@code 90s}, {@code 30m}, {@code 2h} or
+     * {@code 1h30m}; the value is in seconds.
+     *
+     * @return the type
+     */
+    public static ValueType<Double> duration() {
+        return new ValueType<>("a time such as 90s, 30m, 2h or 1h30m", ValueType::seconds,
+                d -> d > 0 && Double.isFinite(d), ValueType::formatSeconds);
     }
 
     /**
@@ -238,6 +251,41 @@ public final class ValueType<T> {
             throw new NumberFormatException(s);
         }
         return d;
+    }
+
+    private static Double seconds(String s) {
+        Matcher m = Pattern.compile("(\\d+(?:\\.\\d+)?)([hms])")
+                .matcher(s.strip().toLowerCase(Locale.ROOT));
+        double total = 0;
+        int end = 0;
+        while (m.find() && m.start() == end) {
+            double n = Double.parseDouble(m.group(1));
+            total += n * switch (m.group(2)) {
+                case "h" -> 3600;
+                case "m" -> 60;
+                default -> 1;
+            };
+            end = m.end();
+        }
+        if (end == 0 || end != s.strip().length()) {
+            throw new NumberFormatException(s);
+        }
+        return total;
+    }
+
+    private static String formatSeconds(Double d) {
+        long s = Math.round(d);
+        StringBuilder out = new StringBuilder();
+        if (s >= 3600) {
+            out.append(s / 3600).append('h');
+        }
+        if (s % 3600 >= 60) {
+            out.append(s % 3600 / 60).append('m');
+        }
+        if (s % 60 > 0 || out.length() == 0) {
+            out.append(s % 60).append('s');
+        }
+        return out.toString();
     }
 
     private static String formatNumber(Double d) {

@@ -100,4 +100,19 @@ class TrainOptionsTest {
         assertEquals("--optimizer must be one of adam, sgd, got 'rmsprop'.",
                 e.speaking(Vocabulary.NOTEBOOK).what());
     }
+
+    @Test
+    void aDeadlineIsATimeWithAUnit() {
+        assertEquals(1800.0, TrainOptions.DEADLINE.parse("30m"));
+        assertEquals(5400.0, TrainOptions.DEADLINE.parse("1h30m"));
+        assertEquals(90.0, TrainOptions.DEADLINE.parse(" 90s "));
+        assertEquals("1h30m", TrainOptions.DEADLINE.type().format(5400.0));
+        for (String bad : List.of("30", "m", "2d", "1h 30m", "-5m", "0s")) {
+            DmlException e = assertThrows(DmlException.class,
+                    () -> TrainOptions.DEADLINE.parse(bad), bad);
+            assertTrue(e.getMessage().contains("a time such as 90s, 30m, 2h or 1h30m"),
+                    e.getMessage());
+        }
+        assertEquals(2.5, TrainOptions.BUDGET.parse("2.50"));
+    }
 }

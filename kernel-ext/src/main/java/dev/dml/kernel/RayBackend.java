@@ -6,7 +6,9 @@ import dev.dml.Vocabulary;
 import dev.dml.magics.DmlBackend;
 import dev.dml.magics.PreparedJob;
 import dev.dml.magics.TrainRequest;
+import dev.dml.cost.Pricing;
 import dev.dml.ray.cluster.ClusterNodes;
+import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
@@ -32,6 +34,7 @@ final class RayBackend implements DmlBackend {
     private String address;
     private RayCluster cluster;
     private DriverProcess driver;
+    private Pricing pricing = Pricing.NONE;
 
     RayBackend(NotebookData data, DmlKernel kernel) {
         this.data = data;
@@ -83,6 +86,9 @@ final class RayBackend implements DmlBackend {
                 driver.close();
             }
             driver = cluster.openDriver();
+            if (pricing != Pricing.NONE) {
+                driver.call(new ClusterPricing(pricing), NODES_TIMEOUT);
+            }
         }
         return driver;
     }
@@ -98,7 +104,7 @@ final class RayBackend implements DmlBackend {
             try {
                 nodes = driver.call(new ClusterNodes(), NODES_TIMEOUT).stream()
                         .map(n -> new ClusterView.Node(n.id, n.address, n.alive, n.cpus, n.gpus,
-                                n.memoryBytes)).toList();
+                                n.memoryBytes, pricing.price(n.labels).describe())).toList();
             } catch (DmlException e) {
                 LOG.warn("cannot list the cluster's nodes: {}", e.getMessage());
             }
@@ -119,6 +125,20 @@ final class RayBackend implements DmlBackend {
     @Override
     public ClusterView startCluster() {
         driver(null);
+        return cluster();
+    }
+
+    @Override
+    public synchronized Pricing pricing() {
+        return pricing;
+    }
+
+    @Override
+    public synchronized ClusterView price(Pricing newPricing) {
+        pricing = newPricing;
+        if (driver != null && driver.isAlive()) {
+            driver.call(new ClusterPricing(newPricing), NODES_TIMEOUT);
+        }
         return cluster();
     }
 

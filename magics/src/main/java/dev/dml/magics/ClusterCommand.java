@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import dev.dml.cost.Pricing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,11 +10,18 @@ import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 /** {@code %dml cluster [show|start|connect ADDRESS|stop]}: the session's Ray cluster. */
 final class ClusterCommand implements DmlCommand {
 
-    private static final String USAGE = "%dml cluster [show | start | connect HOST:PORT | stop]";
-    private static final List<String> ACTIONS = List.of("show", "start", "connect", "stop");
-    private final CommandArgs args = new CommandArgs("cluster", MagicsArgs.builder()
-            .optional("action").optional("address").onlyKnownKeywords().onlyKnownFlags()
-            .build(), USAGE);
+    private static final String USAGE = "%dml cluster [show | start | connect HOST:PORT | stop"
+            + " | price ...]";
+    private static final List<String> ACTIONS = List.of("show", "start", "connect", "stop",
+            "price");
+    private final CommandArgs args = new CommandArgs("cluster", schema(), USAGE);
+
+    private static MagicsArgs schema() {
+        MagicsArgs.MagicsArgsBuilder b = MagicsArgs.builder().optional("action")
+                .optional("address");
+        ClusterPrice.KEYWORDS.forEach(k -> b.keyword(k, MagicsArgs.KeywordSpec.ONCE));
+        return b.onlyKnownKeywords().onlyKnownFlags().build();
+    }
 
     @Override
     public String name() {
@@ -27,12 +35,16 @@ final class ClusterCommand implements DmlCommand {
 
     @Override
     public List<String> usage() {
-        return List.of(USAGE, "",
-                "show     the cluster's address, kind and nodes (the default)",
+        List<String> lines = new ArrayList<>(List.of(USAGE, "",
+                "show     the cluster's address, kind and nodes with their prices (the default)",
                 "start    start the embedded local head now (otherwise the first job does)",
                 "connect  use a running cluster, e.g. one started with 'ray start --head'",
-                "stop     stop the embedded head this kernel started (never anyone else's)",
-                "Examples:", "  %dml cluster", "  %dml cluster connect 10.0.0.5:6379");
+                "stop     stop the embedded head this kernel started (never anyone else's)"));
+        lines.addAll(ClusterPrice.usage());
+        lines.addAll(List.of("Examples:", "  %dml cluster", "  %dml cluster connect"
+                + " 10.0.0.5:6379", "  %dml cluster price m5.xlarge",
+                "  %dml cluster price g5.xlarge --market spot --region us-east-1"));
+        return lines;
     }
 
     @Override
@@ -45,6 +57,13 @@ final class ClusterCommand implements DmlCommand {
                     .map(g -> "Did you mean '%dml cluster " + g + "'? ").orElse("");
             throw new DmlException("%dml cluster: unknown action '" + action + "'.",
                     guess + "Usage: " + USAGE);
+        }
+        if (action.equals("price")) {
+            return price(context, address.isEmpty() ? null : address.get(0), parsed);
+        }
+        if (ClusterPrice.KEYWORDS.stream().anyMatch(k -> !parsed.get(k).isEmpty())) {
+            throw new DmlException("%dml cluster " + action + " takes no options.",
+                    "Usage: " + USAGE);
         }
         if (action.equals("connect") == address.isEmpty()) {
             throw new DmlException(action.equals("connect")
@@ -76,6 +95,20 @@ final class ClusterCommand implements DmlCommand {
         return null;
     }
 
+    /** Prices the nodes without labels from now on, and shows what that makes each node cost. */
+    private static Object price(CommandContext context, String type,
+            Map<String, List<String>> parsed) {
+        DmlSession session = context.session();
+        DmlBackend backend = session.backend();
+        Pricing pricing = ClusterPrice.parse(type, parsed, backend.pricing());
+        DmlBackend.ClusterView view = backend.price(pricing);
+        context.display(Html.text(pricing.describe()));
+        if (!view.address().isEmpty()) {
+            context.display(show(view));
+        }
+        return null;
+    }
+
     private static org.dflib.jjava.jupyter.kernel.display.DisplayData show(
             DmlBackend.ClusterView view) {
         if (view == null || view.address().isEmpty()) {
@@ -86,11 +119,12 @@ final class ClusterCommand implements DmlCommand {
         for (DmlBackend.ClusterView.Node n : view.nodes()) {
             rows.add(List.of(n.id().length() > 12 ? n.id().substring(0, 12) : n.id(), n.host(),
                     n.alive() ? "alive" : "dead", trim(n.cpus()), trim(n.gpus()),
-                    String.format("%.1f GiB", n.memoryBytes() / (double) (1L << 30))));
+                    String.format("%.1f GiB", n.memoryBytes() / (double) (1L << 30)),
+                    n.price()));
         }
         return Html.table("Cluster " + view.address() + " (" + view.kind() + "); logs: "
                         + view.logs(),
-                List.of("node", "host", "state", "CPUs", "GPUs", "memory"), rows);
+                List.of("node", "host", "state", "CPUs", "GPUs", "memory", "price"), rows);
     }
 
     private static String trim(double d) {

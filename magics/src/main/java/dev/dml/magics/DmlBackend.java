@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import java.util.List;
+import dev.dml.cost.Pricing;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
 
 /**
@@ -62,6 +63,23 @@ public interface DmlBackend extends AutoCloseable {
      */
     ClusterView startCluster();
 
+    /**
+     * Returns how the session prices its cluster's nodes.
+     *
+     * @return the pricing; {@link Pricing#NONE} until {@code %dml cluster price}
+     */
+    Pricing pricing();
+
+    /**
+     * Prices the session's nodes from now on, for {@code %dml cluster} and every job's cost,
+     * budget included: nodes with dml's labels by their labels, the others as {@code pricing}
+     * says. Starts nothing; kept for a cluster opened later.
+     *
+     * @param pricing the pricing, checked against its catalogue
+     * @return the cluster's state, with each node's price (no nodes when none is open)
+     */
+    ClusterView price(Pricing pricing);
+
     /** Stops the session's cluster: an embedded head it started, or the link to another. */
     void stopCluster();
 
@@ -92,8 +110,10 @@ public interface DmlBackend extends AutoCloseable {
          * @param cpus its CPUs
          * @param gpus its GPUs
          * @param memoryBytes its memory
+         * @param price what it costs and why, e.g. {@code $0.192/h: aws m5.xlarge on-demand,
+         *     us-east-1 (dml's price catalogue, 2025-05-31)} or {@code not priced}
          */
         public record Node(String id, String host, boolean alive, double cpus, double gpus,
-                long memoryBytes) {}
+                long memoryBytes, String price) {}
     }
 }

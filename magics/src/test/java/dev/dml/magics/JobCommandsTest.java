@@ -43,6 +43,9 @@ class JobCommandsTest {
         assertTrue(failure("cluster", "strat").contains("Did you mean '%dml cluster start'?"));
         assertTrue(failure("cluster", "connect").contains("needs the cluster's address"));
         assertTrue(failure("cluster", "stop", "10.0.0.1:6379").contains("takes no address"));
+        assertTrue(failure("cluster", "show", "--region", "us-east-1")
+                .startsWith("%dml cluster show takes no options."));
+        assertTrue(failure("cluster", "price", "m5.xlarge").startsWith("No dml backend"));
     }
 
     @Test

@@ -105,6 +105,22 @@ final class Charts {
         return m;
     }
 
+    /** Dollars spent over the job's time, in minutes; flat at $0 on nodes nobody priced. */
+    static JFreeChart cost(Snapshot s) {
+        DefaultXYDataset data = new DefaultXYDataset();
+        double[][] usd = s.usdSpent();
+        double[] minutes = new double[usd[0].length];
+        for (int i = 0; i < minutes.length; i++) {
+            minutes[i] = usd[0][i] / 60;
+        }
+        data.addSeries("$ spent", new double[][] {minutes, usd[1]});
+        NumberAxis x = new NumberAxis("minutes");
+        x.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.US));
+        XYPlot plot = new XYPlot(data, x, axis("$", true), lines(ORANGE));
+        plot.setNoDataMessage("waiting for the job's cost");
+        return finish(s.cost().priced() ? "cost" : "cost (not priced)", plot, false);
+    }
+
     /** Examples per second of each step, all workers together. */
     static JFreeChart throughput(Snapshot s) {
         DefaultXYDataset data = new DefaultXYDataset();

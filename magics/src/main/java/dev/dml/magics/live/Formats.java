@@ -28,6 +28,14 @@ final class Formats {
         return String.format(Locale.ROOT, "%d h %02d min", s / 3600, s % 3600 / 60);
     }
 
+    /** Dollars: "$0.0123" under a dollar, "$12.34" above; a dash when unknown. */
+    static String usd(double value) {
+        if (!Double.isFinite(value)) {
+            return DASH;
+        }
+        return String.format(Locale.US, Math.abs(value) < 1 ? "$%.4f" : "$%,.2f", value);
+    }
+
     /** A whole number with thousands separators: "1,234". */
     static String count(double value) {
         return Double.isFinite(value) ? String.format(Locale.US, "%,.0f", value) : DASH;

@@ -9,17 +9,21 @@ import java.awt.geom.RoundRectangle2D;
 import java.util.List;
 import org.jfree.chart.JFreeChart;
 import org.jfree.svg.SVGGraphics2D;
+import org.jfree.svg.ViewBox;
 import org.jfree.svg.util.DoubleConverter;
 
 /**
  * Draws a {@link Snapshot} as one standalone SVG document: a header with the job name, a
- * progress bar, the nodes the workers run on and any notices, then a grid of charts. Rows: loss
- * and throughput; CPU/GPU, memory and all-reduce; pipeline stages only when stage samples exist.
+ * progress bar, the nodes the workers run on, the job's dollars and any notices, then a grid of
+ * charts. Rows: loss, cost and throughput; CPU/GPU, memory and all-reduce; pipeline stages only
+ * when stage samples exist. The frame scales to the width of the output area: its {@code
+ * viewBox} is the drawing's size, and its width is 100 % of the area, never more than {@value
+ * #WIDTH} px where the page can cap it.
  */
 final class FrameRenderer {
 
     static final int WIDTH = 900;
-    private static final int HEADER = 100;
+    private static final int HEADER = 118;
     private static final int ROW = 238;
     private static final int STAGE_ROW = 190;
     private static final int NOTICE = 18;
@@ -57,8 +61,9 @@ final class FrameRenderer {
         g.fillRect(0, 0, WIDTH, height);
         header(g, s);
         int y = header(s);
-        draw(g, Charts.loss(s), 0, y, 540, ROW);
-        draw(g, Charts.throughput(s), 540, y, WIDTH - 540, ROW);
+        draw(g, Charts.loss(s), 0, y, 380, ROW);
+        draw(g, Charts.cost(s), 380, y, 260, ROW);
+        draw(g, Charts.throughput(s), 640, y, WIDTH - 640, ROW);
         y += ROW;
         draw(g, Charts.utilisation(s), 0, y, 300, ROW);
         draw(g, Charts.memory(s), 300, y, 300, ROW);
@@ -67,7 +72,18 @@ final class FrameRenderer {
             draw(g, Charts.stages(s), 0, y + ROW, WIDTH, STAGE_ROW);
         }
         g.dispose();
-        return g.getSVGElement(idPrefix + "frame");
+        return scalable(g, idPrefix + "frame", height);
+    }
+
+    /**
+     * The root element sized by its {@code viewBox}: 100 % of the output area's width, the
+     * height following, so a narrow pane shows the whole frame smaller instead of cutting off
+     * its right edge (JupyterLab shows SVG output as an image, which a fixed width overflows).
+     */
+    static String scalable(SVGGraphics2D g, String id, int height) {
+        String svg = g.getSVGElement(id, false, new ViewBox(0, 0, WIDTH, height), null, null);
+        return svg.replaceFirst("^<svg ", "<svg width='100%' style='max-width:" + WIDTH
+                + "px;height:auto' ");
     }
 
     private static void draw(SVGGraphics2D g, JFreeChart chart, int x, int y, int w, int h) {
@@ -108,10 +124,12 @@ final class FrameRenderer {
         g.drawString(numbers, right - fm.stringWidth(numbers), 68);
         g.setColor(MUTED);
         g.drawString(fit(s.nodes(), fm, right - left), left, 88);
+        g.setColor(s.cost().priced() ? Charts.INK : MUTED);
+        g.drawString(fit(s.costLine(), fm, right - left), left, 106);
         List<String> notices = s.notices();
         g.setColor(WARN);
         for (int i = Math.max(0, notices.size() - 2), line = 0; i < notices.size(); i++) {
-            g.drawString(fit(notices.get(i), fm, right - left), left, 88 + NOTICE * ++line);
+            g.drawString(fit(notices.get(i), fm, right - left), left, 106 + NOTICE * ++line);
         }
     }
 

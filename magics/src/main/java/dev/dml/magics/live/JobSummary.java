@@ -16,10 +16,13 @@ import java.util.List;
  * @param examplesPerSecond mean throughput, all workers together
  * @param workers each worker's resource use, by rank
  * @param recoveries the job's recoveries from lost or pre-empted workers, in order
+ * @param cost the job's dollars at its end
+ * @param epochsRun the epochs this run trained, fractions included; NaN when not known
  */
 public record JobSummary(String job, boolean stopped, double wallSeconds, long steps,
         double finalLoss, double accuracy, double auc, double examplesPerSecond,
-        List<WorkerStats> workers, List<Recovery> recoveries) {
+        List<WorkerStats> workers, List<Recovery> recoveries, JobCosts cost,
+        double epochsRun) {
 
     /** Copies the lists. */
     public JobSummary {

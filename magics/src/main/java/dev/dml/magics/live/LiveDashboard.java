@@ -3,6 +3,7 @@ package dev.dml.magics.live;
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.JobCost;
 import dev.dml.events.JobNotice;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.ProgressListener;
@@ -39,6 +40,9 @@ public final class LiveDashboard implements ProgressListener {
     private final Series examplesPerSecond = new Series();
     private final Series allReduceMiB = new Series();
     private final Series interNodeMiB = new Series();
+    private final Series usdSpent = new Series();
+    private JobCosts cost = JobCosts.NONE;
+    private long firstStep = -1;
     private final WorkerTotals totals = new WorkerTotals();
     private final List<EpochMetrics> epochSamples = new ArrayList<>();
     private final List<String> notices = new ArrayList<>();
@@ -96,6 +100,7 @@ public final class LiveDashboard implements ProgressListener {
     public synchronized void onStep(StepMetrics s) {
         epoch = Math.max(epoch, s.epoch());
         step = Math.max(step, s.step());
+        firstStep = firstStep < 0 ? s.step() : Math.min(firstStep, s.step());
         lastStepOfEpoch.merge(s.epoch(), s.step(), Math::max);
         loss.add(s.step(), s.loss());
         examplesPerSecond.add(s.step(), s.examplesPerSecond());
@@ -153,6 +158,14 @@ public final class LiveDashboard implements ProgressListener {
         workers = List.copyOf(r.workers());
         notices.add("Step " + r.step() + ": " + (r.grew() ? "grew" : "shrank") + " from "
                 + r.from() + " to " + r.to() + " workers (" + r.cause() + ").");
+        dirty = true;
+    }
+
+    /** Keeps the job's dollars so far; money spent stays spent, recoveries included. */
+    @Override
+    public synchronized void onCost(JobCost c) {
+        cost = JobCosts.of(c);
+        usdSpent.add(c.seconds(), c.usdSpent());
         dirty = true;
     }
 
@@ -227,8 +240,10 @@ public final class LiveDashboard implements ProgressListener {
         double finalLoss = loss.size() > 0 ? loss.lastY()
                 : epochSamples.isEmpty() ? Double.NaN
                 : epochSamples.get(epochSamples.size() - 1).trainLoss();
+        double epochsRun = epochs > 0 && totalSteps > 0 && firstStep > 0
+                ? (step - firstStep + 1) / ((double) totalSteps / epochs) : Double.NaN;
         return new JobSummary(job, stopped, wallSeconds, step, finalLoss, accuracy, auc, rate,
-                totals.stats(workers), recoveries);
+                totals.stats(workers), recoveries, cost, epochsRun);
     }
 
     private void noteShown(long reportedAtMillis) {
@@ -246,6 +261,7 @@ public final class LiveDashboard implements ProgressListener {
                 validationLoss.points(MAX_POINTS), examplesPerSecond.points(MAX_POINTS),
                 allReduceMiB.points(MAX_POINTS), interNodeMiB.points(MAX_POINTS), workers,
                 totals.latestCpu(), totals.latestGpu(), totals.latestRss(), totals.latestHeap(),
-                stageStep, stages, List.copyOf(recoveries), List.copyOf(notices));
+                stageStep, stages, List.copyOf(recoveries), List.copyOf(notices), cost,
+                usdSpent.points(MAX_POINTS));
     }
 }

@@ -19,7 +19,7 @@ record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
         double[][] interNodeMiB, List<WorkerInfo> workers,
         double[] cpuPercent, double[] gpuPercent, long[] rssBytes, long[] heapBytes,
         long stageStep, List<PipelineMetrics.StageTime> stages, List<Recovery> recoveries,
-        List<String> notices) {
+        List<String> notices, JobCosts cost, double[][] usdSpent) {
 
     /** Seconds left at the rate so far; NaN when unknown (no steps yet or no total). */
     double etaSeconds() {
@@ -62,10 +62,15 @@ record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
         return sb.toString();
     }
 
-    /** The plain-text fallback of a frame: position, loss, throughput and time left. */
+    /** The plain-text fallback of a frame: position, loss, throughput, time left, and cost. */
     String line() {
         return position() + " · loss " + Formats.loss(lastLoss) + " · "
                 + Formats.count(lastExamplesPerSecond) + " ex/s · ETA "
-                + Formats.duration(etaSeconds());
+                + Formats.duration(etaSeconds()) + (cost.priced() ? " · " + costLine() : "");
+    }
+
+    /** The header's cost line: spent, rate, projected total, what recoveries cost. */
+    String costLine() {
+        return cost.line(etaSeconds(), recoveries);
     }
 }

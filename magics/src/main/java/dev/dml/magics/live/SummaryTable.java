@@ -72,6 +72,26 @@ public final class SummaryTable {
                     + Formats.count(s.recoveries().stream().mapToLong(Recovery::stepsRedone)
                             .sum()) + " steps redone"));
         }
+        rows.addAll(costRows(s));
+        return rows;
+    }
+
+    /** Total dollars, dollars per epoch and what recoveries cost, when the nodes are priced. */
+    private static List<List<String>> costRows(JobSummary s) {
+        JobCosts c = s.cost();
+        if (!c.priced()) {
+            return List.of(List.of("cost", "$0 (nodes not priced)"));
+        }
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("cost", Formats.usd(c.usdSpent()) + " at " + Formats.usd(
+                c.usdPerHour()) + "/h (" + c.nodes() + ")"));
+        if (s.epochsRun() > 0) {
+            rows.add(List.of("cost/epoch", Formats.usd(c.usdSpent() / s.epochsRun())));
+        }
+        if (!s.recoveries().isEmpty()) {
+            rows.add(List.of("redo cost", Formats.usd(c.usdLost(s.recoveries())) + " ("
+                    + Formats.duration(c.secondsLost(s.recoveries())) + " lost)"));
+        }
         return rows;
     }
 

@@ -22,7 +22,8 @@ class SummaryTableTest {
                     new WorkerStats(1, "node-b", 5201, 91.6, 1_536 * MIB, 300 * MIB)),
             List.of(new Recovery(120, 110, 14, 4.5, "Rank 1 lost", "a peer's snapshot", false,
                     List.of()), new Recovery(300, 300, 0, 2.25, "Rank 0 got a pre-emption notice",
-                    "a peer's snapshot", true, List.of())));
+                    "a peer's snapshot", true, List.of())),
+            new JobCosts(1.25, 7.2, true, true, 1.0, "1 node: aws g5.xlarge spot"), 2.5);
 
     @Test
     void textListsTheJobThenOneAlignedRowPerWorker() {
@@ -31,6 +32,8 @@ class SummaryTableTest {
                 "wall time   2 min 05 s", "steps       3,000", "final loss  0.1235",
                 "accuracy    93.4 %", "AUC         0.9712", "throughput  12,346 ex/s",
                 "recoveries  1 lost, 1 pre-empted · 6.8 s · 14 steps redone",
+                "cost        $1.25 at $7.20/h (1 node: aws g5.xlarge spot)",
+                "cost/epoch  $0.5000", "redo cost   $0.0415 (21 s lost)",
                 "rank  node    pid   mean CPU  peak RSS   peak heap",
                 "0     node-a  4101  87 %      912.0 MiB  256.0 MiB",
                 "1     node-b  5201  92 %      1.50 GiB   300.0 MiB")) {
@@ -58,8 +61,9 @@ class SummaryTableTest {
     void unknownFiguresAreLeftOutOrDashed() {
         JobSummary stopped = new JobSummary("j", true, 3, 0, Double.NaN, Double.NaN,
                 Double.NaN, Double.NaN, List.of(new WorkerStats(0, "?", 0, Double.NaN, 0, 0)),
-                List.of());
+                List.of(), JobCosts.NONE, Double.NaN);
         String text = SummaryTable.text(stopped);
+        assertTrue(text.contains("cost        $0 (nodes not priced)\n"), text);
         assertTrue(text.contains("status      stopped\n"), text);
         assertTrue(text.contains("final loss  –\n"), text);
         assertFalse(text.contains("accuracy"), text);

@@ -29,7 +29,7 @@ class WorkerTotalsTest {
         assertEquals(65, s.get(1).meanGpuPercent());
         assertEquals(3_000 * MIB, s.get(1).peakGpuMemoryBytes());
         String table = SummaryTable.text(new JobSummary("j", false, 1, 2, 0.1, Double.NaN,
-                Double.NaN, 10, s, List.of()));
+                Double.NaN, 10, s, List.of(), JobCosts.NONE, Double.NaN));
         assertTrue(table.contains("mean GPU  peak GPU memory\n"), table);
         assertTrue(table.contains("90 %      1.95 GiB\n"), table);
     }
@@ -42,7 +42,7 @@ class WorkerTotalsTest {
         List<WorkerStats> s = t.stats(List.of(new WorkerInfo(0, 1, 11, "a")));
         assertFalse(s.get(0).hasGpu());
         String table = SummaryTable.text(new JobSummary("j", false, 1, 2, 0.1, Double.NaN,
-                Double.NaN, 10, s, List.of()));
+                Double.NaN, 10, s, List.of(), JobCosts.NONE, Double.NaN));
         assertFalse(table.contains("GPU"), table);
     }
 }

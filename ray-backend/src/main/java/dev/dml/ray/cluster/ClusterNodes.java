@@ -4,6 +4,8 @@ import io.ray.api.Ray;
 import io.ray.api.runtimecontext.NodeInfo;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Lists a cluster's nodes and their resources, as {@code %dml cluster} shows them. Runs in the
@@ -19,9 +21,26 @@ public final class ClusterNodes implements DriverTask<ArrayList<ClusterNodes.Nod
         for (NodeInfo n : Ray.getRuntimeContext().getAllNodeInfo()) {
             nodes.add(new Node(n.nodeId.toString(), n.nodeAddress, n.isAlive,
                     n.resources.getOrDefault("CPU", 0.0), n.resources.getOrDefault("GPU", 0.0),
-                    n.resources.getOrDefault("memory", 0.0).longValue()));
+                    n.resources.getOrDefault("memory", 0.0).longValue(),
+                    n.labels == null ? new HashMap<>() : new HashMap<>(n.labels)));
         }
         return nodes;
+    }
+
+    /**
+     * Returns each node's Ray labels, by node id; in the driver only.
+     *
+     * @return the labels of every node the cluster knows, alive or not; none in LOCAL mode
+     */
+    public static Map<String, Map<String, String>> labels() {
+        Map<String, Map<String, String>> out = new HashMap<>();
+        if (Ray.getRuntimeContext().isLocalMode()) {
+            return out; // one process, node "local": no labels
+        }
+        for (NodeInfo n : Ray.getRuntimeContext().getAllNodeInfo()) {
+            out.put(n.nodeId.toString(), n.labels == null ? Map.of() : Map.copyOf(n.labels));
+        }
+        return out;
     }
 
     /** One node: crosses from the driver to the kernel, so a plain Serializable class. */
@@ -40,15 +59,18 @@ public final class ClusterNodes implements DriverTask<ArrayList<ClusterNodes.Nod
         public final double gpus;
         /** Its memory for tasks and actors, in bytes. */
         public final long memoryBytes;
+        /** Its Ray node labels, e.g. {@code dml.dev/instance-type}: what prices it. */
+        public final HashMap<String, String> labels;
 
         Node(String id, String address, boolean alive, double cpus, double gpus,
-                long memoryBytes) {
+                long memoryBytes, HashMap<String, String> labels) {
             this.id = id;
             this.address = address;
             this.alive = alive;
             this.cpus = cpus;
             this.gpus = gpus;
             this.memoryBytes = memoryBytes;
+            this.labels = labels;
         }
     }
 }

@@ -26,4 +26,14 @@ interface DriverListener {
      * @param step the steps run so far, this call's included
      */
     default void onSteps(StepPlan plan, StepChunk chunk, long step) {}
+
+    /**
+     * Says why the job must stop before its next call (a budget or deadline reached).
+     *
+     * @param step the steps run so far
+     * @return one line, options as {@code {budget}} templates; null to go on
+     */
+    default String stopReason(long step) {
+        return null;
+    }
 }

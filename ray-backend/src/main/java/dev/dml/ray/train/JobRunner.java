@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import dev.dml.cost.Limits;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobNotice;
 import dev.dml.events.JobStarted;
@@ -9,10 +10,13 @@ import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.options.TrainOptions;
+import dev.dml.ray.cluster.ClusterNodes;
+import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.ColumnSelection;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,6 +62,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final boolean stopOnFailedCheckpoint;
     private final String placement;
     private final int maxFailures;
+    private final Limits limits;
     private final Duration timeout;
     private final int minWorkers;
     /** How many workers the cluster could hold; tests set their own, in Ray's LOCAL mode. */
@@ -88,6 +93,10 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.stopOnFailedCheckpoint = "stop".equals(spec.get(TrainOptions.CHECKPOINT_FAILURE));
         this.placement = spec.get(TrainOptions.PLACEMENT);
         this.maxFailures = spec.get(TrainOptions.MAX_FAILURES);
+        Double budget = spec.get(TrainOptions.BUDGET);
+        Double deadline = spec.get(TrainOptions.DEADLINE);
+        this.limits = new Limits(budget == null ? Double.NaN : budget,
+                deadline == null ? Double.NaN : deadline);
         this.timeout = timeout;
         this.minWorkers = spec.minWorkers();
     }
@@ -130,6 +139,10 @@ final class JobRunner implements DriverTask<TrainResult> {
             if (gpus > 0) { // each worker's device, or its refusal, before any data is sent
                 plan.stages().forEach(g -> g.callAll(TrainWorker::selectDevice, gpus));
             }
+            CostListener cost = new CostListener(limits, w -> JobRate.of(w,
+                    ClusterPricing.of(context), ClusterNodes.labels()), context::emit,
+                    System::nanoTime);
+            cost.start(who, 0);
             plan.load(shards, validation);
             plan.init(config);
             CheckpointStore store = checkpointDir == null ? null : new CheckpointStore(
@@ -138,7 +151,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                 store.checkShared(plan);
             }
             long start = resume ? Math.max(0, restore(plan, store, context, true)) : 0;
-            return loop(context, control, plan, who, start, t0, store);
+            return loop(context, control, plan, who, start, t0, store, cost);
         } catch (RuntimeException e) {
             if (control.killed()) {
                 throw new DmlException("Training job " + job + " was stopped; its workers were"
@@ -195,8 +208,9 @@ final class JobRunner implements DriverTask<TrainResult> {
         return h.step();
     }
 
-    private List<DriverListener> listeners(CheckpointStore store, DriverContext context) {
-        List<DriverListener> out = new ArrayList<>(List.of(new DivergenceCheck()));
+    private List<DriverListener> listeners(CheckpointStore store, DriverContext context,
+            CostListener cost) {
+        List<DriverListener> out = new ArrayList<>(List.of(new DivergenceCheck(), cost));
         if (store != null && checkpointEvery > 0) {
             out.add(new CheckpointListener(store, checkpointEvery, stepsPerEpoch,
                     stopOnFailedCheckpoint, context::emit));
@@ -226,8 +240,9 @@ final class JobRunner implements DriverTask<TrainResult> {
     }
 
     private TrainResult loop(DriverContext context, JobControl control, StepPlan plan,
-            List<WorkerInfo> started, long start, long t0, CheckpointStore store) {
-        List<DriverListener> listeners = listeners(store, context);
+            List<WorkerInfo> started, long start, long t0, CheckpointStore store,
+            CostListener cost) {
+        List<DriverListener> listeners = listeners(store, context, cost);
         Recoveries recoveries = new Recoveries(key, maxFailures, fallback(plan, store, context));
         long total = (long) epochs * stepsPerEpoch;
         List<StepMetrics> steps = new ArrayList<>();
@@ -243,10 +258,17 @@ final class JobRunner implements DriverTask<TrainResult> {
                 stopped = true;
                 break;
             }
+            String limit = stopReason(listeners, gs);
+            if (limit != null) {
+                stopOnLimit(limit, gs, plan, store, context);
+                stopped = true;
+                break;
+            }
             Resize grown = plan.grow(control, gs);
             if (grown != null) {
                 who = grown.workers();
                 context.emit(grown);
+                cost.workers(who, gs); // the new workers' nodes are paid from now on
             }
             int e = (int) (gs / stepsPerEpoch);
             int inEpoch = (int) (gs % stepsPerEpoch);
@@ -299,12 +321,44 @@ final class JobRunner implements DriverTask<TrainResult> {
             }
             List<Recovery> done = recoveries.recoveries();
             who = done.get(done.size() - 1).workers();
+            cost.workers(who, resumeAt);
             gs = resumeAt;
             snapshotAt = -1;
         }
+        cost.end(gs);
         return new TrainResult(job, config.model, config.optimizer, columns,
                 StageStates.parameters(plan.stages()), steps, epochList, who, gs,
                 start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
                 recoveries.recoveries());
+    }
+
+    private static String stopReason(List<DriverListener> listeners, long step) {
+        for (DriverListener l : listeners) {
+            String why = l.stopReason(step);
+            if (why != null) {
+                return why;
+            }
+        }
+        return null;
+    }
+
+    /** A budget or deadline reached: checkpoint (unless one of this step exists) and say so. */
+    private void stopOnLimit(String why, long gs, StepPlan plan, CheckpointStore store,
+            DriverContext context) {
+        String then = " Add {checkpoint-dir} to be able to continue with {resume}.";
+        if (store != null) {
+            try {
+                if (checkpointEvery <= 0 || gs % checkpointEvery != 0) {
+                    store.write(plan, gs, stepsPerEpoch);
+                }
+                then = " Checkpoint of step " + gs + " written: {resume} with a new {budget} or"
+                        + " {deadline} continues from there.";
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("{}: the checkpoint at the stop failed", key, e);
+                then = " Its checkpoint could not be written: " + DmlException.literal(
+                        e.getMessage()) + ".";
+            }
+        }
+        context.emit(new JobNotice(gs, why + " (step " + gs + ")." + then));
     }
 }
