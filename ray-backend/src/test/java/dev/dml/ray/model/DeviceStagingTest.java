@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.Shape;
 import java.nio.FloatBuffer;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,21 +32,11 @@ class DeviceStagingTest {
     }
 
     private NDArray features(int rows, int cols, long seed) {
-        Random r = new Random(seed);
-        float[] v = new float[rows * cols];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = (float) r.nextGaussian();
-        }
-        return manager.create(v, new Shape(rows, cols));
+        return RandomArrays.features(manager, rows, cols, seed);
     }
 
     private NDArray classes(int rows, int k, long seed) {
-        Random r = new Random(seed);
-        int[] v = new int[rows];
-        for (int i = 0; i < rows; i++) {
-            v[i] = r.nextInt(k);
-        }
-        return manager.create(v);
+        return RandomArrays.classes(manager, rows, k, seed);
     }
 
     /** A step as a data-parallel worker takes it: gradients out to a buffer, back, then step. */

@@ -40,21 +40,11 @@ class ModelStageTest {
     }
 
     private NDArray randomFeatures(int rows, int cols, long seed) {
-        Random r = new Random(seed);
-        float[] v = new float[rows * cols];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = (float) r.nextGaussian();
-        }
-        return manager.create(v, new Shape(rows, cols));
+        return RandomArrays.features(manager, rows, cols, seed);
     }
 
     private NDArray randomClasses(int rows, int classes, long seed) {
-        Random r = new Random(seed);
-        int[] v = new int[rows];
-        for (int i = 0; i < rows; i++) {
-            v[i] = r.nextInt(classes);
-        }
-        return manager.create(v);
+        return RandomArrays.classes(manager, rows, classes, seed);
     }
 
     @Test
