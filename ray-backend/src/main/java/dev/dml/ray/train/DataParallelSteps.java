@@ -1,7 +1,5 @@
 package dev.dml.ray.train;
 
-import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.index.NDIndex;
 import dev.dml.events.ProcessSample;
 import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
@@ -14,9 +12,10 @@ import java.util.Arrays;
 /**
  * A data-parallel rank's run of steps, in its {@link TrainWorker}: each a forward and backward
  * on the local batch, an all-reduce (average) of the gradients with every peer, and the
- * optimizer step. Step {@code t} of an epoch trains on rows {@code [t*B, (t+1)*B)} of the shard,
- * so the averaged gradient equals that of the global batch, and a run redone from a snapshot
- * gives the same parameters.
+ * optimizer step. Step {@code t} of an epoch trains on rows {@code [t*B, (t+1)*B)} of the shard
+ * in the epoch's reading order ({@link dev.dml.ray.data.RowOrder#epoch}), so the averaged
+ * gradient equals that of the global batch, and a run redone from a snapshot gives the same
+ * parameters.
  *
  * <p>The all-reduced array carries one more float than the gradients: 1 from a rank that got a
  * pre-emption notice, else 0. After the reduction every rank knows whether one is leaving and
@@ -49,7 +48,12 @@ final class DataParallelSteps {
         }
     }
 
-    Done run(ModelStage m, ShardArrays shard, int batchSize, StepRange range) {
+    /**
+     * Runs a range of steps.
+     *
+     * @param order the shard's reading order in the range's epoch, or null for its stored order
+     */
+    Done run(ModelStage m, ShardArrays shard, int[] order, int batchSize, StepRange range) {
         int n = m.parameterCount();
         int world = peers.info().worldSize();
         float[] losses = new float[range.count];
@@ -62,9 +66,8 @@ final class DataParallelSteps {
         while (done < range.count && !stop) {
             int from = (range.first + done) * batchSize;
             long t0 = System.nanoTime();
-            NDIndex rows = new NDIndex("{}:{}", from, from + batchSize);
-            try (NDArray x = shard.features().get(rows); NDArray y = shard.labels().get(rows)) {
-                losses[done] = m.trainBatch(x, y);
+            try (ShardArrays.Rows b = shard.openRows(order, from, from + batchSize)) {
+                losses[done] = m.trainBatch(b.features(), b.labels());
             }
             long t1 = System.nanoTime();
             long t2 = t1;

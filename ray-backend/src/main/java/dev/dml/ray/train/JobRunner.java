@@ -12,12 +12,14 @@ import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.data.RowOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tech.tablesaw.api.Table;
 
 /**
  * The one lifecycle of every training job, in the driver, whatever its strategy: check the
@@ -65,7 +67,8 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.shards = new ArrayList<>(shards);
         this.validation = validation;
         int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
-        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m);
+        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m,
+                spec.get(TrainOptions.SHUFFLE), spec.seed(), spec.stepsPerEpoch());
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();
@@ -87,7 +90,11 @@ final class JobRunner implements DriverTask<TrainResult> {
     /** Encodes a spec's shards (in the calling JVM, the kernel) into a runner. */
     static JobRunner of(TrainSpec spec, String job, Duration timeout) {
         int shards = spec.strategy() instanceof Strategy.Staged s ? s.replicas() : spec.workers();
-        List<byte[]> encoded = ArrowShards.splitByRows(spec.trainTable(), spec.columns(), shards);
+        Table train = spec.trainTable();
+        RowOrder.Split split = RowOrder.split(train.rowCount(), shards,
+                spec.get(TrainOptions.SHUFFLE), spec.get(TrainOptions.STRATIFY)
+                        ? RowOrder.classes(train, spec.columns()) : null, spec.seed());
+        List<byte[]> encoded = ArrowShards.split(train, spec.columns(), split);
         byte[] val = spec.validationTable()
                 .map(t -> ArrowShards.encode(t, spec.columns())).orElse(null);
         // 32 MB G1 regions: a step's flat gradients and ring chunks (up to 16 MB, 4M parameters)

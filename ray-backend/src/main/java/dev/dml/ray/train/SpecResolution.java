@@ -6,13 +6,13 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.LabelKind;
+import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import tech.tablesaw.api.Table;
 
 /**
@@ -34,6 +34,11 @@ final class SpecResolution {
         checkCheckpoints(v);
         Strategy strategy = StrategyOptions.resolve(b.strategy, v);
         int classes = TableValidator.validate(b.table, b.columns);
+        if (v.get(TrainOptions.STRATIFY) && b.columns.labelKind() != LabelKind.CLASSES) {
+            throw new DmlException("{stratify} balances classes, but the label '"
+                    + b.columns.label() + "' holds regression targets.",
+                    "Drop {stratify}; {shuffle} already mixes the rows.");
+        }
         Table train = b.table;
         Table validation = b.validationTable;
         if (validation != null) {
@@ -50,7 +55,7 @@ final class SpecResolution {
                         + " leaves no training rows of " + rows + ".",
                         "Use a smaller {validation}.");
             }
-            int[] perm = permutation(rows, v.get(TrainOptions.SEED));
+            int[] perm = RowOrder.permutation(rows, v.get(TrainOptions.SEED));
             int[] val = Arrays.copyOf(perm, held);
             int[] tr = Arrays.copyOfRange(perm, held, rows);
             Arrays.sort(val);
@@ -177,21 +182,5 @@ final class SpecResolution {
             hidden.forEach(b::addHidden);
         }
         return b.build();
-    }
-
-    /** A seeded shuffle of 0..n-1 (Fisher-Yates), so the validation split is reproducible. */
-    private static int[] permutation(int n, long seed) {
-        int[] p = new int[n];
-        for (int i = 0; i < n; i++) {
-            p[i] = i;
-        }
-        Random rnd = new Random(seed);
-        for (int i = n - 1; i > 0; i--) {
-            int j = rnd.nextInt(i + 1);
-            int t = p[i];
-            p[i] = p[j];
-            p[j] = t;
-        }
-        return p;
     }
 }

@@ -32,9 +32,12 @@ import tech.tablesaw.api.Table;
  * <p>Every option of {@code %dml train} is read with {@link #get(Option)}; the typed getters
  * are shortcuts for the common ones.
  *
- * <p>Each worker trains on a contiguous shard of the training rows; step {@code t} of every
- * epoch uses rows {@code [t*B, (t+1)*B)} of each shard, and an epoch has {@code floor(smallest
- * shard / B)} steps on every rank (the few rows past that are not used). Rows are not shuffled.
+ * <p>Each worker trains on its own shard of the training rows. With {@code --shuffle} (on by
+ * default) the rows are dealt to the shards in a seeded order and each shard is read in a new
+ * seeded order every epoch ({@link dev.dml.ray.data.RowOrder}); without it a shard is a
+ * contiguous range of rows, read in the table's order. Step {@code t} of an epoch uses rows
+ * {@code [t*B, (t+1)*B)} of each shard's reading order, and an epoch has {@code floor(smallest
+ * shard / B)} steps on every rank (the few rows past that wait for another epoch's order).
  */
 public final class TrainSpec {
 

@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.Serializable;
@@ -11,7 +12,7 @@ import java.io.Serializable;
  */
 public final class WorkerConfig implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     final String job;
     final ModelSpec model;
@@ -21,6 +22,12 @@ public final class WorkerConfig implements Serializable {
     final int stage;
     final int fromLayer;
     final int toLayer;
+    /** Read the shard in a new seeded order each epoch ({@link RowOrder#epoch}). */
+    final boolean shuffle;
+    /** The job's seed, of the reading order. */
+    final long seed;
+    /** Steps per epoch, from which a staged worker tells a micro-batch's epoch. */
+    final int stepsPerEpoch;
 
     /**
      * A worker that holds the whole model.
@@ -30,14 +37,19 @@ public final class WorkerConfig implements Serializable {
      * @param optimizer the optimizer
      * @param batchSize rows per worker (per replica) and step
      * @param microbatches micro-batches per step; divides the batch size
+     * @param shuffle read the shard in a new seeded order each epoch
+     * @param seed the job's seed
+     * @param stepsPerEpoch steps per epoch
      */
     WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int microbatches) {
-        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount());
+            int microbatches, boolean shuffle, long seed, int stepsPerEpoch) {
+        this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shuffle,
+                seed, stepsPerEpoch);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int microbatches, int stage, int fromLayer, int toLayer) {
+            int microbatches, int stage, int fromLayer, int toLayer, boolean shuffle, long seed,
+            int stepsPerEpoch) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -46,6 +58,9 @@ public final class WorkerConfig implements Serializable {
         this.stage = stage;
         this.fromLayer = fromLayer;
         this.toLayer = toLayer;
+        this.shuffle = shuffle;
+        this.seed = seed;
+        this.stepsPerEpoch = stepsPerEpoch;
     }
 
     /**
@@ -57,11 +72,17 @@ public final class WorkerConfig implements Serializable {
      * @return a new config
      */
     WorkerConfig forStage(int s, int from, int to) {
-        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to);
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
+                shuffle, seed, stepsPerEpoch);
     }
 
     /** The rows of one micro-batch. */
     int microbatchRows() {
         return batchSize / microbatches;
+    }
+
+    /** The order rank {@code shard} reads its {@code rows} rows in, in an epoch; null: stored. */
+    int[] readOrder(int epoch, int shard, int rows) {
+        return shuffle ? RowOrder.epoch(seed, epoch, shard, rows) : null;
     }
 }
