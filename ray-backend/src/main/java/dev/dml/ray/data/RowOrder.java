@@ -99,7 +99,7 @@ public final class RowOrder {
      * @return the class index of each row
      */
     public static int[] classes(Table table, ColumnSelection selection) {
-        float[] labels = Columns.floats(table.column(selection.label()));
+        float[] labels = LabelClasses.values(table, selection);
         int[] out = new int[labels.length];
         for (int i = 0; i < out.length; i++) {
             out[i] = (int) labels[i];

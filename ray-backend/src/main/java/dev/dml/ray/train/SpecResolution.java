@@ -5,6 +5,7 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.LabelClasses;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
@@ -33,10 +34,16 @@ final class SpecResolution {
         OptionValues v = b.options;
         checkCheckpoints(v);
         Strategy strategy = StrategyOptions.resolve(b.strategy, v);
-        int classes = TableValidator.validate(b.table, b.columns);
-        if (v.get(TrainOptions.STRATIFY) && b.columns.labelKind() != LabelKind.CLASSES) {
+        ColumnSelection columns = b.columns;
+        if (columns.labelKind() == LabelKind.CLASSES && columns.classNames().isEmpty()
+                && LabelClasses.holdsNames(b.table, columns.label())) {
+            // class names are learnt on the table the user trains on, validation rows held out
+            columns = columns.withClassNames(LabelClasses.learn(b.table, columns.label()));
+        }
+        int classes = TableValidator.validate(b.table, columns);
+        if (v.get(TrainOptions.STRATIFY) && columns.labelKind() != LabelKind.CLASSES) {
             throw new DmlException("{stratify} balances classes, but the label '"
-                    + b.columns.label() + "' holds regression targets.",
+                    + columns.label() + "' holds regression targets.",
                     "Drop {stratify}; {shuffle} already mixes the rows.");
         }
         Table train = b.table;
@@ -46,7 +53,7 @@ final class SpecResolution {
                 throw new DmlException("Both a validation table and a validation fraction are"
                         + " set.", "Keep one: optValidationTable or optValidationFraction.");
             }
-            TableValidator.validate(validation, b.columns);
+            TableValidator.validate(validation, columns);
         } else if (b.validationFraction > 0) {
             int rows = b.table.rowCount();
             int held = (int) Math.max(1, Math.round(rows * b.validationFraction));
@@ -80,7 +87,8 @@ final class SpecResolution {
             workers = s.replicas() * s.stages();
             checkStaged(v, s, model);
         }
-        return new TrainSpec(b, strategy, optimizer(b), workers, train, validation, model, steps);
+        return new TrainSpec(b, columns, strategy, optimizer(b), workers, train, validation, model,
+                steps);
     }
 
     private static void checkCheckpoints(OptionValues v) {

@@ -58,13 +58,13 @@ public final class TrainSpec {
     private final String name;
     private final int stepsPerEpoch;
 
-    TrainSpec(TrainSpecBuilder b, Strategy strategy, OptimizerSpec optimizer, int workers,
+    TrainSpec(TrainSpecBuilder b, ColumnSelection columns, Strategy strategy, OptimizerSpec optimizer, int workers,
             Table train, Table validation, ModelSpec model, int stepsPerEpoch) {
         this.options = b.options;
         this.table = b.table;
         this.trainTable = train;
         this.validationTable = validation;
-        this.columns = b.columns;
+        this.columns = columns;
         this.model = model;
         this.optimizer = optimizer;
         this.strategy = strategy;
@@ -135,7 +135,8 @@ public final class TrainSpec {
     }
 
     /**
-     * Returns the feature and label columns.
+     * Returns the feature and label columns, with the class names learnt on the table when the
+     * label holds text.
      *
      * @return the selection
      */
