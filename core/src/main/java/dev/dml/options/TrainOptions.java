@@ -51,7 +51,7 @@ public final class TrainOptions {
     /** A seeded, new row order every epoch. */
     public static final Option<Boolean> SHUFFLE = spec("shuffle", ValueType.onOff(), null,
             "shuffle the rows: a seeded order, new each epoch (--no-shuffle keeps the table's"
-                    + " order)").example("false").fixed(true).java("optShuffle").done();
+                    + " order)").example("true").fixed(true).java("optShuffle").done();
 
     /** Shards with the same class mix. */
     public static final Option<Boolean> STRATIFY = spec("stratify", ValueType.onOff(), null,

@@ -58,6 +58,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final String placement;
     private final int maxFailures;
     private final Duration timeout;
+    private final ArrayList<String> notices;
 
     private JobRunner(TrainSpec spec, String job, List<byte[]> shards, byte[] validation,
             List<String> jvmOptions, Duration timeout) {
@@ -85,6 +86,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.placement = spec.get(TrainOptions.PLACEMENT);
         this.maxFailures = spec.get(TrainOptions.MAX_FAILURES);
         this.timeout = timeout;
+        this.notices = new ArrayList<>(spec.notices());
     }
 
     /** Encodes a spec's shards (in the calling JVM, the kernel) into a runner. */
@@ -122,6 +124,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                     where), control);
             started = true;
             context.emit(new JobStarted(who));
+            notices.forEach(n -> context.emit(new JobNotice(0, n)));
             plan.load(shards, validation);
             plan.init(config);
             CheckpointStore store = checkpointDir == null ? null : new CheckpointStore(

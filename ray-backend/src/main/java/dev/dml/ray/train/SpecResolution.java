@@ -74,21 +74,31 @@ final class SpecResolution {
         boolean staged = strategy instanceof Strategy.Staged;
         int shards = staged ? ((Strategy.Staged) strategy).replicas() : v.get(TrainOptions.WORKERS);
         int smallest = train.rowCount() / shards;
-        int steps = smallest / batch;
-        if (steps < 1) {
-            throw new DmlException("Each of the " + shards + (staged ? " replicas" : " workers")
-                    + " gets " + smallest + " training rows, fewer than the batch size "
-                    + batch + ".", "Lower {batch-size} or " + (staged ? "{replicas}"
-                    : "{workers}") + ", or train on more rows.");
+        List<String> notices = new ArrayList<>();
+        if (smallest < batch) {
+            // A small table trains with the batch it has (a multiple of the micro-batches).
+            int m = staged ? ((Strategy.Staged) strategy).microbatches() : 1;
+            int smaller = smallest / m * m;
+            String who = "Each of the " + shards + (staged ? " replicas" : " workers") + " gets "
+                    + smallest + " training rows, fewer than the batch size " + batch;
+            if (smaller < 1) {
+                throw new DmlException(who + ".", "Lower " + (staged ? "{replicas}"
+                        : "{workers}") + ", or train on more rows.");
+            }
+            notices.add(who + ": it trains with batches of " + smaller + " rows. Set {batch-size}"
+                    + " to " + smaller + " or less to keep this message away.");
+            v = v.with(TrainOptions.BATCH_SIZE, smaller);
+            batch = smaller;
         }
+        int steps = smallest / batch;
         ModelSpec model = resolveModel(b, train, classes);
         int workers = v.get(TrainOptions.WORKERS);
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
             checkStaged(v, s, model);
         }
-        return new TrainSpec(b, columns, strategy, optimizer(b), workers, train, validation, model,
-                steps);
+        return new TrainSpec(b, v, columns, strategy, optimizer(b), workers, train, validation,
+                model, steps, notices);
     }
 
     private static void checkCheckpoints(OptionValues v) {

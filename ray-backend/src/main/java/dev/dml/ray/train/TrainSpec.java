@@ -57,10 +57,12 @@ public final class TrainSpec {
     private final List<String> workerJvmOptions;
     private final String name;
     private final int stepsPerEpoch;
+    private final List<String> notices;
 
-    TrainSpec(TrainSpecBuilder b, ColumnSelection columns, Strategy strategy, OptimizerSpec optimizer, int workers,
-            Table train, Table validation, ModelSpec model, int stepsPerEpoch) {
-        this.options = b.options;
+    TrainSpec(TrainSpecBuilder b, OptionValues options, ColumnSelection columns,
+            Strategy strategy, OptimizerSpec optimizer, int workers, Table train,
+            Table validation, ModelSpec model, int stepsPerEpoch, List<String> notices) {
+        this.options = options;
         this.table = b.table;
         this.trainTable = train;
         this.validationTable = validation;
@@ -76,6 +78,7 @@ public final class TrainSpec {
         this.workerJvmOptions = List.copyOf(b.workerJvmOptions);
         this.name = b.name;
         this.stepsPerEpoch = stepsPerEpoch;
+        this.notices = List.copyOf(notices);
     }
 
     /**
@@ -317,5 +320,16 @@ public final class TrainSpec {
      */
     public int stepsPerEpoch() {
         return stepsPerEpoch;
+    }
+
+    /**
+     * Returns what the job tells the cell when it starts, about choices made for the user: a
+     * table with fewer rows per worker than {@code --batch-size} trains with smaller batches.
+     * Options are named as {@code {batch-size}} templates ({@link dev.dml.events.JobNotice}).
+     *
+     * @return the lines, often none
+     */
+    public List<String> notices() {
+        return notices;
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
+import dev.dml.events.JobNotice;
 import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
@@ -23,7 +24,8 @@ import tech.tablesaw.selection.Selection;
 /**
  * Real tables whose label holds class names, trained on as they are: breast cancer
  * ({@code malignant}, {@code benign}) and iris (three species). The names are learnt on the
- * training table and {@code predict} returns them.
+ * training table and {@code predict} returns them. Iris is also a table with fewer rows per
+ * worker than the batch size asked for.
  */
 class StringLabelTrainingTest {
 
@@ -98,6 +100,27 @@ class StringLabelTrainingTest {
         assertEquals(3, r.model().outputs());
         double acc = accuracy(r.predict(t).stringColumn("predicted"), t.stringColumn("species"));
         System.out.printf("iris: training accuracy %.3f%n", acc);
+        assertTrue(acc >= 0.9, "accuracy " + acc + "; a constant species scores 0.33");
+    }
+
+    @Test
+    void aSmallTableTrainsWithSmallerBatchesAndTheCellSaysSo() {
+        Table t = RealTables.iris(); // 150 rows: 75 per worker, fewer than the 128 asked for
+        FakeDriverContext ctx = new FakeDriverContext();
+        TrainSpec spec = TrainSpec.builder().setTable(t)
+                .setColumns(ColumnSelection.allNumericExcept(t, "species", LabelKind.CLASSES))
+                .setModel(ModelSpec.Family.LOGISTIC_REGRESSION).optEpochs(60).optBatchSize(128)
+                .optWorkers(2).optLearningRate(0.05f).optCpusPerWorker(0).optName("small")
+                .build();
+        TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
+        assertEquals(List.of(new JobNotice(0, "Each of the 2 workers gets 75 training rows,"
+                + " fewer than the batch size 128: it trains with batches of 75 rows. Set"
+                + " {batch-size} to 75 or less to keep this message away.")),
+                ctx.events(JobNotice.class));
+        assertEquals(60, r.globalSteps(), "one step per epoch");
+        assertEquals(150, r.steps().get(0).examples());
+        double acc = accuracy(r.predict(t).stringColumn("predicted"), t.stringColumn("species"));
+        System.out.printf("iris, small batches: training accuracy %.3f%n", acc);
         assertTrue(acc >= 0.9, "accuracy " + acc + "; a constant species scores 0.33");
     }
 
