@@ -48,6 +48,16 @@ public final class TrainOptions {
     public static final Option<Integer> BATCH_SIZE = spec("batch-size", ValueType.count(), "B",
             "rows per worker per step").example("128").fixed(64).java("optBatchSize").done();
 
+    /** A seeded, new row order every epoch. */
+    public static final Option<Boolean> SHUFFLE = spec("shuffle", ValueType.onOff(), null,
+            "shuffle the rows: a seeded order, new each epoch (--no-shuffle keeps the table's"
+                    + " order)").example("true").fixed(true).java("optShuffle").done();
+
+    /** Shards with the same class mix. */
+    public static final Option<Boolean> STRATIFY = spec("stratify", ValueType.onOff(), null,
+            "give every worker the same mix of classes").example("true").fixed(false)
+            .java("optStratify").done();
+
     /** The optimizer. */
     public static final Option<String> OPTIMIZER = spec("optimizer",
             ValueType.choice("adam", "sgd"), "adam|sgd", "the optimizer (sgd with momentum 0.9)")
@@ -188,7 +198,7 @@ public final class TrainOptions {
 
     /** The seed of the initial weights and of the validation split. */
     public static final Option<Long> SEED = spec("seed", ValueType.integer(), "S",
-            "seed of the initial weights and of the validation split").example("7").fixed(42L)
+            "seed of the initial weights, the validation split and the row order").example("7").fixed(42L)
             .java("optSeed").done();
 
     /** A cluster address. */
@@ -216,7 +226,8 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
-            BATCH_SIZE, ACCUMULATE, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
+            BATCH_SIZE, ACCUMULATE, SHUFFLE, STRATIFY, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER,
+            GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
             BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS, DEBUG);

@@ -146,13 +146,22 @@ final class TrainGrammar {
         return words;
     }
 
-    /** A bare {@code --debug} would swallow the next word as its value: give it one. */
+    /**
+     * A bare {@code --debug} would swallow the next word as its value: give it one. {@code
+     * --no-shuffle} turns a switch that defaults to on off.
+     */
     private static List<String> normalizeSwitches(List<String> words) {
         List<String> out = new ArrayList<>(words.size());
         for (String w : words) {
-            boolean isSwitch = w.startsWith("--") && !w.contains("=")
-                    && option(w.substring(2)).map(Option::isSwitch).orElse(false);
-            out.add(isSwitch ? w + "=true" : w);
+            boolean bare = w.startsWith("--") && !w.contains("=");
+            if (bare && option(w.substring(2)).map(Option::isSwitch).orElse(false)) {
+                out.add(w + "=true");
+            } else if (bare && w.startsWith("--no-") && option(w.substring(2)).isEmpty()
+                    && option(w.substring(5)).map(Option::isSwitch).orElse(false)) {
+                out.add("--" + w.substring(5) + "=false");
+            } else {
+                out.add(w);
+            }
         }
         return out;
     }

@@ -46,6 +46,19 @@ class TrainGrammarTest {
     }
 
     @Test
+    void shuffleIsOnUnlessNoShuffleAndStratifyIsASwitch() {
+        assertTrue(line("fraud --label y").get(TrainOptions.SHUFFLE), "on by default");
+        assertFalse(line("fraud --label y").get(TrainOptions.STRATIFY));
+        TrainRequest off = line("fraud --label y --no-shuffle --stratify --epochs 2");
+        assertFalse(off.get(TrainOptions.SHUFFLE));
+        assertTrue(off.get(TrainOptions.STRATIFY));
+        assertEquals(2, off.get(TrainOptions.EPOCHS), "the next word is not swallowed");
+        assertFalse(line("fraud --label y --shuffle=false").get(TrainOptions.SHUFFLE));
+        assertTrue(error(() -> line("fraud --label y --no-epochs"))
+                .contains("unknown option --no-epochs"), "--no- only turns a switch off");
+    }
+
+    @Test
     void cellFormReadsKeyValueLinesLikeFlags() {
         TrainRequest cell = TrainRequest.parse(List.of(), """
                 # the fraud model

@@ -43,11 +43,25 @@ public final class ArrowShards {
      * @return one IPC stream per shard, in row order
      */
     public static List<byte[]> splitByRows(Table table, ColumnSelection selection, int shards) {
+        return split(table, selection, RowOrder.split(table.rowCount(), shards, false, null, 0));
+    }
+
+    /**
+     * Encodes the shards of a split: shard {@code i} holds the rows {@link RowOrder.Split#rowsOf}
+     * names, in that order.
+     *
+     * @param table the table
+     * @param selection the feature and label columns
+     * @param split which rows each shard holds
+     * @return one IPC stream per shard
+     */
+    public static List<byte[]> split(Table table, ColumnSelection selection,
+            RowOrder.Split split) {
         ShardEncoder enc = new ShardEncoder(table, selection);
-        int[] bounds = rowBounds(enc.rows(), shards);
-        List<byte[]> out = new ArrayList<>(shards);
-        for (int i = 0; i < shards; i++) {
-            out.add(enc.encode(null, bounds[i], bounds[i + 1]));
+        int[] b = split.bounds();
+        List<byte[]> out = new ArrayList<>(b.length - 1);
+        for (int i = 0; i + 1 < b.length; i++) {
+            out.add(enc.encode(split.index(), b[i], b[i + 1]));
         }
         return out;
     }

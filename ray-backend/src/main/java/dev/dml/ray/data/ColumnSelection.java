@@ -30,16 +30,20 @@ import tech.tablesaw.columns.Column;
  */
 public final class ColumnSelection implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final List<String> features;
     private final String label;
     private final LabelKind labelKind;
+    /** The class names of a text label, class i is element i; empty for numbers. */
+    private final List<String> classNames;
 
-    private ColumnSelection(List<String> features, String label, LabelKind labelKind) {
+    private ColumnSelection(List<String> features, String label, LabelKind labelKind,
+            List<String> classNames) {
         this.features = Collections.unmodifiableList(new ArrayList<>(features));
         this.label = label;
         this.labelKind = labelKind;
+        this.classNames = Collections.unmodifiableList(new ArrayList<>(classNames));
     }
 
     /**
@@ -127,12 +131,36 @@ public final class ColumnSelection implements Serializable {
     }
 
     /**
+     * Returns the class names of a label that holds text, which {@link LabelClasses} learnt on
+     * the training table: class {@code i} is element {@code i}.
+     *
+     * @return the names, empty for a numeric label
+     */
+    public List<String> classNames() {
+        return classNames;
+    }
+
+    /**
+     * Returns the same selection with the class names of its text label.
+     *
+     * @param names the names, as {@link LabelClasses#learn} gives them
+     * @return a new selection
+     */
+    public ColumnSelection withClassNames(List<String> names) {
+        if (labelKind != LabelKind.CLASSES) {
+            throw new DmlException("Only a class label has class names; '" + label + "' is "
+                    + labelKind + ".", "Set the label with LabelKind.CLASSES.");
+        }
+        return new ColumnSelection(features, label, labelKind, names);
+    }
+
+    /**
      * Returns the same features without the label, for prediction.
      *
      * @return a features-only selection
      */
     public ColumnSelection featuresOnly() {
-        return new ColumnSelection(features, null, null);
+        return new ColumnSelection(features, null, null, List.of());
     }
 
     @Override
@@ -143,18 +171,19 @@ public final class ColumnSelection implements Serializable {
         ColumnSelection s = (ColumnSelection) o;
         return features.equals(s.features)
                 && Objects.equals(label, s.label)
-                && labelKind == s.labelKind;
+                && labelKind == s.labelKind
+                && classNames.equals(s.classNames);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(features, label, labelKind);
+        return Objects.hash(features, label, labelKind, classNames);
     }
 
     @Override
     public String toString() {
         return "ColumnSelection{features=" + features + ", label=" + label
-                + " (" + labelKind + ")}";
+                + " (" + labelKind + (classNames.isEmpty() ? "" : " " + classNames) + ")}";
     }
 
     /** Builds a {@link ColumnSelection}; each setter rejects a bad value at once. */
@@ -264,7 +293,7 @@ public final class ColumnSelection implements Serializable {
                         "Column '" + label + "' is both the label and a feature.",
                         "Remove it from the features: a model must not see its own label.");
             }
-            return new ColumnSelection(new ArrayList<>(features), label, labelKind);
+            return new ColumnSelection(new ArrayList<>(features), label, labelKind, List.of());
         }
     }
 }

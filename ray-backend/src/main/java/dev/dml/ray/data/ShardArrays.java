@@ -2,6 +2,7 @@ package dev.dml.ray.data;
 
 import dev.dml.Closeables;
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.index.NDIndex;
 import java.util.List;
 
 /**
@@ -95,6 +96,43 @@ public final class ShardArrays implements AutoCloseable {
      */
     public int classCount() {
         return classCount;
+    }
+
+    /**
+     * Opens rows {@code [from, to)} of a reading order (or of the shard, without one): their
+     * features and labels, owned by the caller.
+     *
+     * @param order positions within the shard in reading order, or null for the stored order
+     * @param from the first position in the order
+     * @param to one past the last
+     * @return the rows
+     */
+    public Rows openRows(int[] order, int from, int to) {
+        if (order == null) {
+            NDIndex range = new NDIndex("{}:{}", from, to);
+            return new Rows(features.get(range), labels == null ? null : labels.get(range));
+        }
+        long[] picked = new long[to - from];
+        for (int i = 0; i < picked.length; i++) {
+            picked[i] = order[from + i];
+        }
+        try (NDArray at = features.getManager().create(picked)) {
+            NDIndex gather = new NDIndex("{}", at); // rows in this order: x[at] in PyTorch
+            return new Rows(features.get(gather), labels == null ? null : labels.get(gather));
+        }
+    }
+
+    /**
+     * Some rows of a shard, owned: closing closes both arrays.
+     *
+     * @param features {@code [n, F]} float32
+     * @param labels {@code [n]}, or null without a label
+     */
+    public record Rows(NDArray features, NDArray labels) implements AutoCloseable {
+        @Override
+        public void close() {
+            Closeables.closeAll(features, labels);
+        }
     }
 
     @Override

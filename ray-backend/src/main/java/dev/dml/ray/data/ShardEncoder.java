@@ -57,7 +57,7 @@ final class ShardEncoder {
             kinds[c] = col instanceof DoubleColumn ? DOUBLE : col instanceof FloatColumn ? FLOAT
                     : OTHER;
         }
-        this.labels = selection.hasLabel() ? Columns.floats(table.column(selection.label())) : null;
+        this.labels = selection.hasLabel() ? LabelClasses.values(table, selection) : null;
         this.classLabels = selection.labelKind() == LabelKind.CLASSES;
         this.writer = new IpcWriter(
                 ShardFormat.schema(selection.features(), selection.labelKind(), classes),

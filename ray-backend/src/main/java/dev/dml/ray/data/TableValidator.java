@@ -77,13 +77,19 @@ public final class TableValidator {
             return 0;
         }
         Column<?> label = table.column(selection.label());
+        if (!Columns.isNumeric(label) && !selection.classNames().isEmpty()) {
+            LabelClasses.values(table, selection); // names the first class not learnt
+            return selection.classNames().size();
+        }
         if (!Columns.isNumeric(label)) {
             throw new DmlException(
                     "Label column '" + label.name() + "' holds " + label.type().name()
                             + " values, not numbers.",
                     selection.labelKind() == LabelKind.CLASSES
-                            ? "Map each class to an integer 0..k-1 first."
-                            : "Convert the targets to numbers first.");
+                            ? "Train through TrainSpec, which learns the class names, or pass"
+                                    + " selection.withClassNames(LabelClasses.learn(table, \""
+                                    + DmlException.literal(label.name()) + "\"))."
+                            : "Convert the targets to numbers first, or train a classifier.");
         }
         requireFinite(label, "Label");
         return selection.labelKind() == LabelKind.CLASSES ? classCount(label) : 0;

@@ -1,7 +1,5 @@
 package dev.dml.ray.train;
 
-import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.index.NDIndex;
 import dev.dml.Closeables;
 import dev.dml.events.ProcessSample;
 import dev.dml.ray.collective.CollectiveStats;
@@ -17,9 +15,10 @@ import java.util.List;
 /**
  * A data-parallel rank's run of steps, in its {@link TrainWorker}: each a forward and backward
  * on the local batch, an all-reduce (average) of the gradients with every peer, and the
- * optimizer step. Step {@code t} of an epoch trains on rows {@code [t*B, (t+1)*B)} of the shard,
- * so the averaged gradient equals that of the global batch, and a run redone from a snapshot
- * gives the same parameters.
+ * optimizer step. Step {@code t} of an epoch trains on rows {@code [t*B, (t+1)*B)} of the shard
+ * in the epoch's reading order ({@link dev.dml.ray.data.RowOrder#epoch}), so the averaged
+ * gradient equals that of the global batch, and a run redone from a snapshot gives the same
+ * parameters.
  *
  * <p>An elastic job keeps its rows in as many shards as its most workers; with fewer, a rank
  * trains a batch of each of its shards and sums their gradients, the ranks all-reduce the sum,
@@ -38,6 +37,9 @@ final class DataParallelSteps implements AutoCloseable {
     private float[] gradients;
     /** One shard's gradients, when a rank trains several: reused like {@link #gradients}. */
     private float[] one;
+    /** Each shard's reading order in {@link #orderEpoch}; see {@link #readOrders}. */
+    private int[][] orders;
+    private int orderEpoch = -1;
     /** Shards beyond the first, when an elastic job runs fewer workers than shards. */
     private final List<ShardStore> extra = new ArrayList<>();
     /** Steps completed over the job, as of the last step; read when a call failed midway. */
@@ -97,6 +99,7 @@ final class DataParallelSteps implements AutoCloseable {
         extra.forEach(s -> mine.add(s.train()));
         int n = m.parameterCount();
         int world = peers.info().worldSize();
+        int[][] order = readOrders(config, range.epoch, mine, peers.info().rank(), world);
         int batchSize = config.batchSize;
         int k = config.accumulate;
         // One batch per rank averages over the ranks; otherwise each rank sums its batches'
@@ -116,8 +119,8 @@ final class DataParallelSteps implements AutoCloseable {
             if (gradients == null || gradients.length != n + 1) {
                 gradients = new float[n + 1];
             }
-            losses[done] = severalPerRank ? trainShards(m, mine, from, batchSize, k)
-                    : train(m, first, from, batchSize);
+            losses[done] = severalPerRank ? trainShards(m, mine, order, from, batchSize, k)
+                    : train(m, first, order[0], from, batchSize);
             long t1 = System.nanoTime();
             long t2 = t1;
             stop = RecoverableWorker.leaving();
@@ -156,28 +159,45 @@ final class DataParallelSteps implements AutoCloseable {
                 Arrays.copyOf(comm, done), Arrays.copyOf(bytes, done), Arrays.copyOf(inter, done));
     }
 
-    private static float train(ModelStage m, ShardArrays shard, int from, int batchSize) {
-        NDIndex rows = new NDIndex("{}:{}", from, from + batchSize);
-        try (NDArray x = shard.features().get(rows); NDArray y = shard.labels().get(rows)) {
-            return m.trainBatch(x, y);
+    private static float train(ModelStage m, ShardArrays shard, int[] order, int from,
+            int batchSize) {
+        try (ShardArrays.Rows b = shard.openRows(order, from, from + batchSize)) {
+            return m.trainBatch(b.features(), b.labels());
         }
+    }
+
+    /**
+     * Each shard's reading order in an epoch (null entries without shuffling), computed once
+     * per epoch. Rank r holds shards r, r + W, r + 2W, …: the order is a function of the shard,
+     * so it stays the same whichever rank trains it after an elastic job changed size.
+     */
+    private int[][] readOrders(WorkerConfig config, int epoch, List<ShardArrays> mine, int rank,
+            int world) {
+        if (orders == null || orderEpoch != epoch || orders.length != mine.size()) {
+            orders = new int[mine.size()][];
+            for (int j = 0; j < mine.size(); j++) {
+                orders[j] = config.readOrder(epoch, rank + j * world, mine.get(j).rows());
+            }
+            orderEpoch = epoch;
+        }
+        return orders;
     }
 
     /**
      * Trains {@code k} batches of each shard from row {@code from} on; leaves the sum of their
      * gradients in {@link #gradients} and returns their mean loss.
      */
-    private float trainShards(ModelStage m, List<ShardArrays> mine, int from, int batchSize,
-            int k) {
+    private float trainShards(ModelStage m, List<ShardArrays> mine, int[][] order, int from,
+            int batchSize, int k) {
         int n = m.parameterCount();
         if (one == null || one.length != n) {
             one = new float[n];
         }
         Arrays.fill(gradients, 0f);
         double loss = 0;
-        for (ShardArrays shard : mine) {
+        for (int j = 0; j < mine.size(); j++) {
             for (int b = 0; b < k; b++) {
-                loss += train(m, shard, from + b * batchSize, batchSize); // zeroes gradients
+                loss += train(m, mine.get(j), order[j], from + b * batchSize, batchSize);
                 m.copyGradients(FloatBuffer.wrap(one));
                 for (int i = 0; i < n; i++) {
                     gradients[i] += one[i];

@@ -17,12 +17,14 @@ import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.ColumnSelection;
 import java.io.IOException;
+import dev.dml.ray.data.RowOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tech.tablesaw.api.Table;
 
 /**
  * The one lifecycle of every training job, in the driver, whatever its strategy: check the
@@ -67,6 +69,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final int minWorkers;
     /** How many workers the cluster could hold; tests set their own, in Ray's LOCAL mode. */
     transient WorkerRoom room;
+    private final ArrayList<String> notices;
 
     private JobRunner(TrainSpec spec, String job, List<byte[]> shards, byte[] validation,
             List<String> jvmOptions, Duration timeout) {
@@ -77,7 +80,9 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.validation = validation;
         int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
         this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m,
-                shards.size(), spec.accumulate()).withGpus(spec.gpusPerWorker());
+                shards.size(), spec.accumulate(),
+                spec.get(TrainOptions.SHUFFLE), spec.seed(), spec.stepsPerEpoch())
+                .withGpus(spec.gpusPerWorker());
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();
@@ -99,12 +104,17 @@ final class JobRunner implements DriverTask<TrainResult> {
                 deadline == null ? Double.NaN : deadline);
         this.timeout = timeout;
         this.minWorkers = spec.minWorkers();
+        this.notices = new ArrayList<>(spec.notices());
     }
 
     /** Encodes a spec's shards (in the calling JVM, the kernel) into a runner. */
     static JobRunner of(TrainSpec spec, String job, Duration timeout) {
         int shards = spec.strategy() instanceof Strategy.Staged s ? s.replicas() : spec.workers();
-        List<byte[]> encoded = ArrowShards.splitByRows(spec.trainTable(), spec.columns(), shards);
+        Table train = spec.trainTable();
+        RowOrder.Split split = RowOrder.split(train.rowCount(), shards,
+                spec.get(TrainOptions.SHUFFLE), spec.get(TrainOptions.STRATIFY)
+                        ? RowOrder.classes(train, spec.columns()) : null, spec.seed());
+        List<byte[]> encoded = ArrowShards.split(train, spec.columns(), split);
         byte[] val = spec.validationTable()
                 .map(t -> ArrowShards.encode(t, spec.columns())).orElse(null);
         // 32 MB G1 regions: a step's flat gradients and ring chunks (up to 16 MB, 4M parameters)
@@ -143,6 +153,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                     ClusterPricing.of(context), ClusterNodes.labels()), context::emit,
                     System::nanoTime);
             cost.start(who, 0);
+            notices.forEach(n -> context.emit(new JobNotice(0, n)));
             plan.load(shards, validation);
             plan.init(config);
             CheckpointStore store = checkpointDir == null ? null : new CheckpointStore(

@@ -49,11 +49,12 @@ final class PipelineStep {
         }
     }
 
-    /** Runs step {@code stepInEpoch}; returns the reports by replica, then stage. */
-    List<List<WorkerReport>> run(int stepInEpoch, long globalStep) {
+    /** Runs step {@code globalStep} (from 1); returns the reports by replica, then stage. */
+    List<List<WorkerReport>> run(long globalStep) {
         List<ObjectRef<byte[]>> submitted = new ArrayList<>();
         for (List<ActorHandle<TrainWorker>> replica : actors) {
-            submit(replica, submitted, stepInEpoch * microbatches);
+            // micro-batches are numbered over the job: a stage tells their epoch from it
+            submit(replica, submitted, Math.toIntExact((globalStep - 1) * microbatches));
         }
         waitFor(submitted, globalStep);
         List<ObjectRef<WorkerReport>> ends = new ArrayList<>();

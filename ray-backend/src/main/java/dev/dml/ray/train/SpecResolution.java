@@ -5,14 +5,15 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.LabelClasses;
 import dev.dml.ray.data.LabelKind;
+import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import tech.tablesaw.api.Table;
 
 /**
@@ -33,7 +34,18 @@ final class SpecResolution {
         OptionValues v = b.options;
         checkCheckpoints(v);
         Strategy strategy = StrategyOptions.resolve(b.strategy, v);
-        int classes = TableValidator.validate(b.table, b.columns);
+        ColumnSelection columns = b.columns;
+        if (columns.labelKind() == LabelKind.CLASSES && columns.classNames().isEmpty()
+                && LabelClasses.holdsNames(b.table, columns.label())) {
+            // class names are learnt on the table the user trains on, validation rows held out
+            columns = columns.withClassNames(LabelClasses.learn(b.table, columns.label()));
+        }
+        int classes = TableValidator.validate(b.table, columns);
+        if (v.get(TrainOptions.STRATIFY) && columns.labelKind() != LabelKind.CLASSES) {
+            throw new DmlException("{stratify} balances classes, but the label '"
+                    + columns.label() + "' holds regression targets.",
+                    "Drop {stratify}; {shuffle} already mixes the rows.");
+        }
         Table train = b.table;
         Table validation = b.validationTable;
         if (validation != null) {
@@ -41,7 +53,7 @@ final class SpecResolution {
                 throw new DmlException("Both a validation table and a validation fraction are"
                         + " set.", "Keep one: optValidationTable or optValidationFraction.");
             }
-            TableValidator.validate(validation, b.columns);
+            TableValidator.validate(validation, columns);
         } else if (b.validationFraction > 0) {
             int rows = b.table.rowCount();
             int held = (int) Math.max(1, Math.round(rows * b.validationFraction));
@@ -50,7 +62,7 @@ final class SpecResolution {
                         + " leaves no training rows of " + rows + ".",
                         "Use a smaller {validation}.");
             }
-            int[] perm = permutation(rows, v.get(TrainOptions.SEED));
+            int[] perm = RowOrder.permutation(rows, v.get(TrainOptions.SEED));
             int[] val = Arrays.copyOf(perm, held);
             int[] tr = Arrays.copyOfRange(perm, held, rows);
             Arrays.sort(val);
@@ -63,14 +75,29 @@ final class SpecResolution {
         int shards = staged ? ((Strategy.Staged) strategy).replicas()
                 : v.get(TrainOptions.WORKERS).max();
         int smallest = train.rowCount() / shards;
+        List<String> notices = new ArrayList<>();
+        if (smallest < batch) {
+            // A small table trains with the batch it has (a multiple of the micro-batches).
+            int m = staged ? ((Strategy.Staged) strategy).microbatches() : 1;
+            int smaller = smallest / m * m;
+            String who = "Each of the " + shards + (staged ? " replicas" : " workers") + " gets "
+                    + smallest + " training rows, fewer than the batch size " + batch;
+            if (smaller < 1) {
+                throw new DmlException(who + ".", "Lower " + (staged ? "{replicas}"
+                        : "{workers}") + ", or train on more rows.");
+            }
+            notices.add(who + ": it trains with batches of " + smaller + " rows. Set {batch-size}"
+                    + " to " + smaller + " or less to keep this message away.");
+            v = v.with(TrainOptions.BATCH_SIZE, smaller);
+            batch = smaller;
+        }
         int k = v.get(TrainOptions.ACCUMULATE);
         int steps = smallest / (batch * k);
         if (steps < 1) {
             throw new DmlException("Each of the " + shards + (staged ? " replicas" : " workers")
-                    + " gets " + smallest + " training rows, fewer than " + (k > 1
-                    ? "{batch-size} x {accumulate} = " + batch * k : "the batch size " + batch)
-                    + ".", "Lower {batch-size}" + (k > 1 ? ", {accumulate}" : "") + " or "
-                    + (staged ? "{replicas}" : "{workers}") + ", or train on more rows.");
+                    + " gets " + smallest + " training rows, fewer than {batch-size} x"
+                    + " {accumulate} = " + batch * k + ".", "Lower {batch-size} or {accumulate},"
+                    + " or train on more rows.");
         }
         ModelSpec model = resolveModel(b, train, classes);
         int workers = v.get(TrainOptions.WORKERS).max();
@@ -78,7 +105,8 @@ final class SpecResolution {
             workers = s.replicas() * s.stages();
             checkStaged(v, s, model);
         }
-        return new TrainSpec(b, strategy, optimizer(b), workers, train, validation, model, steps);
+        return new TrainSpec(b, v, columns, strategy, optimizer(b), workers, train, validation,
+                model, steps, notices);
     }
 
     private static void checkCheckpoints(OptionValues v) {
@@ -192,21 +220,5 @@ final class SpecResolution {
             hidden.forEach(b::addHidden);
         }
         return b.build();
-    }
-
-    /** A seeded shuffle of 0..n-1 (Fisher-Yates), so the validation split is reproducible. */
-    private static int[] permutation(int n, long seed) {
-        int[] p = new int[n];
-        for (int i = 0; i < n; i++) {
-            p[i] = i;
-        }
-        Random rnd = new Random(seed);
-        for (int i = n - 1; i > 0; i--) {
-            int j = rnd.nextInt(i + 1);
-            int t = p[i];
-            p[i] = p[j];
-            p[j] = t;
-        }
-        return p;
     }
 }

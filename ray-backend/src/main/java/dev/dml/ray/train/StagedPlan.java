@@ -162,7 +162,7 @@ final class StagedPlan implements StepPlan {
             snapshot(range.globalFirst);
         }
         long c0 = System.nanoTime();
-        List<List<WorkerReport>> reps = pipeline.run(range.first, range.globalFirst + 1);
+        List<List<WorkerReport>> reps = pipeline.run(range.globalFirst + 1);
         double wall = (System.nanoTime() - c0) / 1e9;
         int d = reps.size();
         int k = strategy.stages();

@@ -14,9 +14,11 @@ import dev.dml.ray.model.Predictions;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import tech.tablesaw.api.FloatColumn;
 import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -271,7 +273,8 @@ public final class TrainResult implements Serializable {
 
     /**
      * Predicts a table and returns the outputs as a new table: float columns {@code p0..p(k-1)}
-     * and, for a classifier, an int column {@code predicted}.
+     * and, for a classifier, a column {@code predicted}: the class names when the label held
+     * text ({@link #classNames()}), else the class indices.
      *
      * @param table a table with the feature columns
      * @return a new table with one row per input row
@@ -288,9 +291,22 @@ public final class TrainResult implements Serializable {
             out.addColumns(FloatColumn.create("p" + j, col));
         }
         if (features.hasLabel() && features.labelKind() == dev.dml.ray.data.LabelKind.CLASSES) {
-            out.addColumns(IntColumn.create("predicted", predictClasses(table)));
+            int[] c = predictClasses(table);
+            List<String> names = features.classNames();
+            out.addColumns(names.isEmpty() ? IntColumn.create("predicted", c)
+                    : StringColumn.create("predicted", Arrays.stream(c).mapToObj(names::get)));
         }
         return out;
+    }
+
+    /**
+     * Returns the class names of a label that held text, learnt on the training table: class
+     * {@code i} of {@link #predictClasses} is element {@code i}.
+     *
+     * @return the names, empty for a numeric label
+     */
+    public List<String> classNames() {
+        return features.classNames();
     }
 
     /**

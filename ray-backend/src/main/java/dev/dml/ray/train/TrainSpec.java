@@ -32,9 +32,12 @@ import tech.tablesaw.api.Table;
  * <p>Every option of {@code %dml train} is read with {@link #get(Option)}; the typed getters
  * are shortcuts for the common ones.
  *
- * <p>Each worker trains on a contiguous shard of the training rows; step {@code t} of every
- * epoch uses rows {@code [t*B, (t+1)*B)} of each shard, and an epoch has {@code floor(smallest
- * shard / B)} steps on every rank (the few rows past that are not used). Rows are not shuffled.
+ * <p>Each worker trains on its own shard of the training rows. With {@code --shuffle} (on by
+ * default) the rows are dealt to the shards in a seeded order and each shard is read in a new
+ * seeded order every epoch ({@link dev.dml.ray.data.RowOrder}); without it a shard is a
+ * contiguous range of rows, read in the table's order. Step {@code t} of an epoch uses rows
+ * {@code [t*B, (t+1)*B)} of each shard's reading order, and an epoch has {@code floor(smallest
+ * shard / B)} steps on every rank (the few rows past that wait for another epoch's order).
  */
 public final class TrainSpec {
 
@@ -54,14 +57,16 @@ public final class TrainSpec {
     private final List<String> workerJvmOptions;
     private final String name;
     private final int stepsPerEpoch;
+    private final List<String> notices;
 
-    TrainSpec(TrainSpecBuilder b, Strategy strategy, OptimizerSpec optimizer, int workers,
-            Table train, Table validation, ModelSpec model, int stepsPerEpoch) {
-        this.options = b.options;
+    TrainSpec(TrainSpecBuilder b, OptionValues options, ColumnSelection columns,
+            Strategy strategy, OptimizerSpec optimizer, int workers, Table train,
+            Table validation, ModelSpec model, int stepsPerEpoch, List<String> notices) {
+        this.options = options;
         this.table = b.table;
         this.trainTable = train;
         this.validationTable = validation;
-        this.columns = b.columns;
+        this.columns = columns;
         this.model = model;
         this.optimizer = optimizer;
         this.strategy = strategy;
@@ -73,6 +78,7 @@ public final class TrainSpec {
         this.workerJvmOptions = List.copyOf(b.workerJvmOptions);
         this.name = b.name;
         this.stepsPerEpoch = stepsPerEpoch;
+        this.notices = List.copyOf(notices);
     }
 
     /**
@@ -132,7 +138,8 @@ public final class TrainSpec {
     }
 
     /**
-     * Returns the feature and label columns.
+     * Returns the feature and label columns, with the class names learnt on the table when the
+     * label holds text.
      *
      * @return the selection
      */
@@ -333,5 +340,16 @@ public final class TrainSpec {
      */
     public int stepsPerEpoch() {
         return stepsPerEpoch;
+    }
+
+    /**
+     * Returns what the job tells the cell when it starts, about choices made for the user: a
+     * table with fewer rows per worker than {@code --batch-size} trains with smaller batches.
+     * Options are named as {@code {batch-size}} templates ({@link dev.dml.events.JobNotice}).
+     *
+     * @return the lines, often none
+     */
+    public List<String> notices() {
+        return notices;
     }
 }

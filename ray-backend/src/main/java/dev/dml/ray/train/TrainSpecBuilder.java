@@ -7,6 +7,7 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.nio.file.Path;
@@ -158,6 +159,27 @@ public final class TrainSpecBuilder {
      */
     public TrainSpecBuilder optBatchSize(int n) {
         return opt(TrainOptions.BATCH_SIZE, n);
+    }
+
+    /**
+     * Sets whether rows are shuffled ({@code --shuffle}, on by default): dealt to the workers
+     * in a seeded order, and read in a new seeded order each epoch ({@link RowOrder}).
+     *
+     * @param on {@code false} trains in the table's order
+     * @return this builder
+     */
+    public TrainSpecBuilder optShuffle(boolean on) {
+        return opt(TrainOptions.SHUFFLE, on);
+    }
+
+    /**
+     * Sets whether every worker gets the same mix of classes ({@code --stratify}).
+     *
+     * @param on {@code true} to deal each class round-robin over the workers
+     * @return this builder
+     */
+    public TrainSpecBuilder optStratify(boolean on) {
+        return opt(TrainOptions.STRATIFY, on);
     }
 
     /**

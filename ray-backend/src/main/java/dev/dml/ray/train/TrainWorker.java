@@ -27,7 +27,8 @@ import java.util.Arrays;
  *   <li>data parallelism: {@link #trainSteps} runs a range of steps here, each forward and
  *       backward on the local batch, an all-reduce (average) of the gradients with every peer,
  *       and the optimizer step. Step {@code t} of an epoch trains on rows {@code [t*B, (t+1)*B)}
- *       of the shard, so the averaged gradient equals that of the global batch;
+ *       of the shard in the epoch's reading order, so the averaged gradient equals that of the
+ *       global batch;
  *   <li>model and pipeline parallelism: {@link #forward} and {@link #backward} per micro-batch,
  *       as the driver's schedule submits them with the neighbouring stages' bytes, then {@link
  *       #endStep}, which averages the gradients with the stage's replicas and steps.
@@ -52,6 +53,9 @@ public class TrainWorker extends RecoverableWorker {
     private final StageStep step = new StageStep();
     private final WorkerDevice device = new WorkerDevice();
     private final ProcessSampler sampler = new ProcessSampler(device::gpu);
+    /** The reading order of {@link #orderEpoch}, cached: null without shuffling. */
+    private int[] order;
+    private int orderEpoch = -1;
 
     /** Creates a worker; Ray calls it. */
     public TrainWorker() {}
@@ -213,7 +217,8 @@ public class TrainWorker extends RecoverableWorker {
      * Runs a micro-batch forward on a stage. A first stage reads its features from the shard;
      * the last stage also runs the loss and the backward, and returns its input's gradient.
      *
-     * @param microbatch the micro-batch's index within the epoch
+     * @param microbatch the micro-batch's index over the job (step {@code s}, counted from 0,
+     *     has micro-batches {@code s*M .. s*M+M-1})
      * @param activation the previous stage's output ({@link #NONE} on a first stage)
      * @return the activation for the next stage, or on the last stage the gradient for the
      *     stage before ({@link #NONE} when there is none)
@@ -222,19 +227,17 @@ public class TrainWorker extends RecoverableWorker {
         long t0 = System.nanoTime();
         ModelStage m = model();
         MicroBatchGraph g = m.microBatches();
-        int b = config.microbatchRows();
-        NDIndex rows = new NDIndex("{}:{}", microbatch * b, (microbatch + 1) * b);
         byte[] out;
-        if (m.isLast()) {
-            try (NDArray y = store().train().labels().get(rows);
-                    NDArray x = m.isFirst() ? store().train().features().get(rows) : null) {
-                step.lossSum += g.forwardBackward(microbatch, activation, x, y,
-                        1f / config.microbatches);
-            }
-            out = g.inputGradient(microbatch);
-        } else if (m.isFirst()) {
-            try (NDArray x = store().train().features().get(rows)) {
-                out = g.forward(microbatch, x);
+        if (m.isFirst() || m.isLast()) {
+            try (ShardArrays.Rows rows = microbatchRows(microbatch)) {
+                if (m.isLast()) {
+                    step.lossSum += g.forwardBackward(microbatch, activation,
+                            m.isFirst() ? rows.features() : null, rows.labels(),
+                            1f / config.microbatches);
+                    out = g.inputGradient(microbatch);
+                } else {
+                    out = g.forward(microbatch, rows.features());
+                }
             }
         } else {
             out = g.forward(microbatch, activation);
@@ -243,10 +246,28 @@ public class TrainWorker extends RecoverableWorker {
         return step.handOn(out, t0);
     }
 
+    /** The rows of a micro-batch, numbered over the job: its epoch's reading order applies. */
+    private ShardArrays.Rows microbatchRows(int microbatch) {
+        int perEpoch = config.stepsPerEpoch * config.microbatches;
+        int b = config.microbatchRows();
+        int from = microbatch % perEpoch * b;
+        ShardArrays shard = store().train();
+        return shard.openRows(readOrder(microbatch / perEpoch, shard.rows()), from, from + b);
+    }
+
+    /** This rank's reading order of its shard in an epoch, computed once per epoch. */
+    private int[] readOrder(int epoch, int rows) {
+        if (order == null || orderEpoch != epoch || order.length != rows) {
+            order = config.readOrder(epoch, rank(), rows);
+            orderEpoch = epoch;
+        }
+        return order;
+    }
+
     /**
      * Runs a micro-batch backward with the next stage's gradient.
      *
-     * @param microbatch the micro-batch's index within the epoch
+     * @param microbatch the micro-batch's index over the job
      * @param gradient the gradient of this stage's output
      * @return the gradient of this stage's input ({@link #NONE} on a first stage)
      */

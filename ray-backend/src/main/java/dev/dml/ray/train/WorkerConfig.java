@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.Serializable;
@@ -27,6 +28,12 @@ public final class WorkerConfig implements Serializable {
     final int accumulate;
     /** GPUs the worker reserved; above 0 it trains on the GPU Ray assigned it. */
     final double gpus;
+    /** Read the shard in a new seeded order each epoch ({@link RowOrder#epoch}). */
+    final boolean shuffle;
+    /** The job's seed, of the reading order. */
+    final long seed;
+    /** Steps per epoch, from which a staged worker tells a micro-batch's epoch. */
+    final int stepsPerEpoch;
 
     /**
      * A worker that holds the whole model.
@@ -38,16 +45,20 @@ public final class WorkerConfig implements Serializable {
      * @param microbatches micro-batches per step; divides the batch size
      * @param shards the job's data shards (one per replica of a staged job)
      * @param accumulate batches a data-parallel worker adds up per shard and step
+     * @param shuffle read the shard in a new seeded order each epoch
+     * @param seed the job's seed
+     * @param stepsPerEpoch steps per epoch
      */
     WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
-            int microbatches, int shards, int accumulate) {
+            int microbatches, int shards, int accumulate, boolean shuffle, long seed,
+            int stepsPerEpoch) {
         this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards,
-                accumulate, 0);
+                accumulate, 0, shuffle, seed, stepsPerEpoch);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches, int stage, int fromLayer, int toLayer, int shards,
-            int accumulate, double gpus) {
+            int accumulate, double gpus, boolean shuffle, long seed, int stepsPerEpoch) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -59,6 +70,9 @@ public final class WorkerConfig implements Serializable {
         this.shards = shards;
         this.accumulate = accumulate;
         this.gpus = gpus;
+        this.shuffle = shuffle;
+        this.seed = seed;
+        this.stepsPerEpoch = stepsPerEpoch;
     }
 
     /**
@@ -71,7 +85,7 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig forStage(int s, int from, int to) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
-                shards, accumulate, gpus);
+                shards, accumulate, gpus, shuffle, seed, stepsPerEpoch);
     }
 
     /**
@@ -82,11 +96,16 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig withGpus(double g) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, g);
+                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch);
     }
 
     /** The rows of one micro-batch. */
     int microbatchRows() {
         return batchSize / microbatches;
+    }
+
+    /** The order rank {@code shard} reads its {@code rows} rows in, in an epoch; null: stored. */
+    int[] readOrder(int epoch, int shard, int rows) {
+        return shuffle ? RowOrder.epoch(seed, epoch, shard, rows) : null;
     }
 }

@@ -1,16 +1,15 @@
 package dev.dml.ray.model;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.NDArray;
 import dev.dml.ray.NativeMemoryTest;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.FashionMnist;
+import dev.dml.ray.data.RealTables;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.data.ShardDecoder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -22,11 +21,7 @@ import org.junit.jupiter.api.Test;
 class FashionMnistTrainingTest extends NativeMemoryTest {
 
     static Path dir() {
-        String p = System.getProperty("dml.fashionMnist.dir");
-        Path d = p != null ? Path.of(p) : FashionMnist.DEBIAN_DIR;
-        assumeTrue(Files.isRegularFile(d.resolve("train-images-idx3-ubyte.gz")),
-                "Fashion-MNIST is not installed: apt-get install dataset-fashion-mnist");
-        return d;
+        return RealTables.fashionMnistDir();
     }
 
     private double train(ModelSpec spec, OptimizerSpec opt, int rows, int epochs, boolean viaArrow) {

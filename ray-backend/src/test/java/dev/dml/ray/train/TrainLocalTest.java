@@ -11,6 +11,7 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
@@ -31,8 +32,9 @@ import tech.tablesaw.api.Table;
 
 /**
  * The driver's training loop with real {@link TrainWorker} actors in Ray's in-process LOCAL mode:
- * data-parallel equivalence with one worker on the concatenated batches, identical replicas,
- * and exact resume from a checkpoint.
+ * data-parallel equivalence with one worker on the concatenated batches (in the table's order
+ * and in the seeded shuffled order), identical replicas, and exact resume from a checkpoint,
+ * which shuffles too.
  */
 class TrainLocalTest {
 
@@ -104,11 +106,12 @@ class TrainLocalTest {
         FakeDriverContext two = new FakeDriverContext();
         TrainResult r2 = run(TrainSpec.builder().setTable(t).setColumns(SEL).setModel(model)
                 .optOptimizer(sgd).optEpochs(2).optBatchSize(batch).optWorkers(2)
-                .optCpusPerWorker(0).optReportEvery(1).optName("eq2").build(), two);
+                .optShuffle(false).optCpusPerWorker(0).optReportEvery(1).optName("eq2").build(),
+                two);
         TrainResult r1 = run(TrainSpec.builder().setTable(interleaved(t, batch)).setColumns(SEL)
                 .setModel(model).optOptimizer(sgd).optEpochs(2).optBatchSize(2 * batch)
-                .optWorkers(1).optCpusPerWorker(0).optReportEvery(3).optName("eq1").build(),
-                new FakeDriverContext());
+                .optShuffle(false).optWorkers(1).optCpusPerWorker(0).optReportEvery(3)
+                .optName("eq1").build(), new FakeDriverContext());
         assertEquals(16, r2.globalSteps());
         assertEquals(16, r1.globalSteps());
         // the driver compares the ranks' parameter hashes after every call (here every step)
@@ -129,6 +132,52 @@ class TrainLocalTest {
         assertEquals(0, r1.steps().get(3).allReduceBytes(), "one worker sends nothing");
         assertFalse(r2.stopped());
         assertEquals(t.rowCount(), r2.scores(t).length);
+    }
+
+    /**
+     * With shuffling, step {@code t} of epoch {@code e} on shard {@code s} trains on the rows
+     * {@link RowOrder} names: one unshuffled worker on those rows, both shards' batches side by
+     * side and epoch after epoch, takes the same steps as two shuffling workers.
+     */
+    @Test
+    void twoShufflingWorkersEqualOneWorkerOnTheirBatchesInTheSeededOrder() {
+        int batch = 16;
+        int steps = 8;
+        long seed = 11;
+        Table t = SyntheticFraud.generate(2 * batch * steps + 3, 5); // 3 rows left over
+        ModelSpec model = mlp(t);
+        OptimizerSpec sgd = OptimizerSpec.sgd(0.05f, 0.9f);
+        TrainResult r2 = run(TrainSpec.builder().setTable(t).setColumns(SEL).setModel(model)
+                .optOptimizer(sgd).optEpochs(2).optBatchSize(batch).optWorkers(2).optSeed(seed)
+                .optCpusPerWorker(0).optReportEvery(3).optName("shuffled2").build(),
+                new FakeDriverContext());
+        RowOrder.Split split = RowOrder.split(t.rowCount(), 2, true, null, seed);
+        Table concatenated = t.emptyCopy();
+        for (int e = 0; e < 2; e++) {
+            int[][] order = new int[2][];
+            for (int s = 0; s < 2; s++) {
+                order[s] = RowOrder.epoch(seed, e, s, split.rowsOf(s).length);
+            }
+            for (int step = 0; step < steps; step++) {
+                for (int s = 0; s < 2; s++) {
+                    int[] rows = split.rowsOf(s);
+                    for (int i = step * batch; i < (step + 1) * batch; i++) {
+                        concatenated.addRow(rows[order[s][i]], t);
+                    }
+                }
+            }
+        }
+        TrainResult r1 = run(TrainSpec.builder().setTable(concatenated).setColumns(SEL)
+                .setModel(model).optOptimizer(sgd).optEpochs(1).optBatchSize(2 * batch)
+                .optShuffle(false).optWorkers(1).optCpusPerWorker(0).optReportEvery(4)
+                .optName("ordered1").build(), new FakeDriverContext());
+        assertEquals(2 * steps, r2.globalSteps());
+        assertEquals(2 * steps, r1.globalSteps());
+        assertClose(r1.parameters(), r2.parameters(), 1e-5, 1e-6);
+        for (int i = 0; i < 2 * steps; i++) {
+            assertEquals(r1.steps().get(i).loss(), r2.steps().get(i).loss(), 1e-5,
+                    "loss of step " + (i + 1));
+        }
     }
 
     @Test

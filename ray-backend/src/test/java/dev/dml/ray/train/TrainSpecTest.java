@@ -12,6 +12,7 @@ import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.Table;
 
@@ -76,14 +77,27 @@ class TrainSpecTest {
     }
 
     @Test
-    void aBatchLargerThanAShardIsRefused() {
-        DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
-                .setTable(FRAUD).setColumns(SyntheticFraud.selection())
+    void aBatchLargerThanAShardShrinksToTheShardAndSaysSo() {
+        TrainSpec s = TrainSpec.builder().setTable(FRAUD).setColumns(SyntheticFraud.selection())
                 .setModel(ModelSpec.Family.MLP, 8).optEpochs(1).optWorkers(4).optBatchSize(300)
-                .build());
-        assertEquals("Each of the 4 workers gets 250 training rows, fewer than the batch size"
-                + " 300.", e.what());
-        assertEquals("Lower optBatchSize or optWorkers, or train on more rows.", e.hint());
+                .build();
+        assertEquals(250, s.batchSize());
+        assertEquals(1, s.stepsPerEpoch());
+        assertEquals(List.of("Each of the 4 workers gets 250 training rows, fewer than the batch"
+                + " size 300: it trains with batches of 250 rows. Set {batch-size} to 250 or"
+                + " less to keep this message away."), s.notices());
+        TrainSpec staged = TrainSpec.builder().setTable(FRAUD.inRange(0, 30))
+                .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 8, 8)
+                .optStrategy(Strategy.pipeline(2, 4, Strategy.Schedule.GPIPE)).optBatchSize(64).build();
+        assertEquals(28, staged.batchSize(), "a multiple of the 4 micro-batches");
+        DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
+                .setTable(FRAUD.inRange(0, 3)).setColumns(SyntheticFraud.selection())
+                .setModel(ModelSpec.Family.MLP, 8).optWorkers(4).build());
+        assertEquals("Each of the 4 workers gets 0 training rows, fewer than the batch size 64.",
+                e.what());
+        assertEquals("Lower optWorkers, or train on more rows.", e.hint());
+        assertTrue(TrainSpec.builder().setTable(FRAUD).setColumns(SyntheticFraud.selection())
+                .setModel(ModelSpec.Family.MLP, 8).build().notices().isEmpty());
     }
 
     @Test
