@@ -207,8 +207,8 @@ final class JobRunner implements DriverTask<TrainResult> {
         if (h.stepsPerEpoch() != stepsPerEpoch) {
             throw new DmlException("Checkpoint " + DmlException.literal(h.file())
                     + " was written with " + h.stepsPerEpoch() + " steps per epoch; this job"
-                    + " has " + stepsPerEpoch + ".", "Resume with the same rows, {workers} and"
-                    + " {batch-size}, or use a new {checkpoint-dir}.");
+                    + " has " + stepsPerEpoch + ".", "Resume with the same rows, {workers},"
+                    + " {batch-size} and {accumulate}, or use a new {checkpoint-dir}.");
         }
         store.restore(plan, ck);
         LOG.info("{}: restored {} at step {}", key, h.file(), h.step());
