@@ -1,7 +1,7 @@
 package dev.dml;
 
 import dev.dml.options.Option;
-import dev.dml.options.TrainOptions;
+import dev.dml.options.PlanOptions;
 
 /**
  * The words a message uses for an option, by the surface where the user typed it: a flag in a
@@ -51,7 +51,7 @@ public enum Vocabulary {
     private String term(String term) {
         int eq = term.indexOf('=');
         String name = eq < 0 ? term : term.substring(0, eq);
-        Option<?> o = TrainOptions.byName(name).orElse(null);
+        Option<?> o = PlanOptions.byName(name).orElse(null);
         if (o == null) {
             return null;
         }

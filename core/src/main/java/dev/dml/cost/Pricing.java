@@ -135,6 +135,54 @@ public final class Pricing implements Serializable {
     }
 
     /**
+     * Prices the same nodes in another market: labelled nodes as if their market label said
+     * so, and nodes priced by instance type in that market. A rate set in dollars has no
+     * market, so it stays.
+     *
+     * @param other spot or on-demand
+     * @return the pricing
+     */
+    public Pricing inMarket(Market other) {
+        return instanceType == null ? this
+                : new Pricing(catalogFile, instanceType, other, cloud, region, usdPerHour);
+    }
+
+    /**
+     * Returns the instance type that nodes without labels are priced as.
+     *
+     * @return the type; empty when they are unpriced or priced by a rate
+     */
+    public Optional<String> instanceType() {
+        return Optional.ofNullable(instanceType);
+    }
+
+    /**
+     * Finds an instance type in the catalogues this pricing searches (the user's first), in
+     * the cloud and region of {@code %dml cluster price} when it named them.
+     *
+     * @param type e.g. {@code g5.xlarge}
+     * @return its row
+     */
+    public Optional<InstancePrice> instance(String type) {
+        for (PriceCatalog catalog : catalogs()) {
+            Optional<InstancePrice> row = catalog.find(type, cloud, region);
+            if (row.isPresent()) {
+                return row;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private List<PriceCatalog> catalogs() {
+        List<PriceCatalog> chain = new ArrayList<>();
+        if (catalogFile != null) {
+            chain.add(PriceCatalog.load(Path.of(catalogFile)));
+        }
+        chain.add(PriceCatalog.builtIn());
+        return chain;
+    }
+
+    /**
      * Prices the nodes without labels as {@code %dml cluster price} set them, failing when the
      * catalogue cannot: what the command checks before it keeps the setting.
      *
@@ -151,11 +199,7 @@ public final class Pricing implements Serializable {
 
     private NodePrice lookup(String type, Market m, String c, String r) {
         String who = (c == null ? "" : c + " ") + type + " " + m.word();
-        List<PriceCatalog> chain = new ArrayList<>();
-        if (catalogFile != null) {
-            chain.add(PriceCatalog.load(Path.of(catalogFile)));
-        }
-        chain.add(PriceCatalog.builtIn());
+        List<PriceCatalog> chain = catalogs();
         for (PriceCatalog catalog : chain) {
             Optional<InstancePrice> row = catalog.find(type, c, r);
             if (row.isEmpty()) {

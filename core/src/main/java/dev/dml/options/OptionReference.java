@@ -27,7 +27,19 @@ public final class OptionReference {
                 .append(" names.\n\n")
                 .append("| option | what it does | default | example | Java |\n")
                 .append("| --- | --- | --- | --- | --- |\n");
-        for (Option<?> o : TrainOptions.ALL) {
+        rows(s, TrainOptions.ALL);
+        s.append("\n## `%dml plan` options\n\n")
+                .append("`%dml plan` takes every option above, as the job it plans would run,")
+                .append(" and these (`--workers N|MIN:MAX` names the sizes it compares). In")
+                .append(" Java, `JobPlanner.builder()` takes them.\n\n")
+                .append("| option | what it does | default | example | Java |\n")
+                .append("| --- | --- | --- | --- | --- |\n");
+        rows(s, PlanOptions.ALL);
+        return s.toString();
+    }
+
+    private static void rows(StringBuilder s, java.util.List<Option<?>> options) {
+        for (Option<?> o : options) {
             s.append("| `").append(cell(o.usage())).append("` | ").append(cell(o.help()))
                     .append(" | ").append(cell(o.defaultText())).append(" | `")
                     .append(o.isSwitch() ? o.flag() : o.flag() + " " + cell(o.example()))
@@ -35,7 +47,6 @@ public final class OptionReference {
                             && o.javaTerm().equals(o.flag()) ? "notebook only"
                             : "`" + o.javaTerm() + "`").append(" |\n");
         }
-        return s.toString();
     }
 
     private static String cell(String text) {

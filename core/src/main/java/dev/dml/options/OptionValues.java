@@ -44,6 +44,18 @@ public final class OptionValues {
     }
 
     /**
+     * Returns a copy without a given value: the option reads as its default again.
+     *
+     * @param option the option
+     * @return the copy
+     */
+    public OptionValues without(Option<?> option) {
+        Map<Option<?>, Object> m = new LinkedHashMap<>(given);
+        m.remove(option);
+        return new OptionValues(m);
+    }
+
+    /**
      * Returns the value given, else the option's default for these values.
      *
      * @param option the option

@@ -53,6 +53,13 @@ public final class TrainOptions {
             "shuffle the rows: a seeded order, new each epoch (--no-shuffle keeps the table's"
                     + " order)").example("true").fixed(true).java("optShuffle").done();
 
+    /** A cap on the steps of each epoch, as Keras's steps_per_epoch. */
+    public static final Option<Integer> STEPS_PER_EPOCH = spec("steps-per-epoch",
+            ValueType.count(), "N", "end each epoch after at most N steps (each epoch then"
+            + " trains on the first N batches of its own row order)").example("200")
+            .noDefault("every training row once").java("opt(TrainOptions.STEPS_PER_EPOCH, ...)")
+            .done();
+
     /** Shards with the same class mix. */
     public static final Option<Boolean> STRATIFY = spec("stratify", ValueType.onOff(), null,
             "give every worker the same mix of classes").example("true").fixed(false)
@@ -207,6 +214,12 @@ public final class TrainOptions {
             .noDefault("this session's cluster (an embedded head on this machine)")
             .java("optClusterAddress").done();
 
+    /** A configuration of the session's last {@code %dml plan}. */
+    public static final Option<String> PLAN = kernel("plan", ValueType.text(), "BEST|ROW",
+            "run the job of the session's last %dml plan with the configuration it picked"
+            + " (BEST) or the one in a row of its table").example("BEST")
+            .noDefault("none").done();
+
     /** The notebook variable the result is bound to. */
     public static final Option<String> INTO = kernel("into", ValueType.variableName(), "NAME",
             "bind the result to this variable").example("model").noDefault("none").done();
@@ -226,11 +239,12 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
-            BATCH_SIZE, ACCUMULATE, SHUFFLE, STRATIFY, OPTIMIZER, LR, WORKERS, CPUS_PER_WORKER,
-            GPUS_PER_WORKER, PLACEMENT,
+            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, SHUFFLE, STRATIFY, OPTIMIZER, LR, WORKERS,
+            CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
-            BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, INTO, BACKGROUND, NO_PLOTS, DEBUG);
+            BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, PLAN, INTO, BACKGROUND, NO_PLOTS,
+            DEBUG);
 
     /**
      * Finds an option by name.
@@ -258,18 +272,18 @@ public final class TrainOptions {
                 : v.get(REPLICAS) * stageCount(v));
     }
 
-    private static <T> Declaration<T> spec(String name, ValueType<T> type, String metavar,
+    static <T> Declaration<T> spec(String name, ValueType<T> type, String metavar,
             String help) {
         return new Declaration<>(name, type, metavar, help, Target.SPEC);
     }
 
-    private static <T> Declaration<T> kernel(String name, ValueType<T> type, String metavar,
+    static <T> Declaration<T> kernel(String name, ValueType<T> type, String metavar,
             String help) {
         return new Declaration<>(name, type, metavar, help, Target.KERNEL);
     }
 
     /** The parts of one declaration, in the order they read best. */
-    private static final class Declaration<T> {
+    static final class Declaration<T> {
         private final String name;
         private final ValueType<T> type;
         private final String metavar;

@@ -3,18 +3,25 @@ package dev.dml.kernel;
 import dev.dml.Closeables;
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
+import dev.dml.cost.JobPlan;
+import dev.dml.cost.Pricing;
 import dev.dml.magics.DmlBackend;
 import dev.dml.magics.PreparedJob;
 import dev.dml.magics.TrainRequest;
-import dev.dml.cost.Pricing;
+import dev.dml.options.PlanOptions;
+import dev.dml.options.TrainOptions;
+import dev.dml.options.WorkerRange;
 import dev.dml.ray.cluster.ClusterNodes;
 import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.plan.JobPlanner;
+import dev.dml.ray.train.TrainSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +62,25 @@ final class RayBackend implements DmlBackend {
     @Override
     public PreparedJob prepare(TrainRequest request) {
         return new PreparedRayJob(request, TrainRequests.spec(request, data), this::driver);
+    }
+
+    @Override
+    public JobPlan plan(TrainRequest request, Consumer<String> progress) {
+        TrainSpec spec = TrainRequests.spec(request, data);
+        JobPlanner.Builder planner = JobPlanner.builder().setSpec(spec)
+                .setDriver(driver(request.cluster())).optPricing(pricing())
+                .optProbeSteps(request.get(PlanOptions.PROBE_STEPS)).optProgress(progress);
+        if (request.options().isSet(TrainOptions.WORKERS)) {
+            WorkerRange sizes = request.get(TrainOptions.WORKERS);
+            for (int w = sizes.min(); w <= sizes.max(); w++) {
+                planner.addSizes(w);
+            }
+        }
+        List<String> instances = request.get(PlanOptions.INSTANCES);
+        if (instances != null) {
+            instances.forEach(planner::addInstance);
+        }
+        return planner.build().plan();
     }
 
     @Override

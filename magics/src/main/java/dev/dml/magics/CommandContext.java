@@ -2,6 +2,9 @@ package dev.dml.magics;
 
 import dev.dml.magics.live.DisplaySink;
 import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
 import org.dflib.jjava.jupyter.kernel.DisplayStream;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
@@ -46,6 +49,26 @@ public final class CommandContext {
             @Override
             public void update(String displayId, String svg, String text) {
                 stream.updateDisplay(displayId, frame(displayId, svg, text));
+            }
+        };
+    }
+
+    /**
+     * One line in the running cell that each call replaces: progress while a command works.
+     *
+     * @return where the lines go
+     */
+    Consumer<String> statusLine() {
+        DisplayStream stream = kernel.getIO().display;
+        String id = "dml-status-" + UUID.randomUUID();
+        AtomicBoolean shown = new AtomicBoolean();
+        return line -> {
+            DisplayData data = Html.text(line);
+            data.setDisplayId(id);
+            if (shown.getAndSet(true)) {
+                stream.updateDisplay(id, data);
+            } else {
+                stream.display(data);
             }
         };
     }

@@ -1,7 +1,9 @@
 package dev.dml.magics;
 
-import java.util.List;
+import dev.dml.cost.JobPlan;
 import dev.dml.cost.Pricing;
+import java.util.List;
+import java.util.function.Consumer;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
 
 /**
@@ -32,6 +34,18 @@ public interface DmlBackend extends AutoCloseable {
      * @throws RuntimeException a dml exception naming what is wrong and how to fix it
      */
     PreparedJob prepare(TrainRequest request);
+
+    /**
+     * Plans a job before it runs ({@code %dml plan}): probes each size on the session's
+     * cluster, opening it when needed, and ranks the configurations by predicted time and
+     * dollars.
+     *
+     * @param request the job as {@code %dml train} would run it, with the plan's options
+     * @param progress receives a line as each probe starts and ends
+     * @return the plan
+     * @throws RuntimeException a dml exception naming what is wrong and how to fix it
+     */
+    JobPlan plan(TrainRequest request, Consumer<String> progress);
 
     /**
      * Binds a value to a notebook variable, so the next cell can use it.

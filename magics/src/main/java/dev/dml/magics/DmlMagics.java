@@ -32,6 +32,7 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>,
     public static DmlMagics standard() {
         DmlMagics magics = new DmlMagics();
         magics.add(new TrainCommand());
+        magics.add(new PlanCommand());
         magics.add(new StatusCommand());
         magics.add(new StopCommand());
         magics.add(new ClusterCommand());

@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import dev.dml.cost.JobPlan;
 import java.util.Iterator;
 import java.util.ServiceLoader;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
@@ -15,6 +16,7 @@ final class DmlSession implements AutoCloseable {
     private final BaseKernel kernel;
     private final Jobs jobs = new Jobs();
     private DmlBackend backend;
+    private PlannedJob lastPlan;
     private boolean closed;
 
     DmlSession(BaseKernel kernel) {
@@ -23,6 +25,23 @@ final class DmlSession implements AutoCloseable {
 
     Jobs jobs() {
         return jobs;
+    }
+
+    /** A plan and the job it was made for, kept for {@code %dml train --plan}. */
+    record PlannedJob(TrainRequest request, JobPlan plan) {}
+
+    synchronized void keepPlan(PlannedJob planned) {
+        lastPlan = planned;
+    }
+
+    /** The session's last plan. */
+    synchronized PlannedJob lastPlan() {
+        if (lastPlan == null) {
+            throw new DmlException("{plan} runs a row of the session's last %dml plan, and this"
+                    + " session has made none.", "Run %dml plan with the job's data and options"
+                    + " first, e.g. %dml plan fraud {label=is_fraud} {epochs=5}.");
+        }
+        return lastPlan;
     }
 
     /** The backend, opened on first use. */

@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import dev.dml.options.TrainOptions;
 import dev.dml.magics.live.JobSummary;
 import dev.dml.magics.live.LiveCell;
 import dev.dml.magics.live.LiveDashboard;
@@ -48,7 +49,7 @@ final class TrainCommand implements DmlCommand {
                 "TABLE is a Tablesaw Table variable; FILE a .csv or Arrow IPC (.arrow) file.",
                 "The result (model.predict(table), model.metrics()) is bound to --into.", "",
                 "Options:"));
-        lines.addAll(TrainGrammar.optionLines());
+        lines.addAll(TrainGrammar.optionLines(TrainOptions.ALL));
         return lines;
     }
 
@@ -69,8 +70,13 @@ final class TrainCommand implements DmlCommand {
                     + " one job at a time.", "Wait for it, or stop it with %dml stop "
                     + r.id() + "; %dml status shows its progress.");
         });
+        PlannedTrain.Chosen chosen = PlannedTrain.resolve(session, request);
+        request = chosen.request();
         DmlBackend backend = session.backend();
         PreparedJob prepared = backend.prepare(request);
+        if (chosen.row() != null) {
+            context.display(Html.text(chosen.line()));
+        }
         LiveDashboard dashboard = new LiveDashboard(prepared.name(), prepared.epochs(),
                 prepared.totalSteps());
         LiveCell cell = request.plots()

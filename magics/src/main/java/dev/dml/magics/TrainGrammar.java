@@ -4,6 +4,7 @@ import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
+import dev.dml.options.PlanOptions;
 import dev.dml.options.TrainOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.dflib.jjava.jupyter.kernel.magic.MagicArgsParseException;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 
@@ -27,14 +29,27 @@ final class TrainGrammar {
     private static final Pattern BODY_LINE = Pattern.compile("\\s*([A-Za-z][\\w-]*)\\s*[:=]\\s*(.*)");
     private static final Pattern UNKNOWN_KEYWORD = Pattern.compile("Unknown keyword argument '(.+)'.*");
     private static final List<String> SOURCE_KEYS = List.of("table", "data", SOURCE);
-    private static final MagicsArgs SCHEMA = schema();
 
-    private TrainGrammar() {}
+    /** {@code %dml train}'s grammar. */
+    static final TrainGrammar TRAIN = new TrainGrammar("train", TrainOptions.ALL);
+    /** {@code %dml plan}'s: the job's options as train reads them, and the plan's own. */
+    static final TrainGrammar PLAN = new TrainGrammar("plan",
+            Stream.concat(TrainOptions.ALL.stream(), PlanOptions.ALL.stream()).toList());
 
-    private static MagicsArgs schema() {
+    private final String command;
+    private final List<Option<?>> options;
+    private final MagicsArgs schema;
+
+    private TrainGrammar(String command, List<Option<?>> options) {
+        this.command = command;
+        this.options = options;
+        this.schema = schema(options);
+    }
+
+    private static MagicsArgs schema(List<Option<?>> options) {
         MagicsArgs.MagicsArgsBuilder b = MagicsArgs.builder().optional(SOURCE)
                 .onlyKnownKeywords().onlyKnownFlags();
-        for (Option<?> o : TrainOptions.ALL) {
+        for (Option<?> o : options) {
             b.keyword(o.name(), MagicsArgs.KeywordSpec.ONCE);
         }
         return b.build();
@@ -52,10 +67,10 @@ final class TrainGrammar {
     }
 
     /** One line per option: how it is written, what it does, and its default. */
-    static List<String> optionLines() {
-        int width = TrainOptions.ALL.stream().mapToInt(o -> o.usage().length()).max().orElse(0);
+    static List<String> optionLines(List<Option<?>> options) {
+        int width = options.stream().mapToInt(o -> o.usage().length()).max().orElse(0);
         List<String> lines = new ArrayList<>();
-        for (Option<?> o : TrainOptions.ALL) {
+        for (Option<?> o : options) {
             lines.add("  " + o.usage() + " ".repeat(width - o.usage().length()) + "  " + o.help()
                     + " (default: " + o.defaultText() + ")");
         }
@@ -71,56 +86,72 @@ final class TrainGrammar {
      * @throws DmlException naming the first bad option and how to write it, in notebook words
      */
     static TrainRequest parse(List<String> args, String body) {
+        return TRAIN.read(args, body);
+    }
+
+    /**
+     * Parses the words after this grammar's command and, for the cell form, the body.
+     *
+     * @param args the line's words
+     * @param body the cell body, or null for the line form
+     * @return the request
+     * @throws DmlException naming the first bad option and how to write it, in notebook words
+     */
+    TrainRequest read(List<String> args, String body) {
         try {
-            return read(args, body);
+            return readWords(args, body);
         } catch (DmlException e) {
             throw e.speaking(Vocabulary.NOTEBOOK);
         }
     }
 
-    private static TrainRequest read(List<String> args, String body) {
+    private TrainRequest readWords(List<String> args, String body) {
         List<String> words = new ArrayList<>(args);
         if (body != null) {
             words.addAll(bodyWords(body));
         }
         Map<String, List<String>> raw;
         try {
-            raw = SCHEMA.parse(normalizeSwitches(words));
+            raw = schema.parse(normalizeSwitches(words));
         } catch (MagicArgsParseException e) {
             throw parseError(e.getMessage());
         }
         List<String> sources = raw.getOrDefault(SOURCE, List.of());
         String source = sources.isEmpty() ? null : sources.get(0);
         OptionValues values = OptionValues.empty();
-        for (Option<?> o : TrainOptions.ALL) {
+        for (Option<?> o : options) {
             List<String> given = raw.get(o.name());
             if (given != null && !given.isEmpty()) {
                 values = with(values, o, given.get(0));
             }
         }
+        if (values.isSet(TrainOptions.PLAN)) {
+            return new TrainRequest(source, values); // the plan's job fills in the rest
+        }
         if (source == null) {
-            throw new DmlException("%dml train needs its data: a table variable or a file.",
-                    "Example: %dml train fraud {label=is_fraud}   (or 'table: fraud' in a"
-                            + " %%dml train cell).");
+            throw new DmlException("%dml " + command + " needs its data: a table variable or a"
+                    + " file.", "Example: %dml " + command + " fraud {label=is_fraud}   (or"
+                    + " 'table: fraud' in a %%dml " + command + " cell).");
         }
         if (values.get(TrainOptions.LABEL) == null) {
-            throw new DmlException("%dml train needs {label}: the column to predict.",
-                    "Example: %dml train " + DmlException.literal(source)
+            throw new DmlException("%dml " + command + " needs {label}: the column to predict.",
+                    "Example: %dml " + command + " " + DmlException.literal(source)
                             + " {label=is_fraud}");
         }
         return new TrainRequest(source, values);
     }
 
-    private static <T> OptionValues with(OptionValues values, Option<T> o, String text) {
+    private <T> OptionValues with(OptionValues values, Option<T> o, String text) {
         try {
             return values.with(o, o.parse(text));
         } catch (DmlException e) {
-            throw new DmlException("%dml train: " + e.whatTemplate(), e.hintTemplate());
+            throw new DmlException("%dml " + command + ": " + e.whatTemplate(),
+                    e.hintTemplate());
         }
     }
 
     /** {@code key: value} lines become {@code --key=value} words; {@code table: x} the source. */
-    private static List<String> bodyWords(String body) {
+    private List<String> bodyWords(String body) {
         List<String> words = new ArrayList<>();
         String[] lines = body.split("\\R");
         for (int i = 0; i < lines.length; i++) {
@@ -130,10 +161,10 @@ final class TrainGrammar {
             }
             Matcher m = BODY_LINE.matcher(line);
             if (!m.matches()) {
-                throw new DmlException("%%dml train: line " + (i + 1) + " '"
+                throw new DmlException("%%dml " + command + ": line " + (i + 1) + " '"
                         + DmlException.literal(line) + "' is not 'key: value'.",
-                        "Write one option per line, e.g. 'epochs: 3'; %dml help train lists the"
-                                + " keys.");
+                        "Write one option per line, e.g. 'epochs: 3'; %dml help " + command
+                                + " lists the keys.");
             }
             String key = m.group(1).toLowerCase(Locale.ROOT).replace('_', '-');
             String value = m.group(2).strip();
@@ -150,7 +181,7 @@ final class TrainGrammar {
      * A bare {@code --debug} would swallow the next word as its value: give it one. {@code
      * --no-shuffle} turns a switch that defaults to on off.
      */
-    private static List<String> normalizeSwitches(List<String> words) {
+    private List<String> normalizeSwitches(List<String> words) {
         List<String> out = new ArrayList<>(words.size());
         for (String w : words) {
             boolean bare = w.startsWith("--") && !w.contains("=");
@@ -166,20 +197,22 @@ final class TrainGrammar {
         return out;
     }
 
-    private static Optional<Option<?>> option(String name) {
-        return TrainOptions.byName(name);
+    private Optional<Option<?>> option(String name) {
+        return options.stream().filter(o -> o.name().equals(name)).findFirst();
     }
 
-    private static DmlException parseError(String message) {
+    private DmlException parseError(String message) {
         Matcher m = UNKNOWN_KEYWORD.matcher(message);
         if (m.matches()) {
             String name = m.group(1);
-            String guess = Suggestions.closest(name, TrainOptions.ALL.stream().map(Option::name)
+            String guess = Suggestions.closest(name, options.stream().map(Option::name)
                     .toList()).map(g -> "Did you mean --" + g + "? ").orElse("");
-            return new DmlException("%dml train: unknown option --" + DmlException.literal(name)
-                    + ".", guess + "%dml help train lists the options.");
+            return new DmlException("%dml " + command + ": unknown option --"
+                    + DmlException.literal(name) + ".", guess + "%dml help " + command
+                    + " lists the options.");
         }
-        return new DmlException("%dml train: " + DmlException.literal(message),
-                "Usage: " + DmlException.literal(usage()));
+        return new DmlException("%dml " + command + ": " + DmlException.literal(message),
+                "Usage: " + DmlException.literal(command.equals("train") ? usage()
+                        : PlanCommand.USAGE));
     }
 }

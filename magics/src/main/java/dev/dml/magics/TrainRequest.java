@@ -13,15 +13,18 @@ import java.util.Objects;
  * reads as its declared default. Values are checked against the data (columns, cluster
  * capacity) by the backend.
  *
- * @param source the input: a notebook variable holding a table, or a CSV / Arrow IPC file path
+ * @param source the input: a notebook variable holding a table, or a CSV / Arrow IPC file
+ *     path; null with {@code --plan}, whose job names it
  * @param options the options given in the cell
  */
 public record TrainRequest(String source, OptionValues options) {
 
     /** A request always has its data and its options. */
     public TrainRequest {
-        Objects.requireNonNull(source, "source");
         Objects.requireNonNull(options, "options");
+        if (!options.isSet(TrainOptions.PLAN)) {
+            Objects.requireNonNull(source, "source"); // with --plan, the plan's job has one
+        }
     }
 
     /**

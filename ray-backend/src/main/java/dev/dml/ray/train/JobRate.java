@@ -18,7 +18,7 @@ import java.util.Map;
  * @param nodes one line on how the nodes are priced
  * @param problem why a price is unknown; empty when every price is known
  */
-record JobRate(double usdPerHour, boolean priced, boolean spot, String nodes, String problem) {
+public record JobRate(double usdPerHour, boolean priced, boolean spot, String nodes, String problem) {
 
     /**
      * Prices a job's nodes.
@@ -28,7 +28,7 @@ record JobRate(double usdPerHour, boolean priced, boolean spot, String nodes, St
      * @param labels each node's Ray labels, by node id
      * @return the job's rate
      */
-    static JobRate of(List<WorkerInfo> workers, Pricing pricing,
+    public static JobRate of(List<WorkerInfo> workers, Pricing pricing,
             Map<String, Map<String, String>> labels) {
         Map<String, NodePrice> byNode = new LinkedHashMap<>();
         for (WorkerInfo w : workers) {

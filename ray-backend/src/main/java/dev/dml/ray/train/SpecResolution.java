@@ -1,8 +1,10 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.LabelClasses;
@@ -98,6 +100,9 @@ final class SpecResolution {
                     + " gets " + smallest + " training rows, fewer than {batch-size} x"
                     + " {accumulate} = " + batch * k + ".", "Lower {batch-size} or {accumulate},"
                     + " or train on more rows.");
+        }
+        if (v.isSet(TrainOptions.STEPS_PER_EPOCH)) {
+            steps = Math.min(steps, v.get(TrainOptions.STEPS_PER_EPOCH));
         }
         ModelSpec model = resolveModel(b, train, classes);
         int workers = v.get(TrainOptions.WORKERS).max();
@@ -219,6 +224,41 @@ final class SpecResolution {
         if (hidden != null) {
             hidden.forEach(b::addHidden);
         }
+        return b.build();
+    }
+
+    /** A builder with another's settings, so a spec can be varied ({@link TrainSpec#toBuilder}). */
+    static TrainSpecBuilder copy(TrainSpecBuilder b) {
+        TrainSpecBuilder c = new TrainSpecBuilder();
+        c.table = b.table;
+        c.columns = b.columns;
+        c.options = b.options;
+        c.modelSpec = b.modelSpec;
+        c.optimizer = b.optimizer;
+        c.strategy = b.strategy;
+        c.clusterAddress = b.clusterAddress;
+        c.validationFraction = b.validationFraction;
+        c.validationTable = b.validationTable;
+        c.reportEvery = b.reportEvery;
+        c.listeners.addAll(b.listeners);
+        c.workerJvmOptions.addAll(b.workerJvmOptions);
+        c.name = b.name;
+        return c;
+    }
+
+    /** The job cut short to measure it: one epoch of at most {@code steps} steps. */
+    static TrainSpec probe(TrainSpec spec, int workers, int steps) {
+        TrainSpecBuilder b = spec.toBuilder();
+        OptionValues v = b.options;
+        for (Option<?> o : List.of(TrainOptions.CHECKPOINT_DIR, TrainOptions.CHECKPOINT_EVERY,
+                TrainOptions.CHECKPOINT_STORE, TrainOptions.CHECKPOINT_FAILURE,
+                TrainOptions.RESUME, TrainOptions.BUDGET, TrainOptions.DEADLINE)) {
+            v = v.without(o);
+        }
+        b.options = v.with(TrainOptions.WORKERS, WorkerRange.of(workers))
+                .with(TrainOptions.EPOCHS, 1).with(TrainOptions.STEPS_PER_EPOCH, steps);
+        b.name = spec.name() + "-probe-" + workers;
+        b.reportEvery = Math.max(1, steps / 6); // enough chunks to time the steady steps
         return b.build();
     }
 }

@@ -58,6 +58,7 @@ public final class TrainSpec {
     private final String name;
     private final int stepsPerEpoch;
     private final List<String> notices;
+    private final TrainSpecBuilder source;
 
     TrainSpec(TrainSpecBuilder b, OptionValues options, ColumnSelection columns,
             Strategy strategy, OptimizerSpec optimizer, int workers, Table train,
@@ -79,6 +80,30 @@ public final class TrainSpec {
         this.name = b.name;
         this.stepsPerEpoch = stepsPerEpoch;
         this.notices = List.copyOf(notices);
+        this.source = SpecResolution.copy(b);
+    }
+
+    /**
+     * Returns a builder with the settings this spec was built from, to build a variant of it:
+     * {@code spec.toBuilder().optWorkers(4).build()}.
+     *
+     * @return a new builder; changing it leaves this spec as it is
+     */
+    public TrainSpecBuilder toBuilder() {
+        return SpecResolution.copy(source);
+    }
+
+    /**
+     * Returns this job cut short to measure its step time, as {@code %dml plan} probes it: the
+     * same data, model and options on {@code workers} workers, for one epoch of at most {@code
+     * steps} steps, without checkpoints, {@code --resume}, budget or deadline.
+     *
+     * @param workers the workers
+     * @param steps the steps
+     * @return the probe's spec
+     */
+    public TrainSpec probe(int workers, int steps) {
+        return SpecResolution.probe(this, workers, steps);
     }
 
     /**

@@ -120,4 +120,26 @@ class TrainSpecTest {
         assertEquals("optResume needs optCheckpoints.", e.what());
         assertEquals("Add optCheckpoints: the folder for the checkpoints.", e.hint());
     }
+
+    @Test
+    void stepsPerEpochCapsAnEpochAndAProbeIsTheJobCutShort() {
+        TrainSpecBuilder b = TrainSpec.builder().setTable(FRAUD)
+                .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 8)
+                .optBatchSize(10).optEpochs(3).optWorkers(2)
+                .optCheckpoints(Path.of("checkpoints"), 5).opt(TrainOptions.BUDGET, 1.0);
+        TrainSpec full = b.build();
+        assertEquals(1000 / 2 / 10, full.stepsPerEpoch()); // no validation split by default
+        assertEquals(7, b.opt(TrainOptions.STEPS_PER_EPOCH, 7).build().stepsPerEpoch());
+        assertEquals(50, b.opt(TrainOptions.STEPS_PER_EPOCH, 900).build().stepsPerEpoch());
+        TrainSpec probe = full.probe(1, 12);
+        assertEquals(12, probe.stepsPerEpoch());
+        assertEquals(1, probe.epochs());
+        assertEquals(1, probe.workers());
+        assertTrue(probe.checkpointDir().isEmpty());
+        assertEquals(null, probe.get(TrainOptions.BUDGET));
+        assertEquals(2, probe.reportEvery()); // six chunks to time
+        // the spec it came from is untouched, and a variant from its builder keeps the rest
+        assertEquals(3, full.epochs());
+        assertEquals(25, full.toBuilder().optWorkers(4).build().stepsPerEpoch());
+    }
 }

@@ -1,0 +1,121 @@
+package dev.dml.magics;
+
+import dev.dml.DmlException;
+import dev.dml.cost.JobPlan;
+import dev.dml.options.Option;
+import dev.dml.options.PlanOptions;
+import dev.dml.options.TrainOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.Consumer;
+
+/**
+ * {@code %dml plan}: probes the job at each size on the session's cluster, predicts its wall
+ * time and cost, and shows the configurations ranked, with the Pareto front of time against
+ * dollars and the best under {@code --deadline} or {@code --budget}. {@code %dml train --plan
+ * BEST} then runs it.
+ *
+ * <p>The probes run on a thread of their own: a kernel interrupt stops the probe under way
+ * (its job and workers end) before the cell ends, as {@code %dml train} does.
+ */
+final class PlanCommand implements DmlCommand {
+
+    static final String USAGE = "%dml plan TABLE|FILE --label COLUMN [job options of %dml"
+            + " train] [--workers N|MIN:MAX] [--instances T1,T2] [--probe-steps N]"
+            + " [--deadline TIME | --budget USD] [--into NAME]";
+
+    /** Options that make no sense before a job runs. */
+    private static final List<Option<?>> NOT_PLANNED = List.of(TrainOptions.PLAN,
+            TrainOptions.BACKGROUND, TrainOptions.RESUME);
+
+    @Override
+    public String name() {
+        return "plan";
+    }
+
+    @Override
+    public String summary() {
+        return "predict a job's time and cost at each size before it runs, and pick one";
+    }
+
+    @Override
+    public List<String> usage() {
+        List<String> lines = new ArrayList<>(List.of(USAGE, "",
+                "Runs a short probe of the job at each number of workers on the cluster,",
+                "predicts the whole job's wall time and cost, and ranks the configurations.",
+                "--workers 1:4 compares every size from 1 to 4 (default: 1 up to what the"
+                        + " cluster holds).",
+                "With --deadline it picks the cheapest that meets it; with --budget the fastest"
+                        + " within it.",
+                "Then: %dml train --plan BEST (or a row number) runs that configuration.",
+                "Example: %dml plan fraud --label is_fraud --epochs 5 --deadline 10m", "",
+                "Options, besides every option of %dml train:"));
+        lines.addAll(TrainGrammar.optionLines(PlanOptions.ALL));
+        return lines;
+    }
+
+    @Override
+    public Object run(CommandContext context, List<String> args, String body) {
+        TrainRequest request = TrainGrammar.PLAN.read(args, body);
+        try {
+            for (Option<?> o : NOT_PLANNED) {
+                if (request.options().isSet(o)) {
+                    throw new DmlException("%dml plan does not take " + o.flag() + ": it plans"
+                            + " a job before it runs.", "Drop " + o.flag() + "; give it to"
+                            + " %dml train --plan BEST after the plan.");
+                }
+            }
+            return plan(context, request);
+        } catch (RuntimeException e) {
+            throw Failures.shown(e, request.debug());
+        }
+    }
+
+    private Object plan(CommandContext context, TrainRequest request) {
+        DmlSession session = context.session();
+        session.jobs().running().ifPresent(r -> {
+            throw new DmlException("Job " + r.id() + " is running, and its workers would slow"
+                    + " the probes, so the plan would be wrong.", "Wait for it, or stop it"
+                    + " with %dml stop " + r.id() + ", then plan.");
+        });
+        DmlBackend backend = session.backend();
+        JobPlan plan = probeStoppably(backend, request, context.statusLine());
+        session.keepPlan(new DmlSession.PlannedJob(request, plan));
+        context.display(PlanView.table(plan));
+        context.display(PlanView.chart(plan));
+        if (request.into() != null) {
+            backend.bind(request.into(), plan);
+        }
+        return null;
+    }
+
+    /** Plans on a thread of its own, so an interrupt stops the probe under way cleanly. */
+    @SuppressWarnings("removal")
+    private static JobPlan probeStoppably(DmlBackend backend, TrainRequest request,
+            Consumer<String> status) {
+        FutureTask<JobPlan> task = new FutureTask<>(() -> backend.plan(request, status));
+        Thread t = new Thread(task, "dml-plan");
+        t.setDaemon(true);
+        t.start();
+        try {
+            return task.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re
+                    : new IllegalStateException(e.getCause());
+        } catch (InterruptedException | ThreadDeath interrupt) {
+            t.interrupt(); // the probe's job stops when its waiting thread is interrupted
+            while (t.isAlive()) {
+                try {
+                    Thread.interrupted();
+                    t.join();
+                } catch (InterruptedException | ThreadDeath again) {
+                    // the probe is stopping; keep waiting for it
+                }
+            }
+            throw new DmlException("The plan was interrupted; its probe was stopped and no"
+                    + " worker runs.", "Run the cell again to plan.");
+        }
+    }
+}
