@@ -59,7 +59,8 @@ def check_quickstart(nb):
 
 
 def check_quickstart_cost(cells):
-    """The quickstart prices its local node as an m5.xlarge: live dollars, then the totals."""
+    """A notebook that prices its local node as an m5.xlarge (the quickstart, Fashion-MNIST):
+    live dollars, then the totals."""
     assert "m5.xlarge" in cells["price"].outputs[0].data["text/plain"]
     frame = cells["train"].outputs[0].data["text/plain"]
     assert re.search(r"\$[\d.,]+ spent · \$0\.1920/h · projected \$[\d.,]+ at this rate",
@@ -85,7 +86,9 @@ def check_model_parallel(nb):
 
 
 def check_fashion_mnist(nb):
-    """notebooks/03-fashion-mnist.ipynb, executed: the CNN beats a linear model."""
+    """notebooks/03-fashion-mnist.ipynb, executed: the CNN beats a linear model, and the
+    run is priced as on an m5.xlarge."""
+    check_quickstart_cost(cells_by_id(nb))
     text = stream_text(cells_by_id(nb)["accuracy"])
     accuracy = float(re.search(r"test accuracy ([\d.]+)", text).group(1))
     assert accuracy > CNN_ACCURACY_FLOOR, (

@@ -25,6 +25,7 @@ public final class Bench {
         BENCHMARKS.put("P8", new P8Pipeline());
         BENCHMARKS.put("R1", new R1Recovery());
         BENCHMARKS.put("P10", new P10Nodes());
+        BENCHMARKS.put("C1", new C1PlanError());
     }
 
     private Bench() {}
