@@ -1,6 +1,7 @@
 """notebooks/04-plan-and-budget.ipynb on the dml kernel: %dml plan probes 1 and 2 workers on the
 embedded cluster and shows its table and time-against-dollars plot, %dml train --plan BEST runs
-the chosen row, and --budget stops a job before its cost passes the limit."""
+the chosen row, --budget stops a job before its cost passes the limit, and %dml scale shows
+the table of speedup and efficiency."""
 import re
 
 import pytest
@@ -38,3 +39,11 @@ def test_plan_notebook_plans_runs_the_best_row_and_stops_on_budget():
     said = "\n".join(o.get("data", {}).get("text/plain", "") for o in budget).lower()
     assert "budget" in said and "stopped" in said, said
     assert "stopped by its budget" in stream_text(cells["budget-check"])
+
+    scale = cells["scale"].outputs
+    text = next(o.data["text/plain"] for o in scale
+                if o.get("data", {}).get("text/plain", "").startswith("Scaling of"))
+    assert "time to accuracy 0.990" in text and "efficiency" in text, text
+    assert any("grey dashes: ideal" in o.get("data", {}).get("image/svg+xml", "")
+               for o in scale), scale
+    assert re.search(r"2 workers: [\d.]+x the throughput of 1", stream_text(cells["scale-check"]))

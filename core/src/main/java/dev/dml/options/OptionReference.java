@@ -35,6 +35,14 @@ public final class OptionReference {
                 .append("| option | what it does | default | example | Java |\n")
                 .append("| --- | --- | --- | --- | --- |\n");
         rows(s, PlanOptions.ALL);
+        s.append("\n## `%dml scale` options\n\n")
+                .append("`%dml scale` takes every option of `%dml train` as the job it runs at")
+                .append(" each size (`--workers N|MIN:MAX` names the sizes; `--epochs` and")
+                .append(" `--steps-per-epoch` default to 4 and 50 there), and this one.")
+                .append(" In Java, `ScaleStudy.builder()` takes it.\n\n")
+                .append("| option | what it does | default | example | Java |\n")
+                .append("| --- | --- | --- | --- | --- |\n");
+        rows(s, ScaleOptions.ALL);
         return s.toString();
     }
 

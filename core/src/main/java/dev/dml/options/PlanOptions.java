@@ -29,13 +29,19 @@ public final class PlanOptions {
     public static final List<Option<?>> ALL = List.of(INSTANCES, PROBE_STEPS);
 
     /**
-     * Finds an option of {@code %dml plan} by name: its own, then {@code %dml train}'s.
+     * Finds an option of any {@code %dml} command by name: the plan's, then the scaling
+     * table's, then {@code %dml train}'s.
      *
      * @param name the flag without {@code --}
      * @return the option
      */
     public static Optional<Option<?>> byName(String name) {
         for (Option<?> o : ALL) {
+            if (o.name().equals(name)) {
+                return Optional.of(o);
+            }
+        }
+        for (Option<?> o : ScaleOptions.ALL) {
             if (o.name().equals(name)) {
                 return Optional.of(o);
             }

@@ -9,6 +9,7 @@ import dev.dml.magics.DmlBackend;
 import dev.dml.magics.PreparedJob;
 import dev.dml.magics.TrainRequest;
 import dev.dml.options.PlanOptions;
+import dev.dml.options.ScaleOptions;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.cluster.ClusterNodes;
@@ -17,7 +18,9 @@ import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.plan.JobPlanner;
+import dev.dml.ray.plan.ScaleStudy;
 import dev.dml.ray.train.TrainSpec;
+import dev.dml.scaling.ScaleTable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -70,17 +73,36 @@ final class RayBackend implements DmlBackend {
         JobPlanner.Builder planner = JobPlanner.builder().setSpec(spec)
                 .setDriver(driver(request.cluster())).optPricing(pricing())
                 .optProbeSteps(request.get(PlanOptions.PROBE_STEPS)).optProgress(progress);
-        if (request.options().isSet(TrainOptions.WORKERS)) {
-            WorkerRange sizes = request.get(TrainOptions.WORKERS);
-            for (int w = sizes.min(); w <= sizes.max(); w++) {
-                planner.addSizes(w);
-            }
-        }
+        sizes(request).forEach(planner::addSizes);
         List<String> instances = request.get(PlanOptions.INSTANCES);
         if (instances != null) {
             instances.forEach(planner::addInstance);
         }
         return planner.build().plan();
+    }
+
+    @Override
+    public ScaleTable scale(TrainRequest request, Consumer<String> progress) {
+        ScaleStudy.Builder study = ScaleStudy.builder().setSpec(TrainRequests.spec(request, data))
+                .setDriver(driver(request.cluster())).optProgress(progress);
+        sizes(request).forEach(study::addSizes);
+        Double target = request.get(ScaleOptions.TARGET);
+        if (target != null) {
+            study.optTarget(target);
+        }
+        return study.build().run();
+    }
+
+    /** The sizes {@code --workers N|MIN:MAX} names for plan and scale; none when not given. */
+    private static List<Integer> sizes(TrainRequest request) {
+        List<Integer> out = new java.util.ArrayList<>();
+        if (request.options().isSet(TrainOptions.WORKERS)) {
+            WorkerRange r = request.get(TrainOptions.WORKERS);
+            for (int w = r.min(); w <= r.max(); w++) {
+                out.add(w);
+            }
+        }
+        return out;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.dml.magics;
 
 import dev.dml.cost.JobPlan;
 import dev.dml.cost.Pricing;
+import dev.dml.scaling.ScaleTable;
 import java.util.List;
 import java.util.function.Consumer;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
@@ -46,6 +47,16 @@ public interface DmlBackend extends AutoCloseable {
      * @throws RuntimeException a dml exception naming what is wrong and how to fix it
      */
     JobPlan plan(TrainRequest request, Consumer<String> progress);
+
+    /**
+     * Runs a job at several sizes on the session's cluster ({@code %dml scale}).
+     *
+     * @param request the job, with its sizes in {@code --workers}
+     * @param progress receives a line as each size starts
+     * @return the table
+     * @throws RuntimeException a dml exception naming what is wrong and how to fix it
+     */
+    ScaleTable scale(TrainRequest request, Consumer<String> progress);
 
     /**
      * Binds a value to a notebook variable, so the next cell can use it.

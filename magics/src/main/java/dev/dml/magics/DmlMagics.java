@@ -33,6 +33,7 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>,
         DmlMagics magics = new DmlMagics();
         magics.add(new TrainCommand());
         magics.add(new PlanCommand());
+        magics.add(new ScaleCommand());
         magics.add(new StatusCommand());
         magics.add(new StopCommand());
         magics.add(new ClusterCommand());

@@ -7,8 +7,6 @@ import dev.dml.options.PlanOptions;
 import dev.dml.options.TrainOptions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.function.Consumer;
 
 /**
@@ -17,8 +15,8 @@ import java.util.function.Consumer;
  * dollars and the best under {@code --deadline} or {@code --budget}. {@code %dml train --plan
  * BEST} then runs it.
  *
- * <p>The probes run on a thread of their own: a kernel interrupt stops the probe under way
- * (its job and workers end) before the cell ends, as {@code %dml train} does.
+ * <p>The probes run on a thread of their own ({@link Sizing}): a kernel interrupt stops the
+ * probe under way (its job and workers end) before the cell ends, as {@code %dml train} does.
  */
 final class PlanCommand implements DmlCommand {
 
@@ -75,13 +73,10 @@ final class PlanCommand implements DmlCommand {
 
     private Object plan(CommandContext context, TrainRequest request) {
         DmlSession session = context.session();
-        session.jobs().running().ifPresent(r -> {
-            throw new DmlException("Job " + r.id() + " is running, and its workers would slow"
-                    + " the probes, so the plan would be wrong.", "Wait for it, or stop it"
-                    + " with %dml stop " + r.id() + ", then plan.");
-        });
+        Sizing.refuseWhileAJobRuns(session, "plan");
         DmlBackend backend = session.backend();
-        JobPlan plan = probeStoppably(backend, request, context.statusLine());
+        Consumer<String> status = context.statusLine();
+        JobPlan plan = Sizing.stoppably("plan", () -> backend.plan(request, status));
         session.keepPlan(new DmlSession.PlannedJob(request, plan));
         context.display(PlanView.table(plan));
         context.display(PlanView.chart(plan));
@@ -89,33 +84,5 @@ final class PlanCommand implements DmlCommand {
             backend.bind(request.into(), plan);
         }
         return null;
-    }
-
-    /** Plans on a thread of its own, so an interrupt stops the probe under way cleanly. */
-    @SuppressWarnings("removal")
-    private static JobPlan probeStoppably(DmlBackend backend, TrainRequest request,
-            Consumer<String> status) {
-        FutureTask<JobPlan> task = new FutureTask<>(() -> backend.plan(request, status));
-        Thread t = new Thread(task, "dml-plan");
-        t.setDaemon(true);
-        t.start();
-        try {
-            return task.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re
-                    : new IllegalStateException(e.getCause());
-        } catch (InterruptedException | ThreadDeath interrupt) {
-            t.interrupt(); // the probe's job stops when its waiting thread is interrupted
-            while (t.isAlive()) {
-                try {
-                    Thread.interrupted();
-                    t.join();
-                } catch (InterruptedException | ThreadDeath again) {
-                    // the probe is stopping; keep waiting for it
-                }
-            }
-            throw new DmlException("The plan was interrupted; its probe was stopped and no"
-                    + " worker runs.", "Run the cell again to plan.");
-        }
     }
 }

@@ -5,6 +5,7 @@ import dev.dml.Vocabulary;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.PlanOptions;
+import dev.dml.options.ScaleOptions;
 import dev.dml.options.TrainOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,9 @@ final class TrainGrammar {
     /** {@code %dml plan}'s: the job's options as train reads them, and the plan's own. */
     static final TrainGrammar PLAN = new TrainGrammar("plan",
             Stream.concat(TrainOptions.ALL.stream(), PlanOptions.ALL.stream()).toList());
+    /** {@code %dml scale}'s: the job's options, and the scaling table's own. */
+    static final TrainGrammar SCALE = new TrainGrammar("scale",
+            Stream.concat(TrainOptions.ALL.stream(), ScaleOptions.ALL.stream()).toList());
 
     private final String command;
     private final List<Option<?>> options;
@@ -212,7 +216,10 @@ final class TrainGrammar {
                     + " lists the options.");
         }
         return new DmlException("%dml " + command + ": " + DmlException.literal(message),
-                "Usage: " + DmlException.literal(command.equals("train") ? usage()
-                        : PlanCommand.USAGE));
+                "Usage: " + DmlException.literal(switch (command) {
+                    case "plan" -> PlanCommand.USAGE;
+                    case "scale" -> ScaleCommand.USAGE;
+                    default -> usage();
+                }));
     }
 }

@@ -119,4 +119,24 @@ class PlanCommandsTest {
         assertTrue(svg.contains("viewBox=\"0 0 640 340\""), svg);
         assertEquals(2, svg.split("<circle").length - 2, "two points and one ring: " + svg);
     }
+
+    @Test
+    void scaleReadsItsTargetAndShowsSpeedupAgainstTheIdeal() {
+        TrainRequest r = TrainGrammar.SCALE.read(List.of("fraud", "--label", "y", "--workers",
+                "1:2", "--target", "0.9"), null);
+        assertEquals(0.9, r.get(dev.dml.options.ScaleOptions.TARGET));
+        dev.dml.scaling.ScaleTable t = dev.dml.scaling.ScaleTable.of("fraud", "accuracy", 0.9,
+                List.of(new dev.dml.scaling.ScaleRow(1, 1000, 0, 0, 30, 0.95, 0, 40),
+                        new dev.dml.scaling.ScaleRow(2, 1600, 0, 0, Double.NaN, 0.94, 0, 30)));
+        assertEquals(1.6, t.rows().get(1).speedup(), 1e-12);
+        assertEquals(0.8, t.rows().get(1).efficiency(), 1e-12);
+        String text = (String) ScaleView.table(t).getData(
+                org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.TEXT_PLAIN);
+        assertTrue(text.contains("time to accuracy 0.900") && text.contains("1.60x")
+                && text.contains("80%") && text.contains("not reached"), text);
+        String svg = (String) ScaleView.chart(t).getData(
+                org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.IMAGE_SVG);
+        assertTrue(svg.contains("grey dashes: ideal") && svg.contains("Speedup over 1 worker"),
+                svg);
+    }
 }

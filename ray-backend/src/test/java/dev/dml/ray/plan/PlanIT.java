@@ -21,6 +21,8 @@ import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
+import dev.dml.scaling.ScaleRow;
+import dev.dml.scaling.ScaleTable;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
@@ -117,5 +119,30 @@ class PlanIT {
         DmlException e = assertThrows(DmlException.class, () -> JobPlanner.builder()
                 .setSpec(staged).setDriver(driver).build().plan());
         assertTrue(e.what().startsWith("A plan compares data-parallel sizes"), e.what());
+    }
+
+    @Test
+    void aScalingTableRunsEachSizeAndTimesTheTarget() {
+        TrainSpec spec = job().optValidationFraction(0.2).optEpochs(3)
+                .opt(TrainOptions.STEPS_PER_EPOCH, 20).build();
+        ScaleTable t = ScaleStudy.builder().setSpec(spec).setDriver(driver).addSizes(1, 2)
+                .optTarget(0.5).build().run();
+        assertEquals(List.of(1, 2), t.rows().stream().map(ScaleRow::workers).toList());
+        ScaleRow one = t.rows().get(0);
+        ScaleRow two = t.rows().get(1);
+        assertEquals(1.0, one.speedup(), 1e-12);
+        assertEquals(1.0, one.efficiency(), 1e-12);
+        assertEquals(two.examplesPerSecond() / one.examplesPerSecond(), two.speedup(), 1e-9);
+        assertEquals(two.speedup() / 2, two.efficiency(), 1e-9);
+        for (ScaleRow r : t.rows()) {
+            assertTrue(r.examplesPerSecond() > 0 && r.usd() > 0, "" + r);
+            assertTrue(r.secondsToTarget() > 0 && r.secondsToTarget() <= r.wallSeconds(), "" + r);
+            assertTrue(r.finalMetric() > 0.5 && r.finalMetric() <= 1, "" + r);
+        }
+        assertTrue(t.job().contains("3 epochs of 20 steps per size"), t.job());
+        DmlException regression = assertThrows(DmlException.class, () -> ScaleStudy.builder()
+                .setSpec(job().build()).setDriver(driver).optTarget(0.9).build().run());
+        assertTrue(regression.what().contains("holds out no validation rows"),
+                regression.what());
     }
 }

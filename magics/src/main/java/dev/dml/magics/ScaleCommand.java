@@ -1,0 +1,78 @@
+package dev.dml.magics;
+
+import dev.dml.DmlException;
+import dev.dml.options.Option;
+import dev.dml.options.ScaleOptions;
+import dev.dml.options.TrainOptions;
+import dev.dml.scaling.ScaleTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code %dml scale}: runs the same job at each size on the session's cluster and shows the
+ * seeds' table (workers, throughput, speedup, efficiency, time to a target accuracy, final
+ * metric, dollars) and a plot of speedup against the ideal.
+ */
+final class ScaleCommand implements DmlCommand {
+
+    static final String USAGE = "%dml scale TABLE|FILE --label COLUMN [job options of %dml"
+            + " train] [--workers N|MIN:MAX] [--epochs E] [--steps-per-epoch S]"
+            + " [--target ACCURACY] [--into NAME]";
+
+    /** Options that make no sense for runs that are only timed. */
+    private static final List<Option<?>> NOT_SCALED = List.of(TrainOptions.PLAN,
+            TrainOptions.BACKGROUND, TrainOptions.RESUME, TrainOptions.CHECKPOINT_DIR);
+
+    @Override
+    public String name() {
+        return "scale";
+    }
+
+    @Override
+    public String summary() {
+        return "run a job at several sizes: throughput, speedup, efficiency, time to target, $";
+    }
+
+    @Override
+    public List<String> usage() {
+        List<String> lines = new ArrayList<>(List.of(USAGE, "",
+                "Runs the job at each number of workers (--workers 1:4 is every size from 1 to"
+                        + " 4; default 1:2),",
+                "each for --epochs of --steps-per-epoch steps (default 4 of 50), evaluating"
+                        + " after each epoch.",
+                "Speedup is throughput over the smallest size's; efficiency is speedup over"
+                        + " its ideal.",
+                "Example: %dml scale fraud --label is_fraud --validation 0.1 --workers 1:2"
+                        + " --target 0.95", "",
+                "Options, besides every option of %dml train:"));
+        lines.addAll(TrainGrammar.optionLines(ScaleOptions.ALL));
+        return lines;
+    }
+
+    @Override
+    public Object run(CommandContext context, List<String> args, String body) {
+        TrainRequest request = TrainGrammar.SCALE.read(args, body);
+        try {
+            for (Option<?> o : NOT_SCALED) {
+                if (request.options().isSet(o)) {
+                    throw new DmlException("%dml scale does not take " + o.flag() + ": its"
+                            + " runs are timed, not kept.", "Drop " + o.flag() + ".");
+                }
+            }
+            DmlSession session = context.session();
+            Sizing.refuseWhileAJobRuns(session, "scale");
+            DmlBackend backend = session.backend();
+            Consumer<String> status = context.statusLine();
+            ScaleTable table = Sizing.stoppably("scale", () -> backend.scale(request, status));
+            context.display(ScaleView.table(table));
+            context.display(ScaleView.chart(table));
+            if (request.into() != null) {
+                backend.bind(request.into(), table);
+            }
+            return null;
+        } catch (RuntimeException e) {
+            throw Failures.shown(e, request.debug());
+        }
+    }
+}
