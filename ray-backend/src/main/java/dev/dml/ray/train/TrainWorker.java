@@ -255,10 +255,14 @@ public class TrainWorker extends RecoverableWorker {
         return shard.openRows(readOrder(microbatch / perEpoch, shard.rows()), from, from + b);
     }
 
-    /** This rank's reading order of its shard in an epoch, computed once per epoch. */
+    /**
+     * The reading order of this rank's shard in an epoch, computed once per epoch. It is keyed
+     * by the replica (ranks are replica x stages + stage), so the stages that read one shard,
+     * the first for features and the last for labels, read its rows in the same order.
+     */
     private int[] readOrder(int epoch, int rows) {
         if (order == null || orderEpoch != epoch || order.length != rows) {
-            order = config.readOrder(epoch, rank(), rows);
+            order = config.readOrder(epoch, rank() / (worldSize() / config.shards), rows);
             orderEpoch = epoch;
         }
         return order;
