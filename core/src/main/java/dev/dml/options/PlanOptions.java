@@ -22,7 +22,8 @@ public final class PlanOptions {
     /** Steps each probe trains. */
     public static final Option<Integer> PROBE_STEPS = TrainOptions.kernel("probe-steps",
             ValueType.count(), "N", "steps each probe trains, on the real cluster, to measure"
-            + " a size's step time (at least 10)").example("30").fixed(30)
+            + " a size's step time (at least 30; the first half warms up)").example("60")
+            .fixed(40)
             .java("JobPlanner.optProbeSteps").done();
 
     /** Every option {@code %dml plan} adds, in the order help lists them. */

@@ -37,8 +37,8 @@ public final class JobPlanner {
     private static final Duration NODES_TIMEOUT = Duration.ofSeconds(10);
     /** Sizes tried when none are given: 1 up to what the cluster holds, at most this. */
     private static final int MAX_DEFAULT_SIZE = 8;
-    /** Fewer steps leave no steady steps to time after the warm-up. */
-    static final int MIN_PROBE_STEPS = 10;
+    /** Fewer steps (three calls of the default ten) leave no steady calls to time. */
+    static final int MIN_PROBE_STEPS = 30;
 
     private final Builder b;
 
@@ -179,7 +179,7 @@ public final class JobPlanner {
         private Pricing pricing = Pricing.NONE;
         private final TreeSet<Integer> sizes = new TreeSet<>();
         private final List<String> instances = new ArrayList<>();
-        private int probeSteps = 30;
+        private int probeSteps = 40;
         private Consumer<String> progress = line -> { };
 
         private Builder() {}
@@ -249,13 +249,13 @@ public final class JobPlanner {
         /**
          * Sets the steps each probe trains.
          *
-         * @param steps at least 10 (the first third warms up)
+         * @param steps at least 30 (the first half warms up)
          * @return this builder
          */
         public Builder optProbeSteps(int steps) {
             if (steps < MIN_PROBE_STEPS) {
                 throw new DmlException("A probe needs at least " + MIN_PROBE_STEPS + " steps to"
-                        + " time its steady steps, got " + steps + ".", "Use {probe-steps=30}.");
+                        + " time its steady steps, got " + steps + ".", "Use {probe-steps=40}.");
             }
             this.probeSteps = steps;
             return this;

@@ -12,8 +12,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Runs one probe and measures it. The steps of the first third are warm-up (class loading,
- * the JIT, the allocator), so the steady step time is the median of the rest.
+ * Runs one probe and measures it. The probe calls its workers for as many steps at a time as
+ * the job will ({@code reportEvery}), so each step carries the job's share of a call's
+ * overhead. The first half of the steps are warm-up (class loading, the JIT, the allocator),
+ * so the steady step time is the median over the later calls.
  */
 final class ProbeRun implements ProgressListener {
 
@@ -68,14 +70,14 @@ final class ProbeRun implements ProgressListener {
             }
         }
         List<Double> perStep = new ArrayList<>();
-        for (int i = Math.max(1, chunks.size() / 3); i < chunks.size(); i++) {
+        for (int i = Math.max(1, chunks.size() / 2); i < chunks.size(); i++) {
             long[] a = chunks.get(i - 1);
             long[] b = chunks.get(i);
             if (b[0] > a[0]) {
                 perStep.add((b[1] - a[1]) / 1e3 / (b[0] - a[0]));
             }
         }
-        List<StepMetrics> steady = steps.subList(steps.size() / 3, steps.size());
+        List<StepMetrics> steady = steps.subList(steps.size() / 2, steps.size());
         double eval = epochNanos > lastStepNanos ? (epochNanos - lastStepNanos) / 1e9 : 0;
         return new Probe(workers, steps.size(), wall,
                 median(perStep.stream().mapToDouble(Double::doubleValue).toArray()), eval,

@@ -258,7 +258,6 @@ final class SpecResolution {
         b.options = v.with(TrainOptions.WORKERS, WorkerRange.of(workers))
                 .with(TrainOptions.EPOCHS, 1).with(TrainOptions.STEPS_PER_EPOCH, steps);
         b.name = spec.name() + "-probe-" + workers;
-        b.reportEvery = Math.max(1, steps / 6); // enough chunks to time the steady steps
         return b.build();
     }
 }

@@ -68,14 +68,14 @@ class PlanIT {
     void probesEachSizePricesBothMarketsAndTheBestRowRuns() {
         List<String> progress = new CopyOnWriteArrayList<>();
         JobPlan plan = JobPlanner.builder().setSpec(job().build()).setDriver(driver)
-                .optPricing(M5).addSizes(1, 2).addInstance("g5.xlarge").optProbeSteps(12)
+                .optPricing(M5).addSizes(1, 2).addInstance("g5.xlarge").optProbeSteps(30)
                 .optProgress(progress::add).build().plan();
         List<PlanRow> measured = plan.rows().stream().filter(PlanRow::measured).toList();
         assertEquals(4, measured.size(), "" + plan.rows()); // 1 and 2 workers, two markets
         double m5 = M5.check().usdPerHour();
         for (PlanRow r : measured) {
             assertTrue(r.seconds() > 0 && Double.isFinite(r.seconds()), "" + r);
-            assertTrue(r.basis().startsWith("probe: 12 steps"), r.basis());
+            assertTrue(r.basis().startsWith("probe: 30 steps"), r.basis());
             if (r.market() == Market.ON_DEMAND) {
                 assertEquals(m5, r.usdPerHour(), 1e-9, "one node, paid whole: " + r);
                 assertTrue(r.runnable(), "" + r);
@@ -110,7 +110,7 @@ class PlanIT {
     void aDeadlineNoSizeMeetsLeavesNoBestRow() {
         TrainSpec tight = job().opt(TrainOptions.DEADLINE, 1.0).build();
         JobPlan plan = JobPlanner.builder().setSpec(tight).setDriver(driver).optPricing(M5)
-                .addSizes(1).optProbeSteps(10).build().plan();
+                .addSizes(1).optProbeSteps(30).build().plan();
         assertEquals(0, plan.best());
         assertTrue(plan.why().startsWith("no configuration finishes within 1 s"), plan.why());
     }

@@ -137,7 +137,7 @@ class TrainSpecTest {
         assertEquals(1, probe.workers());
         assertTrue(probe.checkpointDir().isEmpty());
         assertEquals(null, probe.get(TrainOptions.BUDGET));
-        assertEquals(2, probe.reportEvery()); // six chunks to time
+        assertEquals(full.reportEvery(), probe.reportEvery()); // calls as the job's
         // the spec it came from is untouched, and a variant from its builder keeps the rest
         assertEquals(3, full.epochs());
         assertEquals(25, full.toBuilder().optWorkers(4).build().stepsPerEpoch());
