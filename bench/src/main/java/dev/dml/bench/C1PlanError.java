@@ -36,7 +36,7 @@ final class C1PlanError implements Benchmark {
     static final int ROWS = 24_000;
     static final int BATCH = 128;
     static final int EPOCHS = 3;
-    static final int PROBE_STEPS = 40;
+    static final int PROBE_STEPS = 100;
     static final int WARMUPS = 1;
     static final int ROUNDS = 3;
 

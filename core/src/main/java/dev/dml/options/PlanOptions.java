@@ -23,7 +23,7 @@ public final class PlanOptions {
     public static final Option<Integer> PROBE_STEPS = TrainOptions.kernel("probe-steps",
             ValueType.count(), "N", "steps each probe trains, on the real cluster, to measure"
             + " a size's step time (at least 30; the first half warms up)").example("60")
-            .fixed(40)
+            .fixed(100)
             .java("JobPlanner.optProbeSteps").done();
 
     /** Every option {@code %dml plan} adds, in the order help lists them. */

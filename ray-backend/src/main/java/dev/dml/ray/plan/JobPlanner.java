@@ -179,7 +179,7 @@ public final class JobPlanner {
         private Pricing pricing = Pricing.NONE;
         private final TreeSet<Integer> sizes = new TreeSet<>();
         private final List<String> instances = new ArrayList<>();
-        private int probeSteps = 40;
+        private int probeSteps = 100;
         private Consumer<String> progress = line -> { };
 
         private Builder() {}
