@@ -45,6 +45,9 @@ final class MetricTables {
         DoubleColumn valLoss = DoubleColumn.create("val_loss", n);
         DoubleColumn valAccuracy = DoubleColumn.create("val_accuracy", n);
         DoubleColumn valAuc = DoubleColumn.create("val_auc", n);
+        DoubleColumn valRmse = DoubleColumn.create("val_rmse", n);
+        DoubleColumn valMae = DoubleColumn.create("val_mae", n);
+        DoubleColumn valR2 = DoubleColumn.create("val_r2", n);
         for (int i = 0; i < n; i++) {
             EpochMetrics m = epochs.get(i);
             epoch.set(i, m.epoch());
@@ -55,8 +58,11 @@ final class MetricTables {
             valLoss.set(i, m.validationLoss());
             valAccuracy.set(i, m.validationAccuracy());
             valAuc.set(i, m.validationAuc());
+            valRmse.set(i, m.validationRegression().rmse());
+            valMae.set(i, m.validationRegression().mae());
+            valR2.set(i, m.validationRegression().r2());
         }
         return Table.create(job + " epochs", epoch, steps, loss, seconds, rate, valLoss,
-                valAccuracy, valAuc);
+                valAccuracy, valAuc, valRmse, valMae, valR2);
     }
 }

@@ -5,6 +5,7 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.FeatureVocabulary;
 import dev.dml.ray.data.LabelClasses;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
@@ -70,6 +71,10 @@ final class SpecResolution {
             validation = b.table.rows(val);
             train = b.table.rows(tr);
         }
+        if (columns.vocabulary().isEmpty()) {
+            // categories are learnt on the training rows: validation rows may hold unseen ones
+            columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns));
+        }
         int batch = v.get(TrainOptions.BATCH_SIZE);
         boolean staged = strategy instanceof Strategy.Staged;
         int shards = staged ? ((Strategy.Staged) strategy).replicas()
@@ -99,7 +104,7 @@ final class SpecResolution {
                     + " {accumulate} = " + batch * k + ".", "Lower {batch-size} or {accumulate},"
                     + " or train on more rows.");
         }
-        ModelSpec model = resolveModel(b, train, classes);
+        ModelSpec model = resolveModel(b, columns, train, classes);
         int workers = v.get(TrainOptions.WORKERS).max();
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
@@ -182,15 +187,16 @@ final class SpecResolution {
         }
     }
 
-    private static ModelSpec resolveModel(TrainSpecBuilder spec, Table train, int classes) {
-        ColumnSelection columns = spec.columns;
-        int features = columns.featureCount();
+    private static ModelSpec resolveModel(TrainSpecBuilder spec, ColumnSelection columns,
+            Table train, int classes) {
+        int features = columns.inputCount();
         boolean isClasses = columns.labelKind() == LabelKind.CLASSES;
         ModelSpec given = spec.modelSpec;
         if (given != null) {
             if (given.inputs() != features) {
                 throw new DmlException("The model takes " + given.inputs()
-                        + " inputs, but " + features + " feature columns are selected.",
+                        + " inputs, but the selected feature columns make " + features
+                        + " inputs.",
                         "Build the ModelSpec with setInputs(" + features
                                 + "), or select matching columns.");
             }
