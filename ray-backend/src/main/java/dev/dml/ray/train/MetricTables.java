@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.RegressionMetrics;
 import dev.dml.events.StepMetrics;
 import java.util.List;
 import tech.tablesaw.api.DoubleColumn;
@@ -64,5 +65,15 @@ final class MetricTables {
         }
         return Table.create(job + " epochs", epoch, steps, loss, seconds, rate, valLoss,
                 valAccuracy, valAuc, valRmse, valMae, valR2);
+    }
+
+    /** The last known regression metrics of the epochs, or none. */
+    static RegressionMetrics lastRegression(List<EpochMetrics> epochs) {
+        for (int i = epochs.size() - 1; i >= 0; i--) {
+            if (epochs.get(i).validationRegression().known()) {
+                return epochs.get(i).validationRegression();
+            }
+        }
+        return RegressionMetrics.NONE;
     }
 }

@@ -15,11 +15,7 @@ import dev.dml.ray.model.Predictions;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import tech.tablesaw.api.FloatColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -182,12 +178,7 @@ public final class TrainResult implements Serializable {
      *     classes or without validation rows
      */
     public RegressionMetrics validationRegression() {
-        for (int i = epochs.size() - 1; i >= 0; i--) {
-            if (epochs.get(i).validationRegression().known()) {
-                return epochs.get(i).validationRegression();
-            }
-        }
-        return RegressionMetrics.NONE;
+        return MetricTables.lastRegression(epochs);
     }
 
     /**
@@ -296,23 +287,10 @@ public final class TrainResult implements Serializable {
      * @return a new table with one row per input row
      */
     public Table predict(Table table) {
-        float[][] p = scores(table);
-        Table out = Table.create(table.name() + " predictions");
-        int k = p.length == 0 ? model.outputs() : p[0].length;
-        for (int j = 0; j < k; j++) {
-            float[] col = new float[p.length];
-            for (int i = 0; i < p.length; i++) {
-                col[i] = p[i][j];
-            }
-            out.addColumns(FloatColumn.create("p" + j, col));
-        }
-        if (features.hasLabel() && features.labelKind() == dev.dml.ray.data.LabelKind.CLASSES) {
-            int[] c = predictClasses(table);
-            List<String> names = features.classNames();
-            out.addColumns(names.isEmpty() ? IntColumn.create("predicted", c)
-                    : StringColumn.create("predicted", Arrays.stream(c).mapToObj(names::get)));
-        }
-        return out;
+        boolean classes = features.hasLabel()
+                && features.labelKind() == dev.dml.ray.data.LabelKind.CLASSES;
+        return PredictionTables.of(table.name() + " predictions", scores(table), model.outputs(),
+                classes ? predictClasses(table) : null, features.classNames());
     }
 
     /**
