@@ -114,7 +114,7 @@ public final class FeatureVocabulary implements Serializable {
     private static ArrayList<String> ordered(StringColumn c, int max) {
         Map<String, Integer> counts = new HashMap<>();
         for (int r = 0; r < c.size(); r++) {
-            if (!c.isMissing(r)) {
+            if (!c.isMissing(r) && !OTHER.equals(c.get(r))) { // "(other)" is the other input
                 counts.merge(c.get(r), 1, Integer::sum);
             }
         }
