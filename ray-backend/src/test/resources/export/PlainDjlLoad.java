@@ -69,13 +69,30 @@ public class PlainDjlLoad {
         List<String> lines = Files.readAllLines(Path.of(args[1]));
         List<String> header = Arrays.asList(lines.get(0).split(","));
         JsonArray features = meta.getAsJsonArray("features");
+        // text columns are one-hot encoded as dml-model.json's one_hot.rule says
+        JsonObject categories = meta.has("one_hot")
+                ? meta.getAsJsonObject("one_hot").getAsJsonObject("categories") : new JsonObject();
+        JsonArray columns = meta.has("columns") ? meta.getAsJsonArray("columns") : features;
         int rows = lines.size() - 1;
-        float[] x = new float[rows * features.size()];
+        int width = features.size();
+        float[] x = new float[rows * width];
         for (int r = 0; r < rows; r++) {
-            String[] cells = lines.get(r + 1).split(",");
-            for (int f = 0; f < features.size(); f++) {
-                x[r * features.size() + f] = Float.parseFloat(
-                        cells[header.indexOf(features.get(f).getAsString())]);
+            String[] cells = lines.get(r + 1).split(",", -1);
+            int i = r * width;
+            for (int c = 0; c < columns.size(); c++) {
+                String name = columns.get(c).getAsString();
+                String cell = cells[header.indexOf(name)];
+                if (!categories.has(name)) {
+                    x[i++] = Float.parseFloat(cell);
+                    continue;
+                }
+                JsonArray cats = categories.getAsJsonArray(name);
+                int hot = cats.size(); // the other input, unless the value is a category
+                for (int k = 0; k < cats.size(); k++) {
+                    hot = cats.get(k).getAsString().equals(cell) ? k : hot;
+                }
+                x[i + hot] = 1f;
+                i += cats.size() + 1;
             }
         }
         try (Model model = Model.newInstance("model", "PyTorch")) {

@@ -5,6 +5,7 @@ predictions of every row of a CSV file, one line per row:
 
 The network is an nn.Sequential rebuilt from dml-model.json; its weights come from
 model.safetensors, whose first layer already applies the standardisation when it is folded.
+Text columns are one-hot encoded with the categories that dml-model.json lists under one_hot.
 """
 import csv
 import json
@@ -37,6 +38,21 @@ def build(layers):
     return torch.nn.Sequential(*modules)
 
 
+def inputs(meta, row):
+    """One row's inputs: numbers as they are, text columns one-hot as one_hot.rule says."""
+    categories = meta.get("one_hot", {}).get("categories", {})
+    out = []
+    for name in meta.get("columns", meta["features"]):
+        if name not in categories:
+            out.append(float(row[name]))
+            continue
+        cats = categories[name]
+        hot = [0.0] * (len(cats) + 1)  # the last is the other input: unseen or missing values
+        hot[cats.index(row[name]) if row[name] in cats else len(cats)] = 1.0
+        out.extend(hot)
+    return out
+
+
 def main(model_dir, rows_csv):
     model_dir = Path(model_dir)
     meta = json.loads((model_dir / "dml-model.json").read_text())
@@ -45,8 +61,7 @@ def main(model_dir, rows_csv):
     net.eval()
     with open(rows_csv, newline="") as f:
         rows = list(csv.DictReader(f))
-    x = torch.tensor([[float(row[name]) for name in meta["features"]] for row in rows],
-                     dtype=torch.float32)
+    x = torch.tensor([inputs(meta, row) for row in rows], dtype=torch.float32)
     if "standardize" in meta and not meta["safetensors"]["standardization_folded"]:
         x = (x - torch.tensor(meta["standardize"]["mean"])) / torch.tensor(meta["standardize"]["std"])
     with torch.no_grad():

@@ -65,7 +65,7 @@ final class TrainRequests {
         String label = r.get(TrainOptions.LABEL);
         LabelKind kind = labelKind(table, label);
         if (r.get(TrainOptions.FEATURES) == null) {
-            return ColumnSelection.allNumericExcept(table, label, kind);
+            return ColumnSelection.allExcept(table, label, kind);
         }
         return ColumnSelection.builder().setLabel(label, kind)
                 .addFeatures(r.get(TrainOptions.FEATURES)).build();

@@ -11,11 +11,13 @@ import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainSpec;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.DateColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -28,8 +30,11 @@ class TrainRequestsTest {
             name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud,
                     "holdout", SyntheticFraud.generate(300, 8), "text", "x", "words",
                     Table.create("words", StringColumn.create("city", "Oslo", "Rome"),
-                            IntColumn.create("y", 0, 1))).get(name)),
-            () -> List.of("fraud", "holdout", "text", "words"));
+                            IntColumn.create("y", 0, 1)), "dates", Table.create("dates",
+                            DateColumn.create("day", LocalDate.of(2026, 1, 1),
+                                    LocalDate.of(2026, 1, 2)), IntColumn.create("y", 0, 1)))
+                    .get(name)),
+            () -> List.of("dates", "fraud", "holdout", "text", "words"));
 
     private TrainSpec spec(String words) {
         return TrainRequests.spec(TrainRequest.parse(List.of(words.split(" ")), null), data);
@@ -101,9 +106,16 @@ class TrainRequestsTest {
         assertTrue(failure("fraud --label is_fraud --validation 1.5").contains("fraction"));
         assertTrue(failure("fraud --label is_fraud --validation holdot")
                 .contains("Did you mean 'holdout'?"));
-        assertEquals("The table 'words' has no numeric or boolean column besides the label y;"
-                + " its columns are [city, y].\nAdd numeric columns, or turn text columns into"
-                + " numbers; --features picks the columns to train on.",
-                failure("words --label y"));
+        assertEquals("The table 'dates' has no numeric, boolean or text column besides the"
+                + " label y; its columns are [day, y].\nAdd numeric or text columns; --features"
+                + " picks the columns to train on.", failure("dates --label y"));
+    }
+
+    @Test
+    void textColumnsAreFeaturesOneHotEncoded() {
+        TrainSpec s = spec("words --label y --batch-size 1");
+        assertEquals(List.of("city"), s.columns().features());
+        assertEquals(List.of("city=Oslo", "city=Rome", "city=(other)"), s.columns().inputs());
+        assertEquals(3, s.model().inputs());
     }
 }

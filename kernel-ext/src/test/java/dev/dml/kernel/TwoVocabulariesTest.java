@@ -37,9 +37,13 @@ class TwoVocabulariesTest {
             String javaLine) {}
 
     private static final List<Fault> FAULTS = List.of(
-            new Fault("--workers 4 --batch-size 600", ".optWorkers(4).optBatchSize(600)",
-                    "Lower --batch-size or --workers, or train on more rows.",
-                    "Lower optBatchSize or optWorkers, or train on more rows."),
+            // a batch larger than a worker's rows now trains smaller batches; accumulating
+            // more rows than a worker has is still refused
+            new Fault("--workers 4 --batch-size 400 --accumulate 2",
+                    ".optWorkers(4).optBatchSize(400).opt(TrainOptions.ACCUMULATE, 2)",
+                    "Lower --batch-size or --accumulate, or train on more rows.",
+                    "Lower optBatchSize or opt(TrainOptions.ACCUMULATE, ...), or train on more"
+                            + " rows."),
             new Fault("--epochs 0", ".optEpochs(0)",
                     "--epochs must be a whole number of at least 1, got '0'.",
                     "optEpochs must be a whole number of at least 1, got 0."),

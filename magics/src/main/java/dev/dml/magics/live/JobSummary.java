@@ -1,6 +1,7 @@
 package dev.dml.magics.live;
 
 import dev.dml.events.Recovery;
+import dev.dml.events.RegressionMetrics;
 import java.util.List;
 
 /**
@@ -18,15 +19,42 @@ import java.util.List;
  * @param recoveries the job's recoveries from lost or pre-empted workers, in order
  * @param cost the job's dollars at its end
  * @param epochsRun the epochs this run trained, fractions included; NaN when not known
+ * @param regression the last validation RMSE, MAE and R² of a regression; {@link
+ *     RegressionMetrics#NONE} when not known
  */
 public record JobSummary(String job, boolean stopped, double wallSeconds, long steps,
         double finalLoss, double accuracy, double auc, double examplesPerSecond,
         List<WorkerStats> workers, List<Recovery> recoveries, JobCosts cost,
-        double epochsRun) {
+        double epochsRun, RegressionMetrics regression) {
 
     /** Copies the lists. */
     public JobSummary {
         workers = List.copyOf(workers);
         recoveries = List.copyOf(recoveries);
+        regression = regression == null ? RegressionMetrics.NONE : regression;
+    }
+
+    /**
+     * The outcome of a job without regression metrics.
+     *
+     * @param job the job's name
+     * @param stopped true when the user stopped the job
+     * @param wallSeconds wall time
+     * @param steps steps completed
+     * @param finalLoss the last training loss
+     * @param accuracy the last validation accuracy
+     * @param auc the last validation ROC AUC
+     * @param examplesPerSecond mean throughput
+     * @param workers each worker's resource use
+     * @param recoveries the job's recoveries
+     * @param cost the job's dollars
+     * @param epochsRun the epochs this run trained
+     */
+    public JobSummary(String job, boolean stopped, double wallSeconds, long steps,
+            double finalLoss, double accuracy, double auc, double examplesPerSecond,
+            List<WorkerStats> workers, List<Recovery> recoveries, JobCosts cost,
+            double epochsRun) {
+        this(job, stopped, wallSeconds, steps, finalLoss, accuracy, auc, examplesPerSecond,
+                workers, recoveries, cost, epochsRun, RegressionMetrics.NONE);
     }
 }

@@ -3,6 +3,7 @@ package dev.dml.magics.live;
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.RegressionMetrics;
 import dev.dml.events.JobCost;
 import dev.dml.events.JobNotice;
 import dev.dml.events.PipelineMetrics;
@@ -216,7 +217,7 @@ public final class LiveDashboard implements ProgressListener {
 
     /**
      * The job's outcome from the samples seen: last loss, last known validation accuracy and
-     * AUC, mean throughput (over epochs, weighted by their time; over steps when no epoch
+     * AUC (or RMSE, MAE and R² of a regression), mean throughput (over epochs, weighted by their time; over steps when no epoch
      * ended) and each worker's mean CPU and peak memory.
      *
      * @param job the job's name as the table shows it
@@ -226,11 +227,13 @@ public final class LiveDashboard implements ProgressListener {
     public synchronized JobSummary summary(String job, boolean stopped, double wallSeconds) {
         double accuracy = Double.NaN;
         double auc = Double.NaN;
+        RegressionMetrics regression = RegressionMetrics.NONE;
         double examples = 0;
         double seconds = 0;
         for (EpochMetrics e : epochSamples) {
             accuracy = Double.isNaN(e.validationAccuracy()) ? accuracy : e.validationAccuracy();
             auc = Double.isNaN(e.validationAuc()) ? auc : e.validationAuc();
+            regression = e.validationRegression().known() ? e.validationRegression() : regression;
             examples += e.examplesPerSecond() * e.seconds();
             seconds += e.seconds();
         }
@@ -243,7 +246,7 @@ public final class LiveDashboard implements ProgressListener {
         double epochsRun = epochs > 0 && totalSteps > 0 && firstStep > 0
                 ? (step - firstStep + 1) / ((double) totalSteps / epochs) : Double.NaN;
         return new JobSummary(job, stopped, wallSeconds, step, finalLoss, accuracy, auc, rate,
-                totals.stats(workers), recoveries, cost, epochsRun);
+                totals.stats(workers), recoveries, cost, epochsRun, regression);
     }
 
     private void noteShown(long reportedAtMillis) {

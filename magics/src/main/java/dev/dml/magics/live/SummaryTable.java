@@ -63,6 +63,11 @@ public final class SummaryTable {
         if (!Double.isNaN(s.auc())) {
             rows.add(List.of("AUC", String.format(Locale.ROOT, "%.4f", s.auc())));
         }
+        if (s.regression().known()) {
+            rows.add(List.of("RMSE", Formats.loss(s.regression().rmse())));
+            rows.add(List.of("MAE", Formats.loss(s.regression().mae())));
+            rows.add(List.of("R²", Formats.loss(s.regression().r2())));
+        }
         rows.add(List.of("throughput", Formats.count(s.examplesPerSecond()) + " ex/s"));
         if (!s.recoveries().isEmpty()) {
             long lost = s.recoveries().stream().filter(r -> !r.preemption()).count();

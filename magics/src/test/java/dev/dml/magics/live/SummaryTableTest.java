@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.StringReader;
+import dev.dml.events.EpochMetrics;
 import dev.dml.events.Recovery;
+import dev.dml.events.RegressionMetrics;
 import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,20 @@ class SummaryTableTest {
                 "1     node-b  5201  92 %      1.50 GiB   300.0 MiB")) {
             assertTrue(text.contains(expected + "\n"), expected + " in\n" + text);
         }
+    }
+
+    @Test
+    void aRegressionShowsItsRmseMaeAndR2InsteadOfAccuracy() {
+        LiveDashboard d = new LiveDashboard("diabetes", 2, 10);
+        d.onEpoch(new EpochMetrics(1, 5, 5, 3000f, 1.0, 500, 2900f, Double.NaN, Double.NaN,
+                new RegressionMetrics(54.3219, 43.21, 0.4567)));
+        d.onEpoch(new EpochMetrics(2, 10, 5, 2900f, 1.0, 500, Float.NaN, Double.NaN, Double.NaN));
+        String text = SummaryTable.text(d.summary("diabetes", false, 2.0));
+        for (String expected : List.of("RMSE        54.3219", "MAE         43.2100",
+                "R²          0.4567")) {
+            assertTrue(text.contains(expected + "\n"), expected + " in\n" + text);
+        }
+        assertFalse(text.contains("accuracy"), text);
     }
 
     @Test

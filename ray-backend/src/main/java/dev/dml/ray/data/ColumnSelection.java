@@ -8,12 +8,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import tech.tablesaw.api.ColumnType;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
 
 /**
- * Which columns of a table are the numeric features and which one is the label.
+ * Which columns of a table are the features and which one is the label. Numeric and
+ * boolean features go in as they are; text features are one-hot encoded with the {@link
+ * FeatureVocabulary} learnt on the training table, which the selection then carries.
  *
  * <p>Immutable and {@link Serializable} (a plain class, not a record, so that Ray's serializer
  * accepts it). Build one with {@link #builder()}:
@@ -30,20 +31,23 @@ import tech.tablesaw.columns.Column;
  */
 public final class ColumnSelection implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     private final List<String> features;
     private final String label;
     private final LabelKind labelKind;
     /** The class names of a text label, class i is element i; empty for numbers. */
     private final List<String> classNames;
+    /** The categories of the text features, learnt on the training table. */
+    private final FeatureVocabulary vocabulary;
 
     private ColumnSelection(List<String> features, String label, LabelKind labelKind,
-            List<String> classNames) {
+            List<String> classNames, FeatureVocabulary vocabulary) {
         this.features = Collections.unmodifiableList(new ArrayList<>(features));
         this.label = label;
         this.labelKind = labelKind;
         this.classNames = Collections.unmodifiableList(new ArrayList<>(classNames));
+        this.vocabulary = vocabulary;
     }
 
     /**
@@ -64,23 +68,38 @@ public final class ColumnSelection implements Serializable {
      * @return the selection
      */
     public static ColumnSelection allNumericExcept(Table table, String label, LabelKind kind) {
+        return allExcept(table, label, kind, false);
+    }
+
+    /**
+     * Selects every numeric, boolean or text column of {@code table} except {@code label} as
+     * features; text columns are one-hot encoded ({@link FeatureVocabulary}).
+     *
+     * @param table the table to look at
+     * @param label the label column
+     * @param kind what the label holds
+     * @return the selection
+     */
+    public static ColumnSelection allExcept(Table table, String label, LabelKind kind) {
+        return allExcept(table, label, kind, true);
+    }
+
+    private static ColumnSelection allExcept(Table table, String label, LabelKind kind,
+            boolean text) {
         Builder b = builder().setLabel(label, kind);
-        if (table.columnCount() > 0 && table.columns().stream().noneMatch(c -> !c.name()
-                .equals(label) && (c instanceof tech.tablesaw.api.NumericColumn
-                        || c.type() == ColumnType.BOOLEAN))) {
-            throw new DmlException("The table '" + DmlException.literal(table.name()) + "' has no"
-                    + " numeric or boolean column besides the label " + DmlException.literal(label)
-                    + "; its columns are " + DmlException.literal(table.columnNames()) + ".",
-                    "Add numeric columns, or turn text columns into numbers; {features} picks the"
-                            + " columns to train on.");
-        }
         for (Column<?> c : table.columns()) {
-            ColumnType t = c.type();
-            boolean numeric =
-                    c instanceof tech.tablesaw.api.NumericColumn || t == ColumnType.BOOLEAN;
-            if (numeric && !c.name().equals(label)) {
+            if (!c.name().equals(label)
+                    && (Columns.isNumeric(c) || text && FeatureVocabulary.isText(c))) {
                 b.addFeature(c.name());
             }
+        }
+        if (table.columnCount() > 0 && b.features.isEmpty()) {
+            String what = text ? "numeric, boolean or text" : "numeric or boolean";
+            throw new DmlException("The table '" + DmlException.literal(table.name()) + "' has no"
+                    + " " + what + " column besides the label " + DmlException.literal(label)
+                    + "; its columns are " + DmlException.literal(table.columnNames()) + ".",
+                    (text ? "Add numeric or text columns" : "Add numeric columns, or select text"
+                            + " columns too") + "; {features} picks the columns to train on.");
         }
         return b.build();
     }
@@ -95,7 +114,7 @@ public final class ColumnSelection implements Serializable {
     }
 
     /**
-     * Returns the number of feature columns.
+     * Returns the number of feature columns; {@link #inputCount()} is the model's width.
      *
      * @return the feature count
      */
@@ -151,7 +170,53 @@ public final class ColumnSelection implements Serializable {
             throw new DmlException("Only a class label has class names; '" + label + "' is "
                     + labelKind + ".", "Set the label with LabelKind.CLASSES.");
         }
-        return new ColumnSelection(features, label, labelKind, names);
+        return new ColumnSelection(features, label, labelKind, names, vocabulary);
+    }
+
+    /**
+     * Returns the categories of the text features, which {@link FeatureVocabulary#learn} learnt
+     * on the training table.
+     *
+     * @return the vocabulary, empty when no feature holds text or none was learnt yet
+     */
+    public FeatureVocabulary vocabulary() {
+        return vocabulary;
+    }
+
+    /**
+     * Returns the same selection with the categories of its text features.
+     *
+     * @param vocabulary the categories, as {@link FeatureVocabulary#learn} gives them
+     * @return a new selection
+     */
+    public ColumnSelection withVocabulary(FeatureVocabulary vocabulary) {
+        return new ColumnSelection(features, label, labelKind, classNames,
+                Objects.requireNonNull(vocabulary, "vocabulary"));
+    }
+
+    /**
+     * Returns the names of the model's inputs: the numeric features, and one per category of
+     * each text feature ({@code island=Biscoe}, ..., {@code island=(other)}).
+     *
+     * @return the input names, in the order the model reads them
+     */
+    public List<String> inputs() {
+        return vocabulary.inputs(features);
+    }
+
+    /**
+     * Returns the number of the model's inputs, {@code inputs().size()}.
+     *
+     * @return the input count
+     */
+    public int inputCount() {
+        return vocabulary.isEmpty() ? features.size() : inputs().size();
+    }
+
+    /** The selection of an encoded table ({@link FeatureVocabulary#encode}): its inputs. */
+    ColumnSelection encoded() {
+        return vocabulary.isEmpty() ? this : new ColumnSelection(inputs(), label, labelKind,
+                classNames, FeatureVocabulary.none());
     }
 
     /**
@@ -160,7 +225,7 @@ public final class ColumnSelection implements Serializable {
      * @return a features-only selection
      */
     public ColumnSelection featuresOnly() {
-        return new ColumnSelection(features, null, null, List.of());
+        return new ColumnSelection(features, null, null, List.of(), vocabulary);
     }
 
     @Override
@@ -172,18 +237,20 @@ public final class ColumnSelection implements Serializable {
         return features.equals(s.features)
                 && Objects.equals(label, s.label)
                 && labelKind == s.labelKind
-                && classNames.equals(s.classNames);
+                && classNames.equals(s.classNames)
+                && vocabulary.equals(s.vocabulary);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(features, label, labelKind, classNames);
+        return Objects.hash(features, label, labelKind, classNames, vocabulary);
     }
 
     @Override
     public String toString() {
         return "ColumnSelection{features=" + features + ", label=" + label
-                + " (" + labelKind + (classNames.isEmpty() ? "" : " " + classNames) + ")}";
+                + " (" + labelKind + (classNames.isEmpty() ? "" : " " + classNames) + ")"
+                + (vocabulary.isEmpty() ? "" : ", " + vocabulary) + "}";
     }
 
     /** Builds a {@link ColumnSelection}; each setter rejects a bad value at once. */
@@ -293,7 +360,8 @@ public final class ColumnSelection implements Serializable {
                         "Column '" + label + "' is both the label and a feature.",
                         "Remove it from the features: a model must not see its own label.");
             }
-            return new ColumnSelection(new ArrayList<>(features), label, labelKind, List.of());
+            return new ColumnSelection(new ArrayList<>(features), label, labelKind, List.of(),
+                    FeatureVocabulary.none());
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.dml.ray.data;
 
 import java.io.Serializable;
+import java.util.List;
 import tech.tablesaw.api.Table;
 
 /**
@@ -23,8 +24,10 @@ public final class FeatureStats implements Serializable {
     }
 
     /**
-     * Computes the statistics of the selected features (the table is validated first). A constant
-     * column gets a standard deviation of 1, so that it maps to 0.
+     * Computes the statistics of the selected features' inputs (the table is validated first). A
+     * constant column gets a standard deviation of 1, so that it maps to 0. The one-hot inputs
+     * of a text feature ({@link FeatureVocabulary}) get mean 0 and standard deviation 1: they
+     * are not standardised.
      *
      * @param table the training table
      * @param selection the feature columns
@@ -32,12 +35,20 @@ public final class FeatureStats implements Serializable {
      */
     public static FeatureStats of(Table table, ColumnSelection selection) {
         TableValidator.validate(table, selection.featuresOnly());
-        int f = selection.featureCount();
+        Table inputs = FeatureVocabulary.inputsOf(table, selection.featuresOnly());
+        List<String> names = selection.inputs();
+        boolean[] oneHot = selection.vocabulary().oneHot(selection.features());
+        int f = names.size();
         float[] means = new float[f];
         float[] stds = new float[f];
         int n = table.rowCount();
         for (int c = 0; c < f; c++) {
-            float[] v = Columns.floats(table.column(selection.features().get(c)));
+            if (oneHot[c]) { // 0 or 1 already; left as they are, so a row has one input at 1
+                means[c] = 0f;
+                stds[c] = 1f;
+                continue;
+            }
+            float[] v = Columns.floats(inputs.column(names.get(c)));
             double sum = 0;
             for (int i = 0; i < n; i++) {
                 sum += v[i];

@@ -46,8 +46,11 @@ final class ShardEncoder {
 
     ShardEncoder(Table table, ColumnSelection selection) {
         this.classes = TableValidator.validateAllButFeatureValues(table, selection);
-        this.table = table;
-        this.selection = selection;
+        // text features become one-hot float columns here; the rest of the encoder sees numbers
+        this.table = FeatureVocabulary.inputsOf(table, selection);
+        this.selection = selection.encoded();
+        table = this.table;
+        selection = this.selection;
         this.rows = table.rowCount();
         this.features = new Column<?>[selection.featureCount()];
         this.kinds = new byte[features.length];

@@ -33,7 +33,7 @@ public final class TableArrays {
             Table table, ColumnSelection selection, NDManager manager) {
         ShardEncoder enc = new ShardEncoder(table, selection);
         int n = enc.rows();
-        int f = selection.featureCount();
+        int f = selection.inputCount();
         NDArray x = manager.create(new Shape(n, f), DataType.FLOAT32);
         NDArray y = null;
         try {
@@ -54,7 +54,7 @@ public final class TableArrays {
             throw e;
         }
         return new ShardArrays(
-                x, y, selection.features(), selection.labelKind(), enc.classes());
+                x, y, selection.inputs(), selection.labelKind(), enc.classes());
     }
 
     /**
@@ -67,7 +67,7 @@ public final class TableArrays {
      */
     public static NDArray openFeatures(Table table, ColumnSelection selection, NDManager manager) {
         ShardEncoder enc = new ShardEncoder(table, selection.featuresOnly());
-        Shape shape = new Shape(enc.rows(), selection.featureCount());
+        Shape shape = new Shape(enc.rows(), selection.inputCount());
         NDArray x = manager.create(shape, DataType.FLOAT32);
         try {
             if (enc.rows() > 0) {

@@ -10,7 +10,7 @@ import tech.tablesaw.columns.Column;
  *
  * <p>Each problem is reported as a {@link DmlException} whose first line names the column (and
  * the first bad row) and whose hint says how to fix it. Checks run in this order: empty table,
- * missing columns, non-numeric columns, missing or non-finite values, label values that are not
+ * missing columns, columns neither numeric nor text, missing or non-finite numbers, label values that are not
  * class indices.
  */
 public final class TableValidator {
@@ -62,12 +62,14 @@ public final class TableValidator {
         }
         for (String f : selection.features()) {
             Column<?> c = table.column(f);
+            if (FeatureVocabulary.isText(c)) {
+                continue; // one-hot encoded; a missing value goes to the other input
+            }
             if (!Columns.isNumeric(c)) {
                 throw new DmlException(
                         "Feature column '" + f + "' holds " + c.type().name()
-                                + " values, not numbers.",
-                        "Encode it as numbers first (for example one-hot columns) or remove it"
-                                + " from the features.");
+                                + " values, not numbers or text.",
+                        "Convert it to numbers or text first, or remove it from the features.");
             }
             if (featureValues) {
                 requireFinite(c, "Feature");

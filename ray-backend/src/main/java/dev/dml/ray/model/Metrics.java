@@ -94,6 +94,66 @@ public final class Metrics {
         return (rankSumPos - pos * (pos + 1) / 2.0) / ((double) pos * neg);
     }
 
+    /**
+     * The root mean squared error of regression predictions.
+     *
+     * @param predicted predicted values
+     * @param actual true values
+     * @return the RMSE, in the targets' unit; NaN for no rows
+     */
+    public static double rmse(float[] predicted, float[] actual) {
+        sameLength(predicted.length, actual.length);
+        double sq = 0;
+        for (int i = 0; i < actual.length; i++) {
+            double d = (double) predicted[i] - actual[i];
+            sq += d * d;
+        }
+        return Math.sqrt(sq / actual.length);
+    }
+
+    /**
+     * The mean absolute error of regression predictions.
+     *
+     * @param predicted predicted values
+     * @param actual true values
+     * @return the MAE, in the targets' unit; NaN for no rows
+     */
+    public static double mae(float[] predicted, float[] actual) {
+        sameLength(predicted.length, actual.length);
+        double sum = 0;
+        for (int i = 0; i < actual.length; i++) {
+            sum += Math.abs((double) predicted[i] - actual[i]);
+        }
+        return sum / actual.length;
+    }
+
+    /**
+     * The coefficient of determination R² = 1 - SS_res / SS_tot, SS_tot around the mean of
+     * {@code actual}: 1 for perfect predictions, 0 for always predicting that mean, below 0
+     * for worse.
+     *
+     * @param predicted predicted values
+     * @param actual true values
+     * @return R²; NaN when the true values are all equal (or there are none)
+     */
+    public static double r2(float[] predicted, float[] actual) {
+        sameLength(predicted.length, actual.length);
+        double mean = 0;
+        for (float v : actual) {
+            mean += v;
+        }
+        mean /= actual.length;
+        double res = 0;
+        double tot = 0;
+        for (int i = 0; i < actual.length; i++) {
+            double d = (double) predicted[i] - actual[i];
+            double m = actual[i] - mean;
+            res += d * d;
+            tot += m * m;
+        }
+        return tot > 0 ? 1 - res / tot : Double.NaN;
+    }
+
     private static void sameLength(int a, int b) {
         if (a != b) {
             throw new DmlException(

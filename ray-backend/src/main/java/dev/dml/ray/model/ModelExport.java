@@ -9,6 +9,7 @@ import ai.djl.nn.SequentialBlock;
 import com.google.gson.GsonBuilder;
 import dev.dml.DmlException;
 import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.FeatureVocabulary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +30,10 @@ import java.util.Map;
  *   <li>{@code model.safetensors}: the weights for PyTorch, named as in an {@code nn.Sequential}
  *       of the layers ({@code 0.weight}, {@code 0.bias}, ...). The standardisation is folded
  *       into the first layer when it is linear, so raw features go straight in.
- *   <li>{@code dml-model.json}: what a loader needs: the feature columns in order, the label,
- *       the class names when the label had them, the standardisation, the layers and the
+ *   <li>{@code dml-model.json}: what a loader needs: the model's inputs in order ({@code
+ *       features}), the label, the class names when the label had them, for text features
+ *       the table's columns and each text column's categories ({@code columns}, {@code
+ *       one_hot}: see {@link dev.dml.ray.data.FeatureVocabulary}), the standardisation, the layers and the
  *       function from outputs to predictions ({@code softmax}, {@code sigmoid}, {@code
  *       identity}).
  * </ul>
@@ -51,16 +54,34 @@ public final class ModelExport {
     /**
      * What a loader needs besides the weights.
      *
-     * @param features the feature columns, in the order the model reads them
+     * @param features the model's inputs, in the order the model reads them: the numeric
+     *     feature columns and the one-hot inputs {@code c=v} of the text columns
      * @param label the label column, or {@code null}
      * @param classNames the name of each class index, or {@code null} when the label held
      *     class indices already
+     * @param columns the table's feature columns, in order
+     * @param categories the categories of each text column, in input order (its inputs are
+     *     {@code c=v} for each, then {@code c=(other)}); empty without text features
      */
-    public record Info(List<String> features, String label, List<String> classNames) {
+    public record Info(List<String> features, String label, List<String> classNames,
+            List<String> columns, Map<String, List<String>> categories) {
         /** Copies the lists. */
         public Info {
             features = List.copyOf(features);
             classNames = classNames == null ? null : List.copyOf(classNames);
+            columns = List.copyOf(columns);
+            categories = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(categories));
+        }
+
+        /**
+         * The info of a model whose features are all numeric columns.
+         *
+         * @param features the feature columns, in the order the model reads them
+         * @param label the label column, or {@code null}
+         * @param classNames the name of each class index, or {@code null}
+         */
+        public Info(List<String> features, String label, List<String> classNames) {
+            this(features, label, classNames, features, Map.of());
         }
     }
 
@@ -174,6 +195,18 @@ public final class ModelExport {
         root.put("format", "dml-model");
         root.put("version", FORMAT_VERSION);
         root.put("features", info.features());
+        if (!info.categories().isEmpty()) {
+            // how a plain program turns a row of the table into the model's inputs
+            root.put("columns", info.columns());
+            Map<String, Object> oneHot = new LinkedHashMap<>();
+            oneHot.put("rule", "each text column c of 'columns' becomes the inputs c=v for each"
+                    + " of its categories, in order, then c=(other); a row sets the input of its"
+                    + " value to 1 and the others to 0; an unseen or missing value sets"
+                    + " c=(other); one-hot inputs are not standardised (mean 0, std 1)");
+            oneHot.put("other", FeatureVocabulary.OTHER);
+            oneHot.put("categories", info.categories());
+            root.put("one_hot", oneHot);
+        }
         if (info.label() != null) {
             root.put("label", info.label());
         }

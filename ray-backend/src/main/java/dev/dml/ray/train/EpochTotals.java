@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.events.RegressionMetrics;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
 
@@ -25,7 +26,8 @@ final class EpochTotals {
                 seconds, (double) steps * examplesPerStep / seconds,
                 eval == null ? Float.NaN : eval.loss(),
                 eval == null ? Double.NaN : eval.accuracy(),
-                eval == null ? Double.NaN : eval.auc());
+                eval == null ? Double.NaN : eval.auc(),
+                eval == null ? RegressionMetrics.NONE : eval.regression());
         loss = 0;
         steps = 0;
         startNanos = System.nanoTime();

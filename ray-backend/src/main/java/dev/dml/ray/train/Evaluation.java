@@ -1,20 +1,41 @@
 package dev.dml.ray.train;
 
+import dev.dml.events.RegressionMetrics;
 import java.io.Serializable;
 
 /** The metrics of the validation rows; crosses Ray, so a plain Serializable class. */
 public final class Evaluation implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final float loss;
     private final double accuracy;
     private final double auc;
+    /** RMSE, MAE and R² of a regression, NaN for classes (a record cannot cross Ray). */
+    private final double rmse;
+    private final double mae;
+    private final double r2;
 
     Evaluation(float loss, double accuracy, double auc) {
+        this(loss, accuracy, auc, RegressionMetrics.NONE);
+    }
+
+    Evaluation(float loss, double accuracy, double auc, RegressionMetrics regression) {
         this.loss = loss;
         this.accuracy = accuracy;
         this.auc = auc;
+        this.rmse = regression.rmse();
+        this.mae = regression.mae();
+        this.r2 = regression.r2();
+    }
+
+    /**
+     * Returns the RMSE, MAE and R² of a regression.
+     *
+     * @return the metrics, {@link RegressionMetrics#NONE} for classes
+     */
+    public RegressionMetrics regression() {
+        return new RegressionMetrics(rmse, mae, r2);
     }
 
     /**

@@ -182,11 +182,16 @@ final class JobRunner implements DriverTask<TrainResult> {
         }
     }
 
-    /** The model as checkpoints tell it apart: shape, objective, optimizer, stages. */
+    /**
+     * The model as checkpoints tell it apart: shape, objective, optimizer, stages and, with text
+     * features, their categories (a resume with other categories would read inputs wrongly).
+     */
     private String describe(StepPlan plan) {
+        var vocabulary = columns.vocabulary();
         return config.model.toString().replaceAll(", seed=-?\\d+", "") + ", "
                 + config.optimizer.kind().name().toLowerCase(java.util.Locale.ROOT) + ", "
-                + plan.layout();
+                + plan.layout() + (vocabulary.isEmpty() ? "" : ", categories "
+                        + CheckpointStore.fingerprint(vocabulary.toString()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.RegressionMetrics;
 import dev.dml.events.StepMetrics;
 import java.util.List;
 import tech.tablesaw.api.DoubleColumn;
@@ -45,6 +46,9 @@ final class MetricTables {
         DoubleColumn valLoss = DoubleColumn.create("val_loss", n);
         DoubleColumn valAccuracy = DoubleColumn.create("val_accuracy", n);
         DoubleColumn valAuc = DoubleColumn.create("val_auc", n);
+        DoubleColumn valRmse = DoubleColumn.create("val_rmse", n);
+        DoubleColumn valMae = DoubleColumn.create("val_mae", n);
+        DoubleColumn valR2 = DoubleColumn.create("val_r2", n);
         for (int i = 0; i < n; i++) {
             EpochMetrics m = epochs.get(i);
             epoch.set(i, m.epoch());
@@ -55,8 +59,21 @@ final class MetricTables {
             valLoss.set(i, m.validationLoss());
             valAccuracy.set(i, m.validationAccuracy());
             valAuc.set(i, m.validationAuc());
+            valRmse.set(i, m.validationRegression().rmse());
+            valMae.set(i, m.validationRegression().mae());
+            valR2.set(i, m.validationRegression().r2());
         }
         return Table.create(job + " epochs", epoch, steps, loss, seconds, rate, valLoss,
-                valAccuracy, valAuc);
+                valAccuracy, valAuc, valRmse, valMae, valR2);
+    }
+
+    /** The last known regression metrics of the epochs, or none. */
+    static RegressionMetrics lastRegression(List<EpochMetrics> epochs) {
+        for (int i = epochs.size() - 1; i >= 0; i--) {
+            if (epochs.get(i).validationRegression().known()) {
+                return epochs.get(i).validationRegression();
+            }
+        }
+        return RegressionMetrics.NONE;
     }
 }

@@ -7,6 +7,7 @@ import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
+import dev.dml.ray.data.FeatureVocabulary;
 import dev.dml.ray.data.LabelClasses;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
@@ -72,6 +73,10 @@ final class SpecResolution {
             validation = b.table.rows(val);
             train = b.table.rows(tr);
         }
+        if (columns.vocabulary().isEmpty()) {
+            // categories are learnt on the training rows: validation rows may hold unseen ones
+            columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns));
+        }
         int batch = v.get(TrainOptions.BATCH_SIZE);
         boolean staged = strategy instanceof Strategy.Staged;
         int shards = staged ? ((Strategy.Staged) strategy).replicas()
@@ -104,7 +109,7 @@ final class SpecResolution {
         if (v.isSet(TrainOptions.STEPS_PER_EPOCH)) {
             steps = Math.min(steps, v.get(TrainOptions.STEPS_PER_EPOCH));
         }
-        ModelSpec model = resolveModel(b, train, classes);
+        ModelSpec model = resolveModel(b, columns, train, classes);
         int workers = v.get(TrainOptions.WORKERS).max();
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
@@ -187,15 +192,16 @@ final class SpecResolution {
         }
     }
 
-    private static ModelSpec resolveModel(TrainSpecBuilder spec, Table train, int classes) {
-        ColumnSelection columns = spec.columns;
-        int features = columns.featureCount();
+    private static ModelSpec resolveModel(TrainSpecBuilder spec, ColumnSelection columns,
+            Table train, int classes) {
+        int features = columns.inputCount();
         boolean isClasses = columns.labelKind() == LabelKind.CLASSES;
         ModelSpec given = spec.modelSpec;
         if (given != null) {
             if (given.inputs() != features) {
                 throw new DmlException("The model takes " + given.inputs()
-                        + " inputs, but " + features + " feature columns are selected.",
+                        + " inputs, but the selected feature columns make " + features
+                        + " inputs.",
                         "Build the ModelSpec with setInputs(" + features
                                 + "), or select matching columns.");
             }

@@ -3,6 +3,7 @@ package dev.dml.ray.train;
 import ai.djl.Model;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.Recovery;
+import dev.dml.events.RegressionMetrics;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.ColumnSelection;
@@ -14,11 +15,7 @@ import dev.dml.ray.model.Predictions;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import tech.tablesaw.api.FloatColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -175,6 +172,16 @@ public final class TrainResult implements Serializable {
     }
 
     /**
+     * Returns the last validation RMSE, MAE and R² of a regression job.
+     *
+     * @return the metrics of the last epoch that had them; {@link RegressionMetrics#NONE} for
+     *     classes or without validation rows
+     */
+    public RegressionMetrics validationRegression() {
+        return MetricTables.lastRegression(epochs);
+    }
+
+    /**
      * Returns who the workers were: rank, pid, host.
      *
      * @return the workers, by rank
@@ -280,23 +287,10 @@ public final class TrainResult implements Serializable {
      * @return a new table with one row per input row
      */
     public Table predict(Table table) {
-        float[][] p = scores(table);
-        Table out = Table.create(table.name() + " predictions");
-        int k = p.length == 0 ? model.outputs() : p[0].length;
-        for (int j = 0; j < k; j++) {
-            float[] col = new float[p.length];
-            for (int i = 0; i < p.length; i++) {
-                col[i] = p[i][j];
-            }
-            out.addColumns(FloatColumn.create("p" + j, col));
-        }
-        if (features.hasLabel() && features.labelKind() == dev.dml.ray.data.LabelKind.CLASSES) {
-            int[] c = predictClasses(table);
-            List<String> names = features.classNames();
-            out.addColumns(names.isEmpty() ? IntColumn.create("predicted", c)
-                    : StringColumn.create("predicted", Arrays.stream(c).mapToObj(names::get)));
-        }
-        return out;
+        boolean classes = features.hasLabel()
+                && features.labelKind() == dev.dml.ray.data.LabelKind.CLASSES;
+        return PredictionTables.of(table.name() + " predictions", scores(table), model.outputs(),
+                classes ? predictClasses(table) : null, features.classNames());
     }
 
     /**
@@ -321,7 +315,8 @@ public final class TrainResult implements Serializable {
 
     /**
      * Returns the per-epoch metrics as a table: {@code epoch, steps, train_loss, seconds,
-     * examples_per_s} and, with validation, {@code val_loss, val_accuracy, val_auc}.
+     * examples_per_s} and, with validation, {@code val_loss, val_accuracy, val_auc} (NaN for
+     * a regression) and {@code val_rmse, val_mae, val_r2} (NaN for classes).
      *
      * @return a new table, one row per epoch
      */
@@ -364,17 +359,37 @@ public final class TrainResult implements Serializable {
     /**
      * Saves the trained model to a folder that programs without dml load: DJL's format ({@code
      * model-0000.params}), PyTorch weights ({@code model.safetensors}, the standardisation
-     * folded into the first layer when it is linear) and {@code dml-model.json} (the feature
-     * columns, the label, the standardisation and the layers). See {@link ModelExport}.
+     * folded into the first layer when it is linear), {@code dml-model.json} (the feature
+     * columns, the categories of text features, the label, the class names, the
+     * standardisation and the layers; see {@link ModelExport}) and {@code dml-result.ser}, from
+     * which {@link #open} reopens it in dml.
      *
      * @param dir the folder, made if missing; files of an earlier save are replaced
      * @throws dev.dml.DmlException when the folder cannot be written
      */
     public void save(Path dir) {
+        ResultFiles.write(this, dir);
         try (ModelStage whole = openReplica()) {
-            ModelExport.save(whole, new ModelExport.Info(features.features(),
-                    features.hasLabel() ? features.label() : null, null), dir);
+            List<String> names = features.classNames();
+            ModelExport.save(whole, new ModelExport.Info(features.inputs(),
+                    features.hasLabel() ? features.label() : null,
+                    names.isEmpty() ? null : names, features.features(),
+                    features.vocabulary().categories()), dir);
         }
+    }
+
+    /**
+     * Opens a model that {@link #save} wrote, as it was trained: {@link #predict} encodes a new
+     * table with the categories and gives the class names the training table had. Reads dml's
+     * own file {@code dml-result.ser} of that folder (Java serialization, limited to dml's and
+     * the JDK's classes): open only folders you trust, with the dml version that saved them.
+     *
+     * @param dir the folder {@link #save} wrote
+     * @return the result
+     * @throws dev.dml.DmlException when the folder holds no model dml can read
+     */
+    public static TrainResult open(Path dir) {
+        return ResultFiles.read(dir);
     }
 
     @Override

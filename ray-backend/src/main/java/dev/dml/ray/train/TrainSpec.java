@@ -164,7 +164,7 @@ public final class TrainSpec {
 
     /**
      * Returns the feature and label columns, with the class names learnt on the table when the
-     * label holds text.
+     * label holds text, and the categories of text features learnt on the training rows.
      *
      * @return the selection
      */

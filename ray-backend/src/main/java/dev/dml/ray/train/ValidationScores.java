@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import ai.djl.ndarray.NDArray;
+import dev.dml.events.RegressionMetrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.Metrics;
@@ -9,8 +10,8 @@ import java.util.Arrays;
 
 /**
  * The validation rows' scores as the last stage (or a whole-model worker) computes them, a
- * chunk at a time: the mean loss, and for classes the accuracy and, with a positive class, the
- * ROC AUC. Stays in the worker.
+ * chunk at a time: the mean loss, for classes the accuracy and, with a positive class, the
+ * ROC AUC, and for a regression the RMSE, MAE and R². Stays in the worker.
  */
 final class ValidationScores {
 
@@ -22,6 +23,9 @@ final class ValidationScores {
     private int[] predicted = new int[0];
     private float[] positive = new float[0];
     private int[] labels = new int[0];
+    /** A regression's predicted values and true targets. */
+    private float[] values = new float[0];
+    private float[] targets = new float[0];
 
     ValidationScores(ModelSpec model, boolean classes) {
         this.objective = model.objective();
@@ -41,6 +45,13 @@ final class ValidationScores {
                 positive[rows + i] = objective.positiveScore(scored.predictions(), i, outputs);
                 labels[rows + i] = y[i];
             }
+        } else {
+            float[] y = chunkLabels.toFloatArray();
+            growValues(n);
+            for (int i = 0; i < n; i++) {
+                values[rows + i] = scored.predictions()[i * outputs];
+                targets[rows + i] = y[i];
+            }
         }
         rows += n;
     }
@@ -49,7 +60,11 @@ final class ValidationScores {
     Evaluation result() {
         float loss = rows == 0 ? Float.NaN : (float) (lossSum / rows);
         if (!classes) {
-            return new Evaluation(loss, Double.NaN, Double.NaN);
+            float[] p = Arrays.copyOf(values, rows);
+            float[] y = Arrays.copyOf(targets, rows);
+            RegressionMetrics m = rows == 0 ? RegressionMetrics.NONE : new RegressionMetrics(
+                    Metrics.rmse(p, y), Metrics.mae(p, y), Metrics.r2(p, y));
+            return new Evaluation(loss, Double.NaN, Double.NaN, m);
         }
         int[] p = Arrays.copyOf(predicted, rows);
         int[] y = Arrays.copyOf(labels, rows);
@@ -59,6 +74,14 @@ final class ValidationScores {
         double auc = objective.hasPositiveClass(outputs) && bothClasses
                 ? Metrics.rocAuc(Arrays.copyOf(positive, rows), y) : Double.NaN;
         return new Evaluation(loss, Metrics.accuracy(p, y), auc);
+    }
+
+    private void growValues(int n) {
+        if (rows + n > values.length) {
+            int size = Math.max(rows + n, values.length * 2);
+            values = Arrays.copyOf(values, size);
+            targets = Arrays.copyOf(targets, size);
+        }
     }
 
     private void grow(int n) {

@@ -28,6 +28,15 @@ public final class RealTables {
     }
 
     /**
+     * 344 penguins: {@code species} (Adelie, Chinstrap, Gentoo), two text features ({@code
+     * island}, {@code sex}, 11 missing) and four measurements (2 rows missing them), {@code
+     * year}.
+     */
+    public static Table penguins() {
+        return read("penguins.csv");
+    }
+
+    /**
      * The folder of Fashion-MNIST (the Debian package {@code dataset-fashion-mnist}, or the
      * folder {@code -Ddml.fashionMnist.dir} names); skips the test where it is missing.
      */

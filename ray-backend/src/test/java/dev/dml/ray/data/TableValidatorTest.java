@@ -72,11 +72,15 @@ class TableValidatorTest {
     }
 
     @Test
-    void stringFeatureIsNamed() {
+    void aTextFeatureIsValidAndADateFeatureIsNamed() {
+        assertEquals(2, TableValidator.validate(table(), sel("is_fraud", "amount", "city")));
+        Table t = table().addColumns(tech.tablesaw.api.DateColumn.create("day", 3));
         DmlException e = assertThrows(DmlException.class,
-                () -> TableValidator.validate(table(), sel("is_fraud", "amount", "city")));
-        assertEquals("Feature column 'city' holds STRING values, not numbers.", e.what());
-        assertTrue(e.hint().contains("one-hot"), e.hint());
+                () -> TableValidator.validate(t, sel("is_fraud", "amount", "day")));
+        assertEquals("Feature column 'day' holds LOCAL_DATE values, not numbers or text.",
+                e.what());
+        assertEquals("Convert it to numbers or text first, or remove it from the features.",
+                e.hint());
     }
 
     @Test

@@ -2,6 +2,9 @@ package dev.dml.ray.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static dev.dml.ray.train.RealTableJobs.accuracy;
+import static dev.dml.ray.train.RealTableJobs.everyFourth;
+import static dev.dml.ray.train.RealTableJobs.run;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
@@ -19,7 +22,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-import tech.tablesaw.selection.Selection;
 
 /**
  * Real tables whose label holds class names, trained on as they are: breast cancer
@@ -39,30 +41,6 @@ class StringLabelTrainingTest {
     @AfterAll
     static void stopRay() throws IOException {
         LocalRay.stop();
-    }
-
-    private static TrainResult run(TrainSpec spec) {
-        FakeDriverContext ctx = new FakeDriverContext();
-        TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
-        assertTrue(ctx.resources.isEmpty(), "the job left resources");
-        return r;
-    }
-
-    /** Every 4th row, for a held-out test table. */
-    private static Selection everyFourth(Table t) {
-        Selection s = Selection.withRange(0, 0);
-        for (int i = 0; i < t.rowCount(); i += 4) {
-            s.add(i);
-        }
-        return s;
-    }
-
-    private static double accuracy(StringColumn predicted, StringColumn truth) {
-        int right = 0;
-        for (int i = 0; i < truth.size(); i++) {
-            right += predicted.get(i).equals(truth.get(i)) ? 1 : 0;
-        }
-        return (double) right / truth.size();
     }
 
     @Test

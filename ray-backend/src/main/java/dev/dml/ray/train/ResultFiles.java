@@ -1,0 +1,61 @@
+package dev.dml.ray.train;
+
+import dev.dml.DmlException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The file through which a saved {@link TrainResult} comes back into dml: the result itself,
+ * Java-serialized (it already crosses Ray that way), read back through a filter that lets only
+ * dml's and the JDK's classes in.
+ */
+final class ResultFiles {
+
+    /** The file's name in a saved model's folder. */
+    static final String FILE = "dml-result.ser";
+
+    private static final ObjectInputFilter ONLY_DML =
+            ObjectInputFilter.Config.createFilter("dev.dml.**;java.**;!*");
+
+    private ResultFiles() {}
+
+    /** Writes {@code result} into {@code dir}, made if missing. */
+    static void write(TrainResult result, Path dir) {
+        try {
+            Files.createDirectories(dir);
+            try (OutputStream f = Files.newOutputStream(dir.resolve(FILE));
+                 ObjectOutputStream out = new ObjectOutputStream(f)) {
+                out.writeObject(result);
+            }
+        } catch (IOException e) {
+            throw new DmlException("Could not save the model to " + DmlException.literal(dir)
+                    + ": " + DmlException.literal(e.getMessage()) + ".",
+                    "Pass a folder you can write to.", e);
+        }
+    }
+
+    /** Reads the result that {@link #write} wrote into {@code dir}. */
+    static TrainResult read(Path dir) {
+        Path file = dir.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            throw new DmlException("The folder " + DmlException.literal(dir) + " holds no model"
+                    + " saved by dml (no " + FILE + ").", "Pass a folder that"
+                    + " TrainResult.save wrote.");
+        }
+        try (InputStream f = Files.newInputStream(file);
+             ObjectInputStream in = new ObjectInputStream(f)) {
+            in.setObjectInputFilter(ONLY_DML);
+            return (TrainResult) in.readObject();
+        } catch (IOException | ClassNotFoundException | ClassCastException e) {
+            throw new DmlException("Could not read the model in " + DmlException.literal(dir)
+                    + ": " + DmlException.literal(e.getMessage()) + ".", "Save it again with"
+                    + " this version of dml.", e);
+        }
+    }
+}
