@@ -1,6 +1,7 @@
 package dev.dml.ray.plan;
 
 import dev.dml.DmlException;
+import dev.dml.Vocabulary;
 import dev.dml.cost.InstancePrice;
 import dev.dml.cost.JobPlan;
 import dev.dml.cost.Market;
@@ -87,9 +88,18 @@ public final class JobPlanner {
                         false, "the cluster holds " + capacity + " of its workers"));
                 continue;
             }
+            TrainSpec probeSpec;
+            try {
+                probeSpec = spec.probe(w, b.probeSteps);
+            } catch (DmlException cannot) { // e.g. gradient compression with one worker
+                String why = "cannot run at this size: "
+                        + Vocabulary.NOTEBOOK.render(cannot.whatTemplate());
+                rows.add(new PlanRow(0, w, "this cluster", Market.ON_DEMAND, Double.NaN,
+                        Double.NaN, why, false, why));
+                continue;
+            }
             b.progress.accept(String.format(Locale.ROOT, "Probe %d of %d: %d %s, %d steps …",
                     n, sizes.size(), w, w == 1 ? "worker" : "workers", b.probeSteps));
-            TrainSpec probeSpec = spec.probe(w, b.probeSteps);
             Probe probe = ProbeRun.run(probeSpec, b.driver);
             int full = spec.toBuilder().opt(TrainOptions.WORKERS, WorkerRange.of(w)).build()
                     .stepsPerEpoch();
