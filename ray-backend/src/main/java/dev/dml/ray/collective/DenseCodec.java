@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  * again. Buffers are little-endian.
  */
 public sealed interface DenseCodec extends GradientCompression
-        permits DenseCodec.Fp16, DenseCodec.Bf16, DenseCodec.Int8 {
+        permits DenseCodec.TwoBytes, DenseCodec.Int8 {
 
     /**
      * Returns the size of {@code n} encoded elements.
@@ -38,35 +38,54 @@ public sealed interface DenseCodec extends GradientCompression
         dst[i] = add ? dst[i] + v : v;
     }
 
-    /**
-     * IEEE half precision: 2 bytes, 11 significant bits, at most 65504. Larger values are
-     * clamped, and error feedback keeps the rest; Horovod's fp16 compressor.
-     */
-    record Fp16() implements DenseCodec {
-        /** The largest finite half. */
-        static final float MAX = 65504f;
+    /** A codec of 2 bytes an element: one conversion each way, the rest shared. */
+    sealed interface TwoBytes extends DenseCodec permits Fp16, Bf16 {
+        /** The 16 bits sent for {@code x}. */
+        short toBits(float x);
+
+        /** The float that 16 bits hold. */
+        float fromBits(short bits);
 
         @Override
-        public int encodedBytes(int n) {
+        default int encodedBytes(int n) {
             return 2 * n;
         }
 
         @Override
-        public void encode(float[] src, int from, int to, ByteBuffer out, float[] lost) {
+        default void encode(float[] src, int from, int to, ByteBuffer out, float[] lost) {
             for (int i = from; i < to; i++) {
-                short h = HalfFloats.toHalf(Math.max(-MAX, Math.min(MAX, src[i]))); // NaN stays
+                short h = toBits(src[i]);
                 out.putShort(h);
                 if (lost != null) {
-                    lost[i] += src[i] - HalfFloats.fromHalf(h);
+                    lost[i] += src[i] - fromBits(h);
                 }
             }
         }
 
         @Override
-        public void decode(ByteBuffer in, float[] dst, int from, int to, boolean add) {
+        default void decode(ByteBuffer in, float[] dst, int from, int to, boolean add) {
             for (int i = from; i < to; i++) {
-                put(dst, i, HalfFloats.fromHalf(in.getShort()), add);
+                put(dst, i, fromBits(in.getShort()), add);
             }
+        }
+    }
+
+    /**
+     * IEEE half precision: 2 bytes, 11 significant bits, at most 65504. Larger values are
+     * clamped, and error feedback keeps the rest; Horovod's fp16 compressor.
+     */
+    record Fp16() implements TwoBytes {
+        /** The largest finite half. */
+        static final float MAX = 65504f;
+
+        @Override
+        public short toBits(float x) {
+            return HalfFloats.toHalf(Math.max(-MAX, Math.min(MAX, x))); // a NaN stays NaN
+        }
+
+        @Override
+        public float fromBits(short bits) {
+            return HalfFloats.fromHalf(bits);
         }
 
         @Override
@@ -79,28 +98,15 @@ public sealed interface DenseCodec extends GradientCompression
      * bfloat16: 2 bytes, the float's range with 8 significant bits (the top half of a float,
      * rounded to nearest even).
      */
-    record Bf16() implements DenseCodec {
+    record Bf16() implements TwoBytes {
         @Override
-        public int encodedBytes(int n) {
-            return 2 * n;
+        public short toBits(float x) {
+            return HalfFloats.toBfloat16(x);
         }
 
         @Override
-        public void encode(float[] src, int from, int to, ByteBuffer out, float[] lost) {
-            for (int i = from; i < to; i++) {
-                short h = HalfFloats.toBfloat16(src[i]);
-                out.putShort(h);
-                if (lost != null) {
-                    lost[i] += src[i] - HalfFloats.fromBfloat16(h);
-                }
-            }
-        }
-
-        @Override
-        public void decode(ByteBuffer in, float[] dst, int from, int to, boolean add) {
-            for (int i = from; i < to; i++) {
-                put(dst, i, HalfFloats.fromBfloat16(in.getShort()), add);
-            }
+        public float fromBits(short bits) {
+            return HalfFloats.fromBfloat16(bits);
         }
 
         @Override
