@@ -20,6 +20,7 @@ public final class Bench {
         BENCHMARKS.put("P2", new P2Scaling());
         BENCHMARKS.put("P3", new P3VsDdp());
         BENCHMARKS.put("P4", new P4AllReduce());
+        BENCHMARKS.put("P5", new P5Compression());
         BENCHMARKS.put("P6", new P6DataPath());
         BENCHMARKS.put("P7", new P7LivePlots());
         BENCHMARKS.put("P8", new P8Pipeline());

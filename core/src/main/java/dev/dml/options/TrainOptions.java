@@ -184,6 +184,13 @@ public final class TrainOptions {
             + " update sees K x batch-size rows per worker, in the memory of one batch")
             .example("4").fixed(1).java("opt(TrainOptions.ACCUMULATE, ...)").done();
 
+    /** How gradients are compressed on the wire. */
+    public static final Option<String> COMPRESS = spec("compress", ValueType.compression(),
+            "none|fp16|bf16|int8|topk:RATIO", "compress the gradients the workers exchange"
+            + " (data parallelism): half floats, 8-bit integers, or the largest RATIO of them;"
+            + " what a lossy scheme drops is added to the next step (error feedback)")
+            .example("topk:0.01").fixed("none").java("optCompress").done();
+
     /** Dollars the job may spend. */
     public static final Option<Double> BUDGET = spec("budget", ValueType.positive(), "USD",
             "checkpoint and stop before the job's cost would pass this many dollars (nodes"
@@ -239,8 +246,8 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
-            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, SHUFFLE, STRATIFY, OPTIMIZER, LR, WORKERS,
-            CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
+            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, SHUFFLE, STRATIFY, OPTIMIZER, LR,
+            WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
             BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, PLAN, INTO, BACKGROUND, NO_PLOTS,

@@ -75,6 +75,19 @@ class TrainGrammarTest {
     }
 
     @Test
+    void compressTakesASchemeAndRefusesOthersInOneLine() {
+        assertEquals("topk:0.01", line("fraud --label y --compress topk:0.01")
+                .get(TrainOptions.COMPRESS));
+        assertEquals("int8", TrainRequest.parse(List.of(), "table: fraud\nlabel: y\n"
+                + "compress: int8").get(TrainOptions.COMPRESS));
+        assertTrue(error(() -> line("fraud --label y --compress topk:2")).startsWith(
+                "%dml train: --compress must be none, fp16, bf16, int8 or topk:RATIO with"
+                + " 0 < RATIO \u2264 1, got 'topk:2'."));
+        assertTrue(error(() -> line("fraud --label y --compress powersgd:4")).startsWith(
+                "%dml train: --compress powersgd:4: PowerSGD is not available yet."));
+    }
+
+    @Test
     void badInputNamesTheProblemAndTheFix() {
         assertTrue(error(() -> line("fraud --label y --wrokers 2"))
                 .contains("unknown option --wrokers.\nDid you mean --workers?".replace("\n",

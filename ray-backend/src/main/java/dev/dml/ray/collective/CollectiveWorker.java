@@ -130,6 +130,23 @@ public class CollectiveWorker {
     }
 
     /**
+     * Sums or averages {@code data} across every rank in a compressed format, with error
+     * feedback kept in {@code compressor} (see {@link GradientCompression}). Every rank must
+     * call it with the same scheme. A {@link GradientCompression.None} scheme is {@link
+     * #allReduce}; a separate name, since Ray tells actor methods apart by name.
+     *
+     * @param data this rank's array; not modified
+     * @param op sum or average
+     * @param compressor this rank's scheme and residual, which this call updates
+     * @return a new array with the result, the same on every rank
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final float[] allReduceCompressed(float[] data, ReduceOp op,
+            GradientCompressor compressor) {
+        return communicator().allReduce(data, op, compressor);
+    }
+
+    /**
      * Returns rank 0's {@code data} on every rank. Every rank must call it.
      *
      * @param data the array on rank 0; ignored (may be empty) on other ranks

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Communicator {
 
     /** Apart the step numbers of an all-reduce's phases, so that their chunks never meet. */
-    private static final int PHASE = 1 << 20;
+    static final int PHASE = 1 << 20;
 
     private final int rank;
     private final int size;
@@ -88,6 +88,11 @@ final class Communicator {
             reduceScatter(all, buf, 0, buf.length, s, 0, sent);
             allGather(all, buf, 0, buf.length, s, PHASE, sent);
         }
+        return end(buf, op, sent, t0);
+    }
+
+    /** Averages if asked, waits until every chunk sent arrived, and counts the operation. */
+    private float[] end(float[] buf, ReduceOp op, List<Transport.Delivery> sent, long t0) {
         if (op == ReduceOp.AVERAGE && size > 1) {
             for (int i = 0; i < buf.length; i++) {
                 buf[i] /= size;
@@ -98,6 +103,24 @@ final class Communicator {
         }
         finish(t0);
         return buf;
+    }
+
+    /**
+     * Returns a new array: the reduction of every rank's {@code data} in the compressor's
+     * format ({@link CompressedAllReduce}); a {@link GradientCompression.None} scheme takes the
+     * plain path above, bit for bit.
+     */
+    synchronized float[] allReduce(float[] data, ReduceOp op, GradientCompressor compressor) {
+        if (!compressor.scheme().lossy() || size == 1) {
+            return allReduce(data, op);
+        }
+        long t0 = System.nanoTime();
+        long s = seq++;
+        mailbox.dropBefore(s);
+        List<Transport.Delivery> sent = new ArrayList<>();
+        List<Integer> all = topology.byNode().stream().flatMap(List::stream).toList();
+        float[] buf = new CompressedAllReduce(this, all, s, sent).sum(data.clone(), compressor);
+        return end(buf, op, sent, t0);
     }
 
     /** Inside the node, then across nodes between leaders, then back inside the node. */
@@ -194,7 +217,7 @@ final class Communicator {
         return result;
     }
 
-    private Transport.Delivery send(int[] to, long s, int step, byte[] payload) {
+    Transport.Delivery send(int[] to, long s, int step, byte[] payload) {
         messagesSent.addAndGet(to.length);
         bytesSent.addAndGet((long) payload.length * to.length);
         for (int t : to) {
@@ -206,7 +229,7 @@ final class Communicator {
     }
 
     /** Waits for a peer's chunk; {@code floats} is its expected length, or -1 for any. */
-    private byte[] take(long s, int step, int from, int floats, String what) {
+    byte[] take(long s, int step, int from, int floats, String what) {
         byte[] payload;
         try {
             payload = mailbox.take(s, step, timeout);

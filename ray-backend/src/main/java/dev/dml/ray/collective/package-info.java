@@ -6,7 +6,9 @@
  * all-reduce and a broadcast among themselves: each chunk is {@code Ray.put} by its sender and
  * handed to the receiver's {@code receive} as an {@code ObjectRef}, so the data moves actor to
  * actor through Ray's object store and never through the driver. Chunks travel as raw {@code
- * byte[]}, which Ray copies as one buffer.
+ * byte[]}, which Ray copies as one buffer. A {@link dev.dml.ray.collective.GradientCompression}
+ * scheme can make those bytes fewer ({@code --compress}), with the error feedback a {@link
+ * dev.dml.ray.collective.GradientCompressor} keeps per worker.
  *
  * <p>Everything here runs in the Ray driver (a {@link dev.dml.ray.cluster.DriverTask}) or in
  * the actors, never in the kernel.

@@ -4,6 +4,8 @@ import dev.dml.Closeables;
 import dev.dml.events.ProcessSample;
 import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
+import dev.dml.ray.collective.GradientCompression;
+import dev.dml.ray.collective.GradientCompressor;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.ModelStage;
@@ -28,7 +30,9 @@ import java.util.List;
  *
  * <p>The all-reduced array carries one more float than the gradients: 1 from a rank that got a
  * pre-emption notice, else 0. After the reduction every rank knows whether one is leaving and
- * all stop after the same step, at no extra message.
+ * all stop after the same step, at no extra message. With {@code --compress} the gradients
+ * travel compressed ({@link GradientCompression}) and this rank keeps its error feedback; the
+ * flag travels exactly.
  */
 final class DataParallelSteps implements AutoCloseable {
 
@@ -42,6 +46,8 @@ final class DataParallelSteps implements AutoCloseable {
     private int orderEpoch = -1;
     /** Shards beyond the first, when an elastic job runs fewer workers than shards. */
     private final List<ShardStore> extra = new ArrayList<>();
+    /** The {@code --compress} scheme and its residual; null until the first step. */
+    private GradientCompressor compressor;
     /** Steps completed over the job, as of the last step; read when a call failed midway. */
     volatile long completed = -1;
 
@@ -76,10 +82,16 @@ final class DataParallelSteps implements AutoCloseable {
         return s.loadTrain(ipc);
     }
 
-    /** Frees the shards {@link #addShard} gave. */
+    /**
+     * Frees the shards {@link #addShard} gave, as the job (re)starts; a regrouped job starts
+     * its error feedback afresh, from the state it restored.
+     */
     void dropShards() {
         Closeables.closeAll(extra);
         extra.clear();
+        if (compressor != null) {
+            compressor.reset();
+        }
     }
 
     @Override
@@ -106,6 +118,9 @@ final class DataParallelSteps implements AutoCloseable {
         // gradients and the sum over ranks is divided by all batches: the same mean either way.
         boolean severalPerRank = world != config.shards || k > 1;
         int batchesPerStep = config.shards * k;
+        if (compressor == null) {
+            compressor = new GradientCompressor(GradientCompression.of(config.compress), 1);
+        }
         float[] losses = new float[range.count];
         long[] compute = new long[range.count];
         long[] comm = new long[range.count];
@@ -133,8 +148,8 @@ final class DataParallelSteps implements AutoCloseable {
                 float[] reduced = gradients;
                 if (world > 1) {
                     CollectiveStats before = peers.stats();
-                    reduced = peers.allReduce(gradients,
-                            severalPerRank ? ReduceOp.SUM : ReduceOp.AVERAGE);
+                    reduced = peers.allReduceCompressed(gradients,
+                            severalPerRank ? ReduceOp.SUM : ReduceOp.AVERAGE, compressor);
                     CollectiveStats after = peers.stats();
                     bytes[done] = after.bytesSent() - before.bytesSent();
                     inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();

@@ -82,7 +82,8 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m,
                 shards.size(), spec.accumulate(),
                 spec.get(TrainOptions.SHUFFLE), spec.seed(), spec.stepsPerEpoch())
-                .withGpus(spec.gpusPerWorker());
+                .withGpus(spec.gpusPerWorker())
+                .withCompression(spec.get(TrainOptions.COMPRESS));
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();

@@ -114,6 +114,10 @@ final class SpecResolution {
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
             checkStaged(v, s, model);
+        } else if (workers == 1 && !"none".equals(v.get(TrainOptions.COMPRESS))) {
+            throw new DmlException("{compress=" + v.get(TrainOptions.COMPRESS) + "} compresses"
+                    + " the gradients workers exchange, but one worker exchanges none.",
+                    "Raise {workers} to 2 or more, or leave {compress} out.");
         }
         return new TrainSpec(b, v, columns, strategy, optimizer(b), workers, train, validation,
                 model, steps, notices);
@@ -158,6 +162,11 @@ final class SpecResolution {
             throw new DmlException("{accumulate} adds up whole batches of data parallelism;"
                     + " the strategy " + strategy + " cuts each batch into {microbatches}.",
                     "Leave {accumulate} out, or raise {microbatches} and {batch-size}.");
+        }
+        if (!"none".equals(v.get(TrainOptions.COMPRESS))) {
+            throw new DmlException("{compress} compresses the gradients of data parallelism;"
+                    + " the strategy " + strategy + " does not all-reduce them that way yet.",
+                    "Leave {compress} out, or use {strategy=data}.");
         }
         if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS).elastic()) {
             throw new DmlException("{workers=" + v.get(TrainOptions.WORKERS) + "} is elastic,"

@@ -162,6 +162,18 @@ public final class TrainSpecBuilder {
     }
 
     /**
+     * Sets how workers compress the gradients they exchange ({@code --compress}): {@code none},
+     * {@code fp16}, {@code bf16}, {@code int8} or {@code topk:RATIO}, with error feedback.
+     *
+     * @param scheme the scheme, such as {@code "topk:0.01"}
+     * @return this builder
+     */
+    public TrainSpecBuilder optCompress(String scheme) {
+        return opt(TrainOptions.COMPRESS, scheme == null ? null
+                : scheme.strip().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /**
      * Sets whether rows are shuffled ({@code --shuffle}, on by default): dealt to the workers
      * in a seeded order, and read in a new seeded order each epoch ({@link RowOrder}).
      *

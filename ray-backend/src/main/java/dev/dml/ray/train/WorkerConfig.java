@@ -12,7 +12,7 @@ import java.io.Serializable;
  */
 public final class WorkerConfig implements Serializable {
 
-    private static final long serialVersionUID = 3L;
+    private static final long serialVersionUID = 4L;
 
     final String job;
     final ModelSpec model;
@@ -34,6 +34,8 @@ public final class WorkerConfig implements Serializable {
     final long seed;
     /** Steps per epoch, from which a staged worker tells a micro-batch's epoch. */
     final int stepsPerEpoch;
+    /** How a data-parallel worker compresses its gradients: a {@code --compress} value. */
+    final String compress;
 
     /**
      * A worker that holds the whole model.
@@ -53,12 +55,13 @@ public final class WorkerConfig implements Serializable {
             int microbatches, int shards, int accumulate, boolean shuffle, long seed,
             int stepsPerEpoch) {
         this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards,
-                accumulate, 0, shuffle, seed, stepsPerEpoch);
+                accumulate, 0, shuffle, seed, stepsPerEpoch, "none");
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches, int stage, int fromLayer, int toLayer, int shards,
-            int accumulate, double gpus, boolean shuffle, long seed, int stepsPerEpoch) {
+            int accumulate, double gpus, boolean shuffle, long seed, int stepsPerEpoch,
+            String compress) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -73,6 +76,7 @@ public final class WorkerConfig implements Serializable {
         this.shuffle = shuffle;
         this.seed = seed;
         this.stepsPerEpoch = stepsPerEpoch;
+        this.compress = compress;
     }
 
     /**
@@ -85,7 +89,7 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig forStage(int s, int from, int to) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
-                shards, accumulate, gpus, shuffle, seed, stepsPerEpoch);
+                shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress);
     }
 
     /**
@@ -96,7 +100,18 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig withGpus(double g) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch);
+                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress);
+    }
+
+    /**
+     * Returns the same config with gradients compressed as {@code scheme} says.
+     *
+     * @param scheme a {@code --compress} value
+     * @return a new config
+     */
+    WorkerConfig withCompression(String scheme) {
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
+                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, scheme);
     }
 
     /** The rows of one micro-batch. */

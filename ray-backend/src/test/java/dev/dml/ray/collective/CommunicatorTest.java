@@ -35,7 +35,7 @@ class CommunicatorTest {
     }
 
     /** Communicators placed on nodes as the topology says, wired to each other. */
-    private static List<Communicator> group(Topology topology, Duration timeout) {
+    static List<Communicator> group(Topology topology, Duration timeout) {
         List<Communicator> comms = new ArrayList<>();
         for (int r = 0; r < topology.size(); r++) {
             comms.add(new Communicator(r, (to, seq, step, payload) -> {
@@ -53,7 +53,7 @@ class CommunicatorTest {
         return new Topology(layout.chars().mapToObj(c -> String.valueOf((char) c)).toList());
     }
 
-    private List<float[]> runAll(List<Communicator> comms, List<float[]> inputs,
+    List<float[]> runAll(List<Communicator> comms, List<float[]> inputs,
             BiFunction<Communicator, float[], float[]> op) throws Exception {
         List<Future<float[]>> fs = new ArrayList<>();
         for (int r = 0; r < comms.size(); r++) {

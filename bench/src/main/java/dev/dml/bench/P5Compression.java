@@ -1,0 +1,131 @@
+package dev.dml.bench;
+
+import dev.dml.events.StepMetrics;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.data.FashionMnist;
+import dev.dml.ray.model.Metrics;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.TrainJob;
+import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.TrainSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tech.tablesaw.api.Table;
+
+/**
+ * P5: gradient compression ({@code --compress}) on Fashion-MNIST, 2 workers, equal steps. For
+ * each scheme, the gradient bytes every worker sent over the job, relative to {@code none}, and
+ * the held-out accuracy difference from {@code none} trained with the same seed. Goals: top-k at
+ * 1 % sends at least 50x fewer bytes within 0.5 accuracy points; int8 at least 3.9x fewer. The
+ * ratio is top-k's byte reduction; the accuracy goal is reported beside it.
+ */
+final class P5Compression implements Benchmark {
+
+    static final double GOAL = 50;
+    static final double INT8_GOAL = 3.9;
+    static final double ACCURACY_POINTS = 0.5;
+    static final List<String> SCHEMES = List.of("none", "fp16", "int8", "topk:0.01");
+    static final long[] SEEDS = {11, 12, 13};
+    static final int ROWS = 16_000;
+    static final int TEST_ROWS = 10_000;
+    static final int BATCH = 64;
+    static final int EPOCHS = 3;
+    static final int HIDDEN = 256;
+
+    @Override
+    public BenchResult run(String command) throws Exception {
+        if (!P1Jobs.haveData()) {
+            throw new IllegalStateException("P5 needs Fashion-MNIST; install the Debian package"
+                    + " dataset-fashion-mnist (bash bin/install does).");
+        }
+        Table train = P1Jobs.table(ROWS);
+        Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST,
+                TEST_ROWS).toTable();
+        int[] labels = test.intColumn(FashionMnist.LABEL).asIntArray();
+        Map<String, List<Double>> bytes = new LinkedHashMap<>();
+        Map<String, List<Double>> accuracy = new LinkedHashMap<>();
+        Map<String, List<Double>> commMs = new LinkedHashMap<>();
+        SCHEMES.forEach(s -> {
+            bytes.put(s, new ArrayList<>());
+            accuracy.put(s, new ArrayList<>());
+            commMs.put(s, new ArrayList<>());
+        });
+        int steps = 0;
+        try (RayCluster cluster = P1Jobs.openCluster();
+                DriverProcess driver = cluster.openDriver()) {
+            for (long seed : SEEDS) {
+                for (String scheme : SCHEMES) {
+                    TrainSpec spec = P1Jobs.builder(train, 2, BATCH, EPOCHS, "p5-"
+                            + scheme.replace(':', '-')).setModel(ModelSpec.Family.MLP, HIDDEN)
+                            .optCompress(scheme).optSeed(seed).build();
+                    TrainResult r = TrainJob.start(spec, driver, new dev.dml.events
+                            .ProgressListener() { }).await();
+                    steps = r.steps().size();
+                    long b = r.steps().stream().mapToLong(StepMetrics::allReduceBytes).sum();
+                    double acc = Metrics.accuracy(r.predictClasses(test), labels);
+                    double comm = r.steps().stream().mapToDouble(StepMetrics::commMillis)
+                            .average().orElse(Double.NaN);
+                    bytes.get(scheme).add((double) b);
+                    accuracy.get(scheme).add(acc);
+                    commMs.get(scheme).add(comm);
+                    System.out.printf("  seed %d %-10s %d steps, %,d bytes, accuracy %.4f,"
+                            + " all-reduce %.1f ms/step%n", seed, scheme, steps, b, acc, comm);
+                }
+            }
+        }
+        Map<String, Object> schemes = new LinkedHashMap<>();
+        Map<String, Double> reduction = new LinkedHashMap<>();
+        Map<String, Double> pointsLost = new LinkedHashMap<>();
+        for (String s : SCHEMES) {
+            List<Double> ratios = new ArrayList<>();
+            List<Double> points = new ArrayList<>();
+            for (int i = 0; i < SEEDS.length; i++) {
+                ratios.add(bytes.get("none").get(i) / bytes.get(s).get(i));
+                points.add(100 * (accuracy.get("none").get(i) - accuracy.get(s).get(i)));
+            }
+            reduction.put(s, P1Jobs.median(ratios));
+            pointsLost.put(s, P1Jobs.median(points));
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("bytes_sent", P1Jobs.series("gradient bytes both workers sent over the job",
+                    bytes.get(s), 0));
+            m.put("byte_reduction", P1Jobs.series("bytes of none / bytes of this scheme, same"
+                    + " seed", ratios, 2));
+            m.put("accuracy", P1Jobs.series("held-out accuracy on " + TEST_ROWS
+                    + " test images", accuracy.get(s), 4));
+            m.put("accuracy_points_below_none", P1Jobs.series("100 x (accuracy of none -"
+                    + " accuracy of this scheme), same seed", points, 2));
+            m.put("all_reduce_ms_per_step", P1Jobs.series("mean over steps of the slowest"
+                    + " rank's all-reduce time (context: no goal)", commMs.get(s), 2));
+            schemes.put(s, m);
+        }
+        double ratio = reduction.get("topk:0.01");
+        boolean accuracyMet = pointsLost.get("topk:0.01") <= ACCURACY_POINTS;
+        boolean int8Met = reduction.get("int8") >= INT8_GOAL;
+        System.out.printf("P5: top-k 1%% sends %.1fx fewer bytes, %.2f points below none;"
+                + " int8 %.2fx, %.2f points; fp16 %.2fx%n", ratio, pointsLost.get("topk:0.01"),
+                reduction.get("int8"), pointsLost.get("int8"), reduction.get("fp16"));
+        Map<String, Object> setup = new LinkedHashMap<>();
+        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + P1Jobs.LEARNING_RATE);
+        setup.put("data", "Fashion-MNIST: the first " + ROWS + " training images (dealt to 2"
+                + " workers, shuffled), the first " + TEST_ROWS + " test images");
+        setup.put("job", "2 workers, batch " + BATCH + " each, " + EPOCHS + " epochs = " + steps
+                + " steps for every scheme; embedded Ray head with 2 CPUs");
+        setup.put("seeds", SEEDS);
+        return new BenchResult("P5", GOAL, command)
+                .setRatio(ratio)
+                .put("ratio_is", "median over seeds of bytes(none) / bytes(topk:0.01), the"
+                        + " gradient bytes on the wire (CollectiveStats.bytesSent)")
+                .put("accuracy_goal", "top-k within " + ACCURACY_POINTS + " points of none")
+                .put("accuracy_points_below_none_topk", TrialTimes.round(
+                        pointsLost.get("topk:0.01"), 2))
+                .put("accuracy_goal_met", accuracyMet)
+                .put("int8_goal", INT8_GOAL)
+                .put("int8_byte_reduction", TrialTimes.round(reduction.get("int8"), 3))
+                .put("int8_goal_met", int8Met)
+                .put("setup", setup)
+                .put("schemes", schemes);
+    }
+}

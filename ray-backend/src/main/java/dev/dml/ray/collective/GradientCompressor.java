@@ -1,0 +1,75 @@
+package dev.dml.ray.collective;
+
+import java.util.Arrays;
+
+/**
+ * One worker's gradient compression: its {@link GradientCompression} scheme and, for a lossy
+ * one, its error feedback. Whatever an encoding loses (rounding, elements top-k left out, and
+ * the re-encoding of partial sums in the ring) is kept in a residual and added to the next
+ * step's gradients, so that over the steps the sum of what is applied tracks the sum of the true
+ * gradients (Seide et al.'s 1-bit SGD, Karimireddy et al.'s EF-SGD). Owned by one worker;
+ * not thread-safe.
+ */
+public final class GradientCompressor {
+
+    private final GradientCompression scheme;
+    private final int exactTail;
+    private float[] residual = new float[0];
+
+    /**
+     * Creates a compressor with an empty residual.
+     *
+     * @param scheme how to encode
+     * @param exactTail the last elements of every array, which travel as float32 untouched
+     *     (flags that must arrive exactly, such as a worker's notice that it is leaving)
+     */
+    public GradientCompressor(GradientCompression scheme, int exactTail) {
+        if (exactTail < 0) {
+            throw new IllegalArgumentException("exactTail " + exactTail);
+        }
+        this.scheme = scheme;
+        this.exactTail = exactTail;
+    }
+
+    /**
+     * Returns the scheme.
+     *
+     * @return how this compressor encodes
+     */
+    public GradientCompression scheme() {
+        return scheme;
+    }
+
+    /**
+     * Returns a copy of the residual: what earlier steps lost and the next step adds.
+     *
+     * @return one float per compressed element (empty before the first step)
+     */
+    public float[] residual() {
+        return residual.clone();
+    }
+
+    /** Forgets the residual, as after a worker restored a snapshot. */
+    public void reset() {
+        Arrays.fill(residual, 0f);
+    }
+
+    int exactTail() {
+        return exactTail;
+    }
+
+    /**
+     * Adds the residual into {@code buf[0, m)} and returns it zeroed, to collect what this
+     * step's encodings lose; {@code m} is the compressed length.
+     */
+    float[] feedBack(float[] buf, int m) {
+        if (residual.length != m) {
+            residual = new float[m]; // a new model or a first step: nothing to carry
+        }
+        for (int i = 0; i < m; i++) {
+            buf[i] += residual[i];
+        }
+        Arrays.fill(residual, 0f);
+        return residual;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.dml.ray.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.DmlException;
+import dev.dml.Vocabulary;
+import dev.dml.events.StepMetrics;
+import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.model.OptimizerSpec;
+import java.io.IOException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
+
+/**
+ * {@code --compress} in Ray's LOCAL mode: the compressed gradients train to nearly the
+ * parameters of uncompressed ones, in fewer bytes, and what cannot be compressed is refused.
+ */
+class CompressLocalTest {
+
+    @BeforeAll
+    static void startRay() throws IOException {
+        LocalRay.start();
+    }
+
+    @AfterAll
+    static void stopRay() throws IOException {
+        LocalRay.stop();
+    }
+
+    private static TrainSpecBuilder job(Table t, String scheme, int workers) {
+        return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
+                .setModel(TrainLocalTest.mlp(t)).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f))
+                .optEpochs(2).optBatchSize(16).optCompress(scheme).optWorkers(workers)
+                .optCpusPerWorker(0).optReportEvery(5).optName(scheme.replace(':', '-'));
+    }
+
+    private static long bytes(TrainResult r) {
+        return r.steps().stream().mapToLong(StepMetrics::allReduceBytes).sum();
+    }
+
+    @Test
+    void twoWorkersWithFp16EndNearTheParametersOfNone() {
+        Table t = SyntheticFraud.generate(2 * 16 * 10, 11);
+        TrainResult none = TrainLocalTest.run(job(t, "none", 2).build(), new FakeDriverContext());
+        TrainResult fp16 = TrainLocalTest.run(job(t, "FP16", 2).build(),
+                new FakeDriverContext());
+        assertEquals(20, fp16.globalSteps());
+        TrainLocalTest.assertClose(none.parameters(), fp16.parameters(), 1e-2, 1e-3);
+        double ratio = (double) bytes(none) / bytes(fp16);
+        assertEquals(2.0, ratio, 0.05, "fp16 halves the bytes on the wire");
+        assertTrue(bytes(none) > 0);
+        boolean differ = false;
+        float[] a = none.parameters();
+        float[] b = fp16.parameters();
+        for (int i = 0; i < a.length && !differ; i++) {
+            differ = a[i] != b[i];
+        }
+        assertTrue(differ, "fp16 really ran: its rounding moved some parameter");
+    }
+
+    @Test
+    void oneWorkerAndStagedStrategiesRefuseInOneLine() {
+        Table t = SyntheticFraud.generate(2 * 16 * 10, 11);
+        DmlException one = assertThrows(DmlException.class, () -> job(t, "int8", 1).build());
+        assertEquals("--compress int8 compresses the gradients workers exchange, but one worker"
+                + " exchanges none.", one.speaking(Vocabulary.NOTEBOOK).what());
+        DmlException staged = assertThrows(DmlException.class, () -> job(t, "fp16", 4)
+                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE)).build());
+        assertTrue(staged.speaking(Vocabulary.NOTEBOOK).what().startsWith("--compress"
+                + " compresses the gradients of data parallelism;"), staged.what());
+        DmlException bad = assertThrows(DmlException.class, () -> job(t, "topk:2", 2));
+        assertEquals("optCompress must be none, fp16, bf16, int8 or topk:RATIO with 0 < RATIO"
+                + " \u2264 1, got topk:2.", bad.what());
+    }
+}
