@@ -19,8 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
-import java.util.function.Consumer;
 
 /**
  * Plans a job before it runs, as {@code %dml plan} does: for each number of workers, a short
@@ -73,7 +71,7 @@ public final class JobPlanner {
         Map<String, Map<String, String>> labels = new java.util.HashMap<>();
         nodes.forEach(n -> labels.put(n.id, n.labels));
         int capacity = capacity(nodes, spec);
-        List<Integer> sizes = b.sizes.isEmpty() ? defaultSizes(capacity) : List.copyOf(b.sizes);
+        List<Integer> sizes = b.sizesOr(defaultSizes(capacity));
         RowPricing pricing = new RowPricing(b.pricing, labels);
         List<PlanRow> rows = new ArrayList<>();
         double probeSeconds = 0;
@@ -182,39 +180,16 @@ public final class JobPlanner {
         return v == null ? Double.NaN : v;
     }
 
-    /** The planner's settings: {@code setX} required, {@code optX} and {@code addX} not. */
-    public static final class Builder {
-        private TrainSpec spec;
-        private DriverProcess driver;
+    /**
+     * The planner's settings: {@code setX} required, {@code optX} and {@code addX} not. Without
+     * {@code addSizes}, every size from 1 to what the cluster holds (at most 8).
+     */
+    public static final class Builder extends SizingBuilder<Builder> {
         private Pricing pricing = Pricing.NONE;
-        private final TreeSet<Integer> sizes = new TreeSet<>();
         private final List<String> instances = new ArrayList<>();
         private int probeSteps = 100;
-        private Consumer<String> progress = line -> { };
 
         private Builder() {}
-
-        /**
-         * Sets the job to plan; its epochs, budget and deadline are the plan's.
-         *
-         * @param s the job's spec
-         * @return this builder
-         */
-        public Builder setSpec(TrainSpec s) {
-            this.spec = Objects.requireNonNull(s, "spec");
-            return this;
-        }
-
-        /**
-         * Sets the driver the probes run in.
-         *
-         * @param d the session's driver, borrowed
-         * @return this builder
-         */
-        public Builder setDriver(DriverProcess d) {
-            this.driver = Objects.requireNonNull(d, "driver");
-            return this;
-        }
 
         /**
          * Sets how the cluster's nodes are priced.
@@ -224,24 +199,6 @@ public final class JobPlanner {
          */
         public Builder optPricing(Pricing p) {
             this.pricing = Objects.requireNonNull(p, "pricing");
-            return this;
-        }
-
-        /**
-         * Adds numbers of workers to compare; by default every size from 1 to what the
-         * cluster holds (at most 8).
-         *
-         * @param workers sizes of at least 1
-         * @return this builder
-         */
-        public Builder addSizes(int... workers) {
-            for (int w : workers) {
-                if (w < 1) {
-                    throw new DmlException("A plan's sizes are numbers of workers of at least 1,"
-                            + " got " + w + ".", "Call addSizes(1, 2, 4).");
-                }
-                sizes.add(w);
-            }
             return this;
         }
 
@@ -265,20 +222,9 @@ public final class JobPlanner {
         public Builder optProbeSteps(int steps) {
             if (steps < MIN_PROBE_STEPS) {
                 throw new DmlException("A probe needs at least " + MIN_PROBE_STEPS + " steps to"
-                        + " time its steady steps, got " + steps + ".", "Use {probe-steps=40}.");
+                        + " time its steady steps, got " + steps + ".", "Use {probe-steps=100}.");
             }
             this.probeSteps = steps;
-            return this;
-        }
-
-        /**
-         * Sets where progress lines go while the probes run.
-         *
-         * @param lines receives one line per probe start and end
-         * @return this builder
-         */
-        public Builder optProgress(Consumer<String> lines) {
-            this.progress = Objects.requireNonNull(lines, "lines");
             return this;
         }
 
@@ -289,10 +235,7 @@ public final class JobPlanner {
          * @throws DmlException naming a missing required setting
          */
         public JobPlanner build() {
-            if (spec == null || driver == null) {
-                throw new DmlException("The planner needs " + (spec == null ? "setSpec" :
-                        "setDriver") + ".", "Call setSpec(spec) and setDriver(driver).");
-            }
+            checkRequired("planner");
             return new JobPlanner(this);
         }
     }

@@ -14,12 +14,8 @@ import dev.dml.ray.train.TrainSpec;
 import dev.dml.scaling.ScaleRow;
 import dev.dml.scaling.ScaleTable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
-import java.util.TreeSet;
-import java.util.function.Consumer;
 
 /**
  * Runs one job at several sizes, as {@code %dml scale} does, for the seeds' table of speedup
@@ -75,7 +71,7 @@ public final class ScaleStudy {
         int epochs = spec.options().isSet(TrainOptions.EPOCHS) ? spec.epochs() : DEFAULT_EPOCHS;
         int steps = spec.options().isSet(TrainOptions.STEPS_PER_EPOCH)
                 ? spec.get(TrainOptions.STEPS_PER_EPOCH) : DEFAULT_STEPS;
-        List<Integer> sizes = b.sizes.isEmpty() ? List.of(1, 2) : List.copyOf(b.sizes);
+        List<Integer> sizes = b.sizesOr(List.of(1, 2));
         List<ScaleRow> rows = new ArrayList<>();
         int n = 0;
         for (int w : sizes) {
@@ -143,55 +139,15 @@ public final class ScaleStudy {
         }
     }
 
-    /** The study's settings: {@code setX} required, {@code optX} and {@code addX} not. */
-    public static final class Builder {
-        private TrainSpec spec;
-        private DriverProcess driver;
-        private final TreeSet<Integer> sizes = new TreeSet<>();
+    /**
+     * The study's settings: {@code setX} required, {@code optX} and {@code addX} not. Without
+     * {@code addSizes}, 1 and 2 workers; the spec's {@code --epochs} and {@code
+     * --steps-per-epoch}, when given, are each size's (by default 4 and 50).
+     */
+    public static final class Builder extends SizingBuilder<Builder> {
         private double target = Double.NaN;
-        private Consumer<String> progress = line -> { };
 
         private Builder() {}
-
-        /**
-         * Sets the job; its {@code --epochs} and {@code --steps-per-epoch}, when given, are
-         * each size's (by default 4 and 50).
-         *
-         * @param s the job's spec
-         * @return this builder
-         */
-        public Builder setSpec(TrainSpec s) {
-            this.spec = Objects.requireNonNull(s, "spec");
-            return this;
-        }
-
-        /**
-         * Sets the driver the runs go through.
-         *
-         * @param d the session's driver, borrowed
-         * @return this builder
-         */
-        public Builder setDriver(DriverProcess d) {
-            this.driver = Objects.requireNonNull(d, "driver");
-            return this;
-        }
-
-        /**
-         * Adds sizes to run; by default 1 and 2.
-         *
-         * @param workers numbers of workers of at least 1
-         * @return this builder
-         */
-        public Builder addSizes(int... workers) {
-            Arrays.stream(workers).forEach(w -> {
-                if (w < 1) {
-                    throw new DmlException("A scaling table's sizes are numbers of workers of at"
-                            + " least 1, got " + w + ".", "Call addSizes(1, 2, 4).");
-                }
-                sizes.add(w);
-            });
-            return this;
-        }
 
         /**
          * Sets the validation accuracy whose first reaching each size times.
@@ -209,26 +165,12 @@ public final class ScaleStudy {
         }
 
         /**
-         * Sets where progress lines go.
-         *
-         * @param lines receives a line as each size starts
-         * @return this builder
-         */
-        public Builder optProgress(Consumer<String> lines) {
-            this.progress = Objects.requireNonNull(lines, "lines");
-            return this;
-        }
-
-        /**
          * Checks the settings.
          *
          * @return the study
          */
         public ScaleStudy build() {
-            if (spec == null || driver == null) {
-                throw new DmlException("The study needs " + (spec == null ? "setSpec"
-                        : "setDriver") + ".", "Call setSpec(spec) and setDriver(driver).");
-            }
+            checkRequired("study");
             return new ScaleStudy(this);
         }
     }
