@@ -50,7 +50,8 @@ final class PlannedTrain {
                     job.source()) + "', not '" + DmlException.literal(request.source()) + "'.",
                     "Drop the data from the line, or plan the job on the other data first.");
         }
-        OptionValues v = job.options();
+        // the plan's --into named the plan's variable, not the trained model's
+        OptionValues v = job.options().without(TrainOptions.INTO);
         for (Option<?> o : PlanOptions.ALL) {
             v = v.without(o);
         }

@@ -39,7 +39,7 @@ class PlanCommandsTest {
 
     private void planned() {
         TrainRequest job = plan("fraud --label is_fraud --epochs 5 --workers 1:2 --probe-steps 20"
-                + " --instances g5.xlarge");
+                + " --instances g5.xlarge --into thePlan");
         List<PlanRow> rows = List.of(
                 new PlanRow(0, 1, "1 x m5.xlarge on-demand", Market.ON_DEMAND, 0.192, 100,
                         "probe", false, ""),
@@ -85,6 +85,7 @@ class PlanCommandsTest {
                 train("fraud --plan 2 --label is_fraud --epochs 5 --budget 1"));
         assertEquals(new WorkerRange(1, 1), row2.request().get(TrainOptions.WORKERS));
         assertEquals(1.0, row2.request().get(TrainOptions.BUDGET));
+        assertNull(row2.request().into(), "the plan's --into names the plan, not the model");
     }
 
     @Test
