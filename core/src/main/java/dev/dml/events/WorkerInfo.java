@@ -9,7 +9,7 @@ import java.io.Serializable;
  */
 public final class WorkerInfo implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     private final int rank;
     private final int worldSize;
@@ -17,6 +17,7 @@ public final class WorkerInfo implements Serializable {
     private final String host;
     private final String nodeId;
     private final String nodeIp;
+    private final String transport;
 
     /**
      * Creates the info of a worker whose node is not known apart from its host.
@@ -42,6 +43,12 @@ public final class WorkerInfo implements Serializable {
      */
     public WorkerInfo(int rank, int worldSize, long pid, String host, String nodeId,
             String nodeIp) {
+        this(rank, worldSize, pid, host, nodeId, nodeIp, "");
+    }
+
+    private WorkerInfo(int rank, int worldSize, long pid, String host, String nodeId,
+            String nodeIp, String transport) {
+        this.transport = transport;
         this.rank = rank;
         this.worldSize = worldSize;
         this.pid = pid;
@@ -59,7 +66,28 @@ public final class WorkerInfo implements Serializable {
      * @return a new info
      */
     public WorkerInfo withRank(int newRank, int newWorldSize) {
-        return new WorkerInfo(newRank, newWorldSize, pid, host, nodeId, nodeIp);
+        return new WorkerInfo(newRank, newWorldSize, pid, host, nodeId, nodeIp, transport);
+    }
+
+    /**
+     * Returns the same worker with the way it reaches its peers.
+     *
+     * @param how {@code tcp}, {@code ray}, or a mix with the reason a link fell back
+     * @return a new info
+     */
+    public WorkerInfo withTransport(String how) {
+        return new WorkerInfo(rank, worldSize, pid, host, nodeId, nodeIp, how);
+    }
+
+    /**
+     * Returns how the worker's collectives reach its peers: {@code tcp} (direct connections),
+     * {@code ray} (the object store), a mix with the reason a link fell back, or empty before
+     * the worker joined a group.
+     *
+     * @return the description
+     */
+    public String transport() {
+        return transport == null ? "" : transport;
     }
 
     /**

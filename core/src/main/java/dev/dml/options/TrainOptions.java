@@ -191,6 +191,13 @@ public final class TrainOptions {
             + " what a lossy scheme drops is added to the next step (error feedback)")
             .example("topk:0.01").fixed("none").java("optCompress").done();
 
+    /** How the workers' collectives move data. */
+    public static final Option<String> TRANSPORT = spec("transport", ValueType.choice("tcp", "ray"),
+            "tcp|ray", "how the workers exchange gradients and parameters: direct TCP"
+            + " connections between them (a link that cannot connect goes through Ray, and the"
+            + " cell says so), or Ray's object store for every link").example("ray")
+            .fixed("tcp").java("opt(TrainOptions.TRANSPORT, ...)").done();
+
     /** Dollars the job may spend. */
     public static final Option<Double> BUDGET = spec("budget", ValueType.positive(), "USD",
             "checkpoint and stop before the job's cost would pass this many dollars (nodes"
@@ -246,7 +253,7 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
-            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, SHUFFLE, STRATIFY, OPTIMIZER, LR,
+            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, SHUFFLE, STRATIFY, OPTIMIZER, LR,
             WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,

@@ -21,17 +21,20 @@ import java.util.List;
  * @param epochsRun the epochs this run trained, fractions included; NaN when not known
  * @param regression the last validation RMSE, MAE and R² of a regression; {@link
  *     RegressionMetrics#NONE} when not known
+ * @param links how the workers' collectives reached each other ({@code tcp}, {@code ray}, or
+ *     a mix with the reason a link fell back); empty for a single worker
  */
 public record JobSummary(String job, boolean stopped, double wallSeconds, long steps,
         double finalLoss, double accuracy, double auc, double examplesPerSecond,
         List<WorkerStats> workers, List<Recovery> recoveries, JobCosts cost,
-        double epochsRun, RegressionMetrics regression) {
+        double epochsRun, RegressionMetrics regression, String links) {
 
     /** Copies the lists. */
     public JobSummary {
         workers = List.copyOf(workers);
         recoveries = List.copyOf(recoveries);
         regression = regression == null ? RegressionMetrics.NONE : regression;
+        links = links == null ? "" : links;
     }
 
     /**
@@ -55,6 +58,6 @@ public record JobSummary(String job, boolean stopped, double wallSeconds, long s
             List<WorkerStats> workers, List<Recovery> recoveries, JobCosts cost,
             double epochsRun) {
         this(job, stopped, wallSeconds, steps, finalLoss, accuracy, auc, examplesPerSecond,
-                workers, recoveries, cost, epochsRun, RegressionMetrics.NONE);
+                workers, recoveries, cost, epochsRun, RegressionMetrics.NONE, "");
     }
 }

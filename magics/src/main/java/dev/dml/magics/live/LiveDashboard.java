@@ -246,7 +246,8 @@ public final class LiveDashboard implements ProgressListener {
         double epochsRun = epochs > 0 && totalSteps > 0 && firstStep > 0
                 ? (step - firstStep + 1) / ((double) totalSteps / epochs) : Double.NaN;
         return new JobSummary(job, stopped, wallSeconds, step, finalLoss, accuracy, auc, rate,
-                totals.stats(workers), recoveries, cost, epochsRun, regression);
+                totals.stats(workers), recoveries, cost, epochsRun, regression,
+                Snapshot.links(workers));
     }
 
     private void noteShown(long reportedAtMillis) {

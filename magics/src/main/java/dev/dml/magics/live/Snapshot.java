@@ -59,7 +59,18 @@ record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
                 : byNode.size() + " nodes");
         byNode.forEach((ip, ranks) -> sb.append(" · ").append(ip).append(": ")
                 .append(Formats.ranks(ranks)));
-        return sb.toString();
+        String links = links(workers);
+        return links.isEmpty() ? sb.toString() : sb.append(" · links: ").append(links)
+                .toString();
+    }
+
+    /**
+     * How the workers reach each other: {@code tcp}, {@code ray}, or each distinct mix (a
+     * link that fell back, with why); empty before they joined, or for one worker.
+     */
+    static String links(List<WorkerInfo> workers) {
+        return workers.stream().map(WorkerInfo::transport).filter(t -> !t.isEmpty())
+                .distinct().collect(java.util.stream.Collectors.joining(" / "));
     }
 
     /** The plain-text fallback of a frame: position, loss, throughput, time left, and cost. */

@@ -69,6 +69,9 @@ public final class SummaryTable {
             rows.add(List.of("R²", Formats.loss(s.regression().r2())));
         }
         rows.add(List.of("throughput", Formats.count(s.examplesPerSecond()) + " ex/s"));
+        if (!s.links().isEmpty()) {
+            rows.add(List.of("links", s.links()));
+        }
         if (!s.recoveries().isEmpty()) {
             long lost = s.recoveries().stream().filter(r -> !r.preemption()).count();
             rows.add(List.of("recoveries", lost + " lost, " + (s.recoveries().size() - lost)

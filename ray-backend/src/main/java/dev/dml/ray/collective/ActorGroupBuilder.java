@@ -24,6 +24,7 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
     private PlacementGroup placement;
     private List<Integer> bundles = List.of();
     private boolean ranksByNode = true;
+    private TransportKind transport = TransportKind.TCP;
 
     ActorGroupBuilder(RayFunc0<W> factory) {
         this.factory = factory;
@@ -133,6 +134,18 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
     }
 
     /**
+     * Sets how the actors move collective data between them (default {@link
+     * TransportKind#TCP}: direct connections, falling back to Ray's object store per link).
+     *
+     * @param kind the transport
+     * @return this builder
+     */
+    public ActorGroupBuilder<W> optTransport(TransportKind kind) {
+        this.transport = java.util.Objects.requireNonNull(kind, "kind");
+        return this;
+    }
+
+    /**
      * Keeps ranks in creation order instead of giving the actors of one node neighbouring
      * ranks (the default, which keeps a ring's links inside nodes where it can). For groups
      * whose rank must match another group's, such as a pipeline's stages.
@@ -161,7 +174,7 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
     ActorGroup<W> join(List<ActorHandle<W>> created, List<Slot> slots, boolean keepOrder,
             Duration startWait) {
         GroupStart.Members<W> m = GroupStart.join(created, ranksByNode && !keepOrder, startWait,
-                timeout);
+                timeout, transport);
         List<Slot> slotOfRank = m.order().stream().map(slots::get).toList();
         return new ActorGroup<>(m.actors(), m.workers(), this, slotOfRank);
     }

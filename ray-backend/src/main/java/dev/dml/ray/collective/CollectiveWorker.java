@@ -2,6 +2,7 @@ package dev.dml.ray.collective;
 
 import dev.dml.events.WorkerInfo;
 import io.ray.api.ActorHandle;
+import io.ray.api.Ray;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -12,8 +13,8 @@ import java.util.List;
  *
  * <p>Extend it for actors that train: the group creates them, tells each its rank and its
  * peers ({@link #join}), and the subclass calls {@link #allReduce} on its gradients from inside
- * its own methods. Chunks move actor to actor through Ray's object store; the driver is not
- * involved.
+ * its own methods. Chunks move actor to actor over direct TCP links ({@link TransportKind#TCP},
+ * the default) or through Ray's object store; the driver is not involved.
  *
  * <pre>{@code
  * public class Trainer extends CollectiveWorker {
@@ -39,7 +40,11 @@ public class CollectiveWorker {
     /** The concurrency group in which Ray runs {@link #receive} and {@link #abort}. */
     public static final String DELIVERY_GROUP = "dml-delivery";
 
+    /** How long a rank tries to open a direct link before it takes Ray's object store. */
+    private static final Duration CONNECT_WAIT = Duration.ofSeconds(5);
+
     private volatile Communicator comm;
+    private volatile TcpEndpoint endpoint;
     private volatile WorkerInfo info;
 
     /** Creates a worker that has not joined a group yet. */
@@ -58,6 +63,28 @@ public class CollectiveWorker {
     }
 
     /**
+     * Opens this worker's endpoint for direct links before it joins a group, closing any
+     * earlier one; called by {@link ActorGroup}.
+     *
+     * @param token the coming group's token, which its peers' connections present
+     * @return {@code host:port} for peers to connect to, on the address the cluster knows
+     *     this node by (loopback in LOCAL mode); empty when no socket could be opened, and
+     *     peers reach this rank through Ray
+     */
+    public final String listen(long token) {
+        closeLinks();
+        String host = Ray.getRuntimeContext().isLocalMode() ? "127.0.0.1"
+                : NodeAddress.current()[1];
+        try {
+            endpoint = new TcpEndpoint(host, token);
+        } catch (java.io.IOException e) {
+            endpoint = null;
+            return ""; // the group's metrics say which links fell back
+        }
+        return endpoint.address();
+    }
+
+    /**
      * Makes this worker rank {@code rank} of a group; called by {@link ActorGroup}.
      *
      * @param rank this worker's rank
@@ -65,23 +92,40 @@ public class CollectiveWorker {
      * @param peers every worker of the group, by rank (this one included)
      * @param nodeOfRank the node id of every worker, by rank: links inside a node and across
      *     nodes differ, and the all-reduce uses both as fits
-     * @param timeoutMillis how long a collective waits for a peer's chunk
-     * @return who this worker is
+     * @param links the collectives' timeout and how the ranks reach each other
+     * @return who this worker is, with the way it reaches its peers
      */
     public final WorkerInfo join(
             int rank, int worldSize, List<ActorHandle<CollectiveWorker>> peers,
-            List<String> nodeOfRank, long timeoutMillis) {
+            List<String> nodeOfRank, GroupLinks links) {
         if (rank < 0 || rank >= worldSize || peers.size() != worldSize
-                || nodeOfRank.size() != worldSize) {
+                || nodeOfRank.size() != worldSize
+                || (links.direct() && links.size() != worldSize)) {
             throw new CollectiveException(
                     "Bad group membership: rank " + rank + " of " + worldSize + " with "
                             + peers.size() + " peers on " + nodeOfRank.size() + " nodes.",
                     "Create workers with ActorGroup.builder(...).open(), not by hand.");
         }
-        Transport transport = new RayTransport(rank, peers);
-        this.comm = new Communicator(rank, transport, new Topology(nodeOfRank),
-                Duration.ofMillis(timeoutMillis));
-        this.info = locate().withRank(rank, worldSize);
+        Communicator old = comm;
+        if (old != null) {
+            old.close();
+        }
+        Transport ray = new RayTransport(rank, peers);
+        TcpEndpoint ep = endpoint;
+        Transport transport = ray;
+        if (links.direct() && ep != null) {
+            TcpTransport tcp = new TcpTransport(rank, links.token(), links.endpoints(), ray,
+                    CONNECT_WAIT);
+            tcp.connectAll();
+            transport = tcp;
+        }
+        Communicator c = new Communicator(rank, transport, new Topology(nodeOfRank),
+                Duration.ofMillis(links.timeoutMillis()));
+        if (ep != null) {
+            ep.bind(c);
+        }
+        this.comm = c;
+        this.info = locate().withRank(rank, worldSize).withTransport(transport.describe());
         return info;
     }
 
@@ -192,6 +236,13 @@ public class CollectiveWorker {
      */
     protected final int worldSize() {
         return communicator().size();
+    }
+
+    private void closeLinks() {
+        TcpEndpoint ep = endpoint;
+        if (ep != null) {
+            ep.close();
+        }
     }
 
     private Communicator communicator() {

@@ -74,6 +74,11 @@ final class Communicator {
                 + why + ".", "The group must be joined again before its next collective."));
     }
 
+    /** Closes the transport's links: this rank has joined another group, or is done. */
+    void close() {
+        transport.close();
+    }
+
     /** Returns a new array: the element-wise reduction of every rank's {@code data}. */
     synchronized float[] allReduce(float[] data, ReduceOp op) {
         long t0 = System.nanoTime();

@@ -63,11 +63,12 @@ final class GroupStart {
      * @param ranksByNode give the actors of one node neighbouring ranks
      * @param startWait how long the actors may take to start
      * @param timeout how long joining, and later each collective, may take
+     * @param transport how the members will reach each other
      * @return the members, by rank
      */
     @SuppressWarnings("unchecked")
     static <W extends CollectiveWorker> Members<W> join(List<ActorHandle<W>> created,
-            boolean ranksByNode, Duration startWait, Duration timeout) {
+            boolean ranksByNode, Duration startWait, Duration timeout, TransportKind transport) {
         List<ObjectRef<WorkerInfo>> where = new ArrayList<>();
         for (ActorHandle<W> a : created) {
             where.add(a.task(CollectiveWorker::locate).remote());
@@ -84,12 +85,31 @@ final class GroupStart {
             nodeOfRank.add(nodes.get(member));
             peers.add((ActorHandle<CollectiveWorker>) (ActorHandle<?>) created.get(member));
         }
+        GroupLinks links = links(actors, transport, timeout);
         List<ObjectRef<WorkerInfo>> joins = new ArrayList<>();
         for (int r = 0; r < actors.size(); r++) {
             joins.add(actors.get(r).task(CollectiveWorker::join, r, actors.size(), peers,
-                    nodeOfRank, timeout.toMillis()).remote());
+                    nodeOfRank, links).remote());
         }
         return new Members<>(actors, Gather.await(joins, List.of(), "joining the group",
                 timeout), java.util.Arrays.stream(order).boxed().toList());
+    }
+
+    /**
+     * For direct links, opens every member's endpoint under a new token and collects the
+     * addresses by rank: each on its node's IP, which every node can reach.
+     */
+    private static <W extends CollectiveWorker> GroupLinks links(List<ActorHandle<W>> actors,
+            TransportKind transport, Duration timeout) {
+        if (transport == TransportKind.RAY || actors.size() == 1) {
+            return GroupLinks.viaRay(timeout.toMillis());
+        }
+        long token = new java.security.SecureRandom().nextLong();
+        List<ObjectRef<String>> listening = new ArrayList<>();
+        for (ActorHandle<W> a : actors) {
+            listening.add(a.task(CollectiveWorker::listen, token).remote());
+        }
+        return GroupLinks.direct(timeout.toMillis(), token,
+                Gather.await(listening, List.of(), "opening direct links", timeout));
     }
 }

@@ -36,6 +36,11 @@ final class RayTransport implements Transport {
         return timeout -> await(acks, to, timeout);
     }
 
+    @Override
+    public String describe() {
+        return "ray";
+    }
+
     private void await(List<ObjectRef<Boolean>> acks, int[] to, Duration timeout) {
         for (int i = 0; i < acks.size(); i++) {
             try {

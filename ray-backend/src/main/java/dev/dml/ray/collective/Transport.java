@@ -16,6 +16,19 @@ interface Transport {
      */
     Delivery send(int[] to, long seq, int step, byte[] payload);
 
+    /**
+     * Says how chunks travel, for the job's metrics: {@code tcp}, {@code ray}, or a mix with
+     * the reason a link fell back.
+     *
+     * @return the description
+     */
+    default String describe() {
+        return "in-process";
+    }
+
+    /** Closes the transport's connections; the group that used it is done. */
+    default void close() {}
+
     /** A sent chunk. */
     interface Delivery {
 

@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
+import dev.dml.ray.collective.TransportKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -15,9 +16,10 @@ import java.util.stream.IntStream;
  * @param jvmOptions each actor's JVM options
  * @param timeout how long a call or a collective may wait
  * @param placement the job's placement group, or null where there is none (LOCAL mode)
+ * @param transport how the workers' collectives move data
  */
 record ActorSettings(double cpus, double gpus, List<String> jvmOptions, Duration timeout,
-        JobPlacement placement) {
+        JobPlacement placement, TransportKind transport) {
 
     ActorSettings {
         jvmOptions = List.copyOf(jvmOptions);
@@ -39,7 +41,7 @@ record ActorSettings(double cpus, double gpus, List<String> jvmOptions, Duration
     private ActorGroupBuilder<TrainWorker> group(List<Integer> bundles) {
         ActorGroupBuilder<TrainWorker> b = ActorGroup.builder(TrainWorker::new)
                 .setSize(bundles.size()).optCpusPerActor(cpus).optGpusPerActor(gpus)
-                .optTimeout(timeout);
+                .optTimeout(timeout).optTransport(transport);
         jvmOptions.forEach(b::addJvmOption);
         if (placement != null) {
             b.optPlacement(placement.group(), bundles);

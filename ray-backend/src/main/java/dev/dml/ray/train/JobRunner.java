@@ -15,6 +15,7 @@ import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.data.ArrowShards;
+import dev.dml.ray.collective.TransportKind;
 import dev.dml.ray.data.ColumnSelection;
 import java.io.IOException;
 import dev.dml.ray.data.RowOrder;
@@ -57,6 +58,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final double cpus;
     private final double gpus;
     private final ArrayList<String> jvmOptions;
+    private final String transport;
     private final String checkpointDir;
     private final int checkpointEvery;
     private final boolean resume;
@@ -92,6 +94,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.cpus = spec.cpusPerWorker();
         this.gpus = spec.gpusPerWorker();
         this.jvmOptions = new ArrayList<>(jvmOptions);
+        this.transport = spec.get(TrainOptions.TRANSPORT);
         this.checkpointDir = spec.checkpointDir().map(Path::toString).orElse(null);
         this.checkpointEvery = spec.checkpointEvery();
         this.resume = spec.resume();
@@ -144,7 +147,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                     plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
             control.attach(where);
             List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
-                    where), control);
+                    where, TransportKind.of(transport)), control);
             started = true;
             context.emit(new JobStarted(who));
             if (gpus > 0) { // each worker's device, or its refusal, before any data is sent

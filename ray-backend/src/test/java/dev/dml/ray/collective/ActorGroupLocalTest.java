@@ -50,6 +50,24 @@ class ActorGroupLocalTest {
     }
 
     @Test
+    void ranksTalkOverDirectLinksByDefaultAndOverRayWhenAsked() {
+        for (TransportKind kind : TransportKind.values()) {
+            try (ActorGroup<ProbeWorker> group = ActorGroup.builder(ProbeWorker::new).setSize(3)
+                    .optCpusPerActor(0).optTimeout(Duration.ofSeconds(30)).optTransport(kind)
+                    .open()) {
+                List<float[]> in = CommunicatorTest.randomInputs(3, 10_001, 8);
+                List<float[]> out = group.allReduce(in, ReduceOp.AVERAGE);
+                for (float[] o : out) {
+                    assertArrayEquals(CommunicatorTest.mean(in), o, 1e-6f, kind.label());
+                }
+                for (var w : group.workers()) {
+                    assertEquals(kind.label(), w.transport(), "rank " + w.rank());
+                }
+            }
+        }
+    }
+
+    @Test
     void workersKnowTheirRanksAndReduceFromTheirOwnMethods() {
         try (ActorGroup<ProbeWorker> group = open(3)) {
             for (int r = 0; r < 3; r++) {

@@ -1,0 +1,203 @@
+package dev.dml.ray.collective;
+
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Sends chunks over direct TCP connections, one per peer, opened on first use: a chunk costs a
+ * write, not a Ray task and an object-store round trip. A peer it cannot connect to within the
+ * connect wait is reached through the {@code fallback} (Ray's object store) instead, and {@link
+ * #describe} says so, so that the choice shows in the job's metrics.
+ *
+ * <p>Frames are {@code seq, step, length, bytes}; the peer's {@link TcpEndpoint} reads them in
+ * order. A write that fails means the peer is gone: the send fails at once.
+ */
+final class TcpTransport implements Transport {
+
+    private static final Delivery DELIVERED = timeout -> { };
+
+    private final int rank;
+    private final long token;
+    private final List<InetSocketAddress> peers;
+    private final Transport fallback;
+    private final Duration connectWait;
+    private final Map<Integer, Link> links = new ConcurrentHashMap<>();
+    private final Map<Integer, String> fellBack = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the transport; it connects on first use.
+     *
+     * @param rank this rank
+     * @param token the group's token, presented to each peer's endpoint
+     * @param peers each rank's endpoint, by rank
+     * @param fallback how to reach a peer that cannot be connected to
+     * @param connectWait how long to try connecting before falling back
+     */
+    TcpTransport(int rank, long token, List<InetSocketAddress> peers, Transport fallback,
+            Duration connectWait) {
+        this.rank = rank;
+        this.token = token;
+        this.peers = new ArrayList<>(peers); // may hold nulls: ranks that could not listen
+        this.fallback = fallback;
+        this.connectWait = connectWait;
+    }
+
+    @Override
+    public Delivery send(int[] to, long seq, int step, byte[] payload) {
+        List<Integer> viaFallback = new ArrayList<>();
+        for (int r : to) {
+            Link link = link(r);
+            if (link == null) {
+                viaFallback.add(r);
+            } else {
+                link.write(seq, step, payload);
+            }
+        }
+        if (viaFallback.isEmpty()) {
+            return DELIVERED;
+        }
+        return fallback.send(viaFallback.stream().mapToInt(Integer::intValue).toArray(), seq,
+                step, payload);
+    }
+
+    /**
+     * Opens the links to every peer now, so that {@link #describe} is final once the group
+     * has formed; the peers listen already.
+     */
+    void connectAll() {
+        for (int r = 0; r < peers.size(); r++) {
+            if (r != rank) {
+                link(r);
+            }
+        }
+    }
+
+    /** The link to a peer, connecting on first use; null once it fell back. */
+    private Link link(int peer) {
+        Link l = links.get(peer);
+        if (l != null || fellBack.containsKey(peer)) {
+            return l;
+        }
+        synchronized (this) {
+            l = links.get(peer);
+            if (l == null && !fellBack.containsKey(peer)) {
+                try {
+                    l = connect(peer);
+                    links.put(peer, l);
+                } catch (IOException e) {
+                    if (fallback == null) {
+                        throw new CollectiveException("Rank " + rank + " could not connect to"
+                                + " rank " + peer + " at " + peers.get(peer) + ": " + e + ".",
+                                "Check that the nodes can reach each other on any TCP port.",
+                                e);
+                    }
+                    fellBack.put(peer, e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
+            }
+            return l;
+        }
+    }
+
+    private Link connect(int peer) throws IOException {
+        if (peers.get(peer) == null) {
+            throw new IOException("rank " + peer + " could not open a listening socket");
+        }
+        long deadline = System.nanoTime() + connectWait.toNanos();
+        while (true) {
+            Socket s = new Socket();
+            try {
+                s.setTcpNoDelay(true);
+                s.connect(peers.get(peer), (int) Math.max(1, connectWait.toMillis()));
+                return new Link(peer, s);
+            } catch (IOException e) {
+                s.close();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(50);
+            }
+        }
+    }
+
+    /**
+     * Says how this rank reaches its peers: {@code tcp}, or {@code tcp; ray for rank 2
+     * (ConnectException: ...)} where some link fell back.
+     */
+    @Override
+    public String describe() {
+        if (fellBack.isEmpty()) {
+            return "tcp";
+        }
+        StringBuilder sb = new StringBuilder(links.isEmpty() ? "ray" : "tcp; ray");
+        fellBack.forEach((peer, why) -> sb.append(" for rank ").append(peer).append(" (")
+                .append(why).append(")"));
+        return sb.toString();
+    }
+
+    @Override
+    public void close() {
+        links.values().forEach(Link::close);
+        links.clear();
+        if (fallback != null) {
+            fallback.close();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One connection to one peer; writes are whole frames, one at a time. */
+    private final class Link {
+
+        private final int peer;
+        private final Socket socket;
+        private final DataOutputStream out;
+
+        Link(int peer, Socket socket) throws IOException {
+            this.peer = peer;
+            this.socket = socket;
+            this.out = new DataOutputStream(
+                    new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+            out.writeInt(TcpEndpoint.MAGIC);
+            out.writeLong(token);
+            out.writeInt(rank);
+            out.flush();
+        }
+
+        synchronized void write(long seq, int step, byte[] payload) {
+            try {
+                out.writeLong(seq);
+                out.writeInt(step);
+                out.writeInt(payload.length);
+                out.write(payload);
+                out.flush();
+            } catch (IOException e) {
+                throw new CollectiveException("Rank " + rank + " could not send a chunk to rank "
+                        + peer + ": " + e.getMessage() + ".",
+                        "Rank " + peer + " may have died; close the group and open a new one.",
+                        e);
+            }
+        }
+
+        void close() {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // the peer's reader sees the close
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package dev.dml.ray.collective;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataOutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The collectives over real loopback sockets: one endpoint and one thread per rank, no Ray. */
+class TcpTransportTest {
+
+    private static final long TOKEN = 42;
+
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final List<TcpEndpoint> endpoints = new ArrayList<>();
+    private final List<Communicator> comms = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        comms.forEach(Communicator::close);
+        endpoints.forEach(TcpEndpoint::close);
+        pool.shutdownNow();
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "rank threads leaked");
+    }
+
+    /**
+     * A group whose ranks talk over TCP; ranks listed in {@code deaf} have no endpoint, and
+     * their peers reach them through {@code fallback}.
+     */
+    private List<Communicator> group(Topology topology, List<Integer> deaf, Transport fallback)
+            throws Exception {
+        int n = topology.size();
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        List<TcpEndpoint> mine = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            TcpEndpoint e = new TcpEndpoint("127.0.0.1", TOKEN);
+            endpoints.add(e);
+            mine.add(e);
+            addresses.add(deaf.contains(r) ? null
+                    : new InetSocketAddress("127.0.0.1", e.port()));
+        }
+        for (int r = 0; r < n; r++) {
+            TcpTransport t = new TcpTransport(r, TOKEN, addresses, fallback,
+                    Duration.ofMillis(200));
+            Communicator c = new Communicator(r, t, topology, Duration.ofSeconds(10));
+            mine.get(r).bind(c);
+            comms.add(c);
+        }
+        for (Communicator c : comms) {
+            ((TcpTransport) transportOf(c)).connectAll();
+        }
+        return comms;
+    }
+
+    private static Transport transportOf(Communicator c) throws Exception {
+        java.lang.reflect.Field f = Communicator.class.getDeclaredField("transport");
+        f.setAccessible(true);
+        return (Transport) f.get(c);
+    }
+
+    private List<float[]> runAll(List<Communicator> group, List<float[]> inputs,
+            BiFunction<Communicator, float[], float[]> op) throws Exception {
+        List<Future<float[]>> fs = new ArrayList<>();
+        for (int r = 0; r < group.size(); r++) {
+            Communicator c = group.get(r);
+            float[] in = inputs.get(r);
+            fs.add(pool.submit(() -> op.apply(c, in)));
+        }
+        List<float[]> out = new ArrayList<>();
+        for (Future<float[]> f : fs) {
+            out.add(f.get(30, TimeUnit.SECONDS));
+        }
+        return out;
+    }
+
+    @Test
+    void ringAndHierarchicalAllReduceAndBroadcastOverSockets() throws Exception {
+        for (String layout : List.of("aaa", "aabb")) {
+            tearDownGroup();
+            Topology t = new Topology(layout.chars().mapToObj(c -> String.valueOf((char) c))
+                    .toList());
+            List<Communicator> g = group(t, List.of(), null);
+            int n = layout.length();
+            for (int length : new int[] {0, 1, 5, 100_003}) {
+                List<float[]> in = CommunicatorTest.randomInputs(n, length, length + n);
+                List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
+                for (float[] o : out) {
+                    assertArrayEquals(CommunicatorTest.mean(in), o, 1e-5f, layout + " " + length);
+                    assertArrayEquals(out.get(0), o, 0f, "ranks disagree");
+                }
+            }
+            List<float[]> in = CommunicatorTest.randomInputs(n, 77, 9);
+            for (float[] o : runAll(g, in, Communicator::broadcast)) {
+                assertArrayEquals(in.get(0), o, 0f);
+            }
+            assertEquals("tcp", transportOf(g.get(0)).describe());
+        }
+    }
+
+    private void tearDownGroup() {
+        comms.forEach(Communicator::close);
+        comms.clear();
+    }
+
+    @Test
+    void aPeerThatCannotBeReachedGoesThroughTheFallbackAndSaysSo() throws Exception {
+        AtomicInteger viaFallback = new AtomicInteger();
+        Transport fallback = (to, seq, step, payload) -> {
+            viaFallback.incrementAndGet();
+            for (int r : to) {
+                comms.get(r).deliver(seq, step, payload);
+            }
+            return d -> { };
+        };
+        List<Communicator> g = group(Topology.singleNode(3), List.of(2), fallback);
+        List<float[]> in = CommunicatorTest.randomInputs(3, 1000, 3);
+        List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
+        float[] sum = CommunicatorTest.mean(in);
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] *= 3;
+        }
+        assertArrayEquals(sum, out.get(2), 1e-4f);
+        assertTrue(viaFallback.get() > 0, "rank 1 sends to rank 2 through the fallback");
+        String how = transportOf(g.get(1)).describe();
+        assertTrue(how.startsWith("tcp; ray for rank 2 ("), how);
+        assertEquals("tcp", transportOf(g.get(2)).describe(), "rank 2 reaches the others");
+    }
+
+    @Test
+    void aPeerThatDiesEndsTheWaitAtOnceNotAtTheTimeout() throws Exception {
+        List<Communicator> g = group(Topology.singleNode(2), List.of(), null);
+        runAll(g, CommunicatorTest.randomInputs(2, 10, 1), (c, a) -> c.allReduce(a,
+                ReduceOp.SUM));
+        long t0 = System.nanoTime();
+        Future<float[]> waiting = pool.submit(() -> g.get(0).allReduce(new float[10],
+                ReduceOp.SUM));
+        Thread.sleep(100);
+        g.get(1).close(); // rank 1's process is gone: its sockets close
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> waiting.get(5, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof CollectiveException, e.toString());
+        assertTrue(e.getCause().getMessage().contains("rank 1 closed its connection"),
+                e.getCause().getMessage());
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5), "not the timeout");
+    }
+
+    @Test
+    void aConnectionWithoutTheGroupsTokenIsClosedAndChangesNothing() throws Exception {
+        List<Communicator> g = group(Topology.singleNode(2), List.of(), null);
+        try (Socket stray = new Socket("127.0.0.1", endpoints.get(0).port());
+                DataOutputStream out = new DataOutputStream(stray.getOutputStream())) {
+            out.writeInt(TcpEndpoint.MAGIC);
+            out.writeLong(TOKEN + 1);
+            out.writeInt(1);
+            out.writeLong(0);
+            out.writeInt(0);
+            out.writeInt(4);
+            out.write(new byte[4]);
+            out.flush();
+            assertEquals(-1, stray.getInputStream().read(), "the endpoint hangs up");
+        }
+        List<float[]> in = CommunicatorTest.randomInputs(2, 10, 4);
+        List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
+        assertArrayEquals(CommunicatorTest.mean(in), out.get(0), 1e-6f);
+    }
+}
