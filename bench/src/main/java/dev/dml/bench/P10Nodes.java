@@ -137,6 +137,7 @@ final class P10Nodes implements Benchmark {
         long allReduceBytes;
         long interNodeBytes;
         Set<String> nodes = Set.of();
+        final Set<String> links = new java.util.TreeSet<>();
         final long examples;
 
         Case(String name, String placement, String what, Table table) {
@@ -171,6 +172,7 @@ final class P10Nodes implements Benchmark {
                 throw new IllegalStateException(name + " ran on " + ips + ": " + j.workers);
             }
             nodes = ips;
+            j.workers.forEach(w -> links.add(w.transport()));
             if (Double.isNaN(coldToWorkers)) {
                 coldToWorkers = at[0];
                 coldToFirstStep = at[1];
@@ -198,6 +200,7 @@ final class P10Nodes implements Benchmark {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("what", what + " (--placement " + placement + ")");
             m.put("nodes", nodes);
+            m.put("links", links);
             m.put("examples_per_s", P1Jobs.series("examples/s over the timed epochs", rates, 1));
             m.put("step_compute_ms", P1Jobs.series("slowest rank's forward, backward, Adam",
                     compute, 2));

@@ -83,12 +83,11 @@ final class P3Dml {
                     parts);
         } finally {
             if (ckDir != null) {
-                try (Stream<Path> files = Files.list(ckDir)) {
-                    for (Path f : files.toList()) {
+                try (Stream<Path> files = Files.walk(ckDir)) { // deepest first
+                    for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                         Files.deleteIfExists(f);
                     }
                 }
-                Files.deleteIfExists(ckDir);
             }
         }
     }

@@ -46,22 +46,27 @@ final class P4AllReduce implements Benchmark {
     public BenchResult run(String task) throws Exception {
         TrialTimes allReduce = new TrialTimes("ring_all_reduce", BYTES);
         TrialTimes handOff = new TrialTimes("object_store_hand_off", BYTES);
+        TrialTimes tcpCopy = new TrialTimes("tcp_loopback_copy", BYTES);
         List<Map<String, Object>> workers = new ArrayList<>();
+        List<String> transports = new ArrayList<>();
         Map<String, Object> workerEnv = new LinkedHashMap<>();
         try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
                 DriverProcess driver = cluster.openDriver()) {
             for (String info : driver.call(new Open())) {
                 workers.add(Map.of("worker", info));
+                transports.add(info.substring(info.indexOf(" over ") + 6));
             }
             JobJvms.WORKER_ENV.keySet().forEach(k -> workerEnv.put(k,
                     driver.call(new Env(k))));
             new SideBySide(WARMUPS, REPETITIONS)
                     .add(allReduce, round -> driver.call(new TimeAllReduce()))
                     .add(handOff, round -> driver.call(new TimeHandOff()))
+                    .add(tcpCopy, round -> driver.call(new TimeTcpCopy()))
                     .run();
             driver.call(new Close());
         }
         double ratio = allReduce.medianMbPerSecond() / handOff.medianMbPerSecond();
+        double vsTcp = allReduce.medianMbPerSecond() / tcpCopy.medianMbPerSecond();
         double algBw = allReduce.medianMbPerSecond();
         double busBw = algBw * 2.0 * (WORKERS - 1) / WORKERS;
         double[] a = allReduce.seconds();
@@ -70,19 +75,26 @@ final class P4AllReduce implements Benchmark {
         for (int i = 0; i < a.length; i++) {
             paired[i] = TrialTimes.round(h[i] / a[i], 4);
         }
-        System.out.printf("P4: all-reduce %.1f MB/s (bus %.1f MB/s), hand-off %.1f MB/s;"
-                + " ratio %.3f (goal %.2f)%n", algBw, busBw, handOff.medianMbPerSecond(), ratio,
-                GOAL);
+        System.out.printf("P4: all-reduce %.1f MB/s (bus %.1f MB/s), hand-off %.1f MB/s, raw TCP"
+                + " %.1f MB/s; ratio %.3f (goal %.2f), against raw TCP %.3f%n", algBw, busBw,
+                handOff.medianMbPerSecond(), tcpCopy.medianMbPerSecond(), ratio, GOAL, vsTcp);
         Map<String, Object> bw = new LinkedHashMap<>();
         bw.put("all_reduce_algorithm_mb_per_s", TrialTimes.round(algBw, 1));
         bw.put("all_reduce_bus_mb_per_s", TrialTimes.round(busBw, 1));
         bw.put("hand_off_mb_per_s", TrialTimes.round(handOff.medianMbPerSecond(), 1));
+        bw.put("tcp_loopback_copy_mb_per_s", TrialTimes.round(tcpCopy.medianMbPerSecond(), 1));
         return new BenchResult("P4", GOAL, task)
                 .setRatio(ratio)
                 .put("ratio_is", "median(all-reduce algorithm bandwidth) / median(hand-off"
                         + " bandwidth); both 25 MB / median seconds; MB = 10^6 bytes")
                 .put("bus_bandwidth_is", "algorithm bandwidth * 2(N-1)/N, as nccl-tests report"
                         + " it; N = " + WORKERS + ", so it equals the algorithm bandwidth")
+                .put("ratio_against_raw_tcp", TrialTimes.round(vsTcp, 4))
+                .put("ratio_against_raw_tcp_is", "median(all-reduce algorithm bandwidth) /"
+                        + " median(raw TCP loopback copy bandwidth): the same 25 MB written by"
+                        + " rank 0 to a plain socket that rank 1 reads whole and answers with"
+                        + " one byte; no encoding, no reduction")
+                .put("transport", "the all-reduce's links: " + transports)
                 .put("subject", SUBJECT)
                 .put("peer", PEER)
                 .put("cluster", "embedded Ray head on this machine, 2 CPUs; 1 driver process;"
@@ -95,6 +107,7 @@ final class P4AllReduce implements Benchmark {
                 .put("paired_ratio_median", TrialTimes.round(TrialTimes.median(paired), 4))
                 .put("all_reduce", allReduce.toJson(SUBJECT))
                 .put("hand_off", handOff.toJson(PEER))
+                .put("tcp_loopback_copy", tcpCopy.toJson("raw TCP loopback copy of 25 MB"))
                 .put("workers", workers)
                 .put("worker_env", workerEnv);
     }
@@ -114,7 +127,7 @@ final class P4AllReduce implements Benchmark {
                     ActorGroup.builder(P4Worker::new).setSize(WORKERS).open());
             ArrayList<String> out = new ArrayList<>();
             for (WorkerInfo w : g.workers()) {
-                out.add("rank " + w.rank() + " of " + w.worldSize());
+                out.add("rank " + w.rank() + " of " + w.worldSize() + " over " + w.transport());
             }
             return out;
         }
@@ -157,6 +170,22 @@ final class P4AllReduce implements Benchmark {
         public Double run(DriverContext context) {
             ActorGroup<P4Worker> g = group(context);
             return g.actor(0).task(P4Worker::timedHandOff, g.actor(1), BYTES).remote().get();
+        }
+    }
+
+    /** Times one raw TCP copy from rank 0 to rank 1 over loopback, opening it on first use. */
+    static final class TimeTcpCopy implements DriverTask<Double> {
+        private static final long serialVersionUID = 1L;
+        /** Rank 1's raw socket, in the driver JVM, which runs every task of this benchmark. */
+        private static Integer port;
+
+        @Override
+        public Double run(DriverContext context) {
+            ActorGroup<P4Worker> g = group(context);
+            if (port == null) {
+                port = g.actor(1).task(P4Worker::rawListen).remote().get();
+            }
+            return g.actor(0).task(P4Worker::timedTcpCopy, port, BYTES).remote().get();
         }
     }
 

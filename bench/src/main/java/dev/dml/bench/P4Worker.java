@@ -5,6 +5,14 @@ import dev.dml.ray.collective.ReduceOp;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.Arrays;
 
 /**
@@ -16,6 +24,7 @@ public class P4Worker extends CollectiveWorker {
 
     private float[] floats;
     private byte[] bytes;
+    private Socket raw;
 
     /** Creates the worker; {@link dev.dml.ray.collective.ActorGroup} joins it to the group. */
     public P4Worker() {}
@@ -65,6 +74,69 @@ public class P4Worker extends CollectiveWorker {
             throw new IllegalStateException("The peer got " + got + " bytes, not " + n + ".");
         }
         return s;
+    }
+
+    /**
+     * Opens a plain loopback socket that reads whole messages ({@code int n}, then n bytes)
+     * and answers each with one byte: the receiving end of the raw TCP copy.
+     *
+     * @return the port
+     * @throws IOException when no socket can be opened
+     */
+    public int rawListen() throws IOException {
+        ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        Thread t = new Thread(() -> {
+            try (server; Socket s = server.accept()) {
+                s.setTcpNoDelay(true);
+                DataInputStream in = new DataInputStream(new BufferedInputStream(
+                        s.getInputStream(), 1 << 16));
+                OutputStream out = s.getOutputStream();
+                byte[] buf = new byte[0];
+                while (true) {
+                    int n = in.readInt();
+                    if (buf.length != n) {
+                        buf = new byte[n];
+                    }
+                    in.readFully(buf);
+                    out.write(1);
+                    out.flush();
+                }
+            } catch (IOException end) {
+                // the sender closed: the benchmark is over
+            }
+        }, "p4-raw-tcp");
+        t.setDaemon(true);
+        t.start();
+        return server.getLocalPort();
+    }
+
+    /**
+     * Times a raw TCP copy of {@code n} bytes to a peer's {@link #rawListen} socket, from the
+     * first byte written to the peer's one-byte answer; the connection is opened once, untimed.
+     *
+     * @param port the peer's port on loopback
+     * @param n the number of bytes
+     * @return the seconds
+     * @throws IOException when the copy fails
+     */
+    public double timedTcpCopy(int port, int n) throws IOException {
+        if (raw == null) {
+            raw = new Socket(InetAddress.getLoopbackAddress(), port);
+            raw.setTcpNoDelay(true);
+        }
+        if (bytes == null || bytes.length != n) {
+            bytes = new byte[n];
+            Arrays.fill(bytes, (byte) (rank() + 1));
+        }
+        DataOutputStream out = new DataOutputStream(raw.getOutputStream());
+        long t0 = System.nanoTime();
+        out.writeInt(n);
+        out.write(bytes);
+        out.flush();
+        if (raw.getInputStream().read() != 1) {
+            throw new IOException("The peer did not answer the copy.");
+        }
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     /**

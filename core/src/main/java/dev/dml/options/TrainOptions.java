@@ -198,6 +198,14 @@ public final class TrainOptions {
             + " cell says so), or Ray's object store for every link").example("ray")
             .fixed("tcp").java("opt(TrainOptions.TRANSPORT, ...)").done();
 
+    /** The gradient buckets all-reduced during the backward pass. */
+    public static final Option<Double> BUCKET_MB = spec("bucket-mb", ValueType.nonNegative(),
+            "MB", "all-reduce the gradients in buckets of about MB megabytes of layers, each as"
+            + " soon as the backward pass has finished its layers, while it goes on with the"
+            + " earlier ones (data parallelism, --transport tcp, no --compress); 0 waits for the"
+            + " whole backward pass").example("0").fixed(1.0)
+            .java("opt(TrainOptions.BUCKET_MB, ...)").done();
+
     /** Dollars the job may spend. */
     public static final Option<Double> BUDGET = spec("budget", ValueType.positive(), "USD",
             "checkpoint and stop before the job's cost would pass this many dollars (nodes"
@@ -253,7 +261,8 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
-            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, SHUFFLE, STRATIFY, OPTIMIZER, LR,
+            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB,
+            SHUFFLE, STRATIFY, OPTIMIZER, LR,
             WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,

@@ -337,9 +337,32 @@ public final class ModelStage implements AutoCloseable {
         return manager;
     }
 
+    ParameterBuffers buffers() {
+        return params;
+    }
+
+    /** The index of each layer's first block in this stage. */
+    int[] layerStarts() {
+        return layerStarts.clone();
+    }
+
+    int blockCount() {
+        return blocks.size();
+    }
+
+    /** Each layer's number of scalar parameters. */
+    long[] layerParameters() {
+        return StageLayers.parameters(blocks, layerStarts);
+    }
+
     /** Runs the layers; an input elsewhere is copied to the device, in its own manager. */
     NDArray forward(NDArray x) {
-        return StageLayers.forward(blocks, store, onDevice(x, x.getManager()));
+        return forward(x, 0, blocks.size());
+    }
+
+    /** Runs blocks {@code [from, to)} of this stage, as {@link #forward(NDArray)} runs all. */
+    NDArray forward(NDArray x, int from, int to) {
+        return StageLayers.forward(blocks.subList(from, to), store, onDevice(x, x.getManager()));
     }
 
     /** The array on this stage's device: itself, or a copy owned by {@code scope}. */

@@ -168,11 +168,28 @@ final class ParameterBuffers {
 
     void copyGradients(FloatBuffer dst) {
         requireRoom(dst, "gradients");
-        for (Parameter p : params) {
+        copyGradients(0, params.size(), dst);
+    }
+
+    /** Appends the gradients of parameters {@code [from, to)} to {@code dst}. */
+    void copyGradients(int from, int to, FloatBuffer dst) {
+        for (Parameter p : params.subList(from, to)) {
             try (NDArray g = p.getArray().getGradient()) {
                 read(g, dst);
             }
         }
+    }
+
+    /** The index of the parameter that starts at flat offset {@code offset}. */
+    int parameterAt(int offset) {
+        int i = java.util.Arrays.binarySearch(offsets, 0, params.size() + 1, offset);
+        if (i < 0) {
+            throw new IllegalArgumentException("no parameter starts at " + offset);
+        }
+        while (i > 0 && offsets[i - 1] == offset) {
+            i--; // an empty parameter before it starts there too
+        }
+        return i;
     }
 
     void setGradients(FloatBuffer src) {

@@ -48,6 +48,9 @@ final class DataParallelSteps implements AutoCloseable {
     private final List<ShardStore> extra = new ArrayList<>();
     /** The {@code --compress} scheme and its residual; null until the first step. */
     private GradientCompressor compressor;
+    /** The all-reduce that overlaps the backward, for {@link #overlapModel}; null if none. */
+    private OverlappedReduce overlap;
+    private ModelStage overlapModel;
     /** Steps completed over the job, as of the last step; read when a call failed midway. */
     volatile long completed = -1;
 
@@ -97,6 +100,30 @@ final class DataParallelSteps implements AutoCloseable {
     @Override
     public void close() {
         dropShards();
+        if (overlap != null) {
+            overlap.close();
+        }
+    }
+
+    /**
+     * The overlapped all-reduce for this model, or null where the step takes the plain one:
+     * {@code --bucket-mb 0}, a lossy {@code --compress}, a link that is not direct TCP (Ray's
+     * calls need a task's thread), or a model that fits one bucket.
+     */
+    private OverlappedReduce overlap(ModelStage m, WorkerConfig config) {
+        if (config.bucketFloats <= 0 || compressor.scheme().lossy()
+                || !"tcp".equals(peers.info().transport())) {
+            return null;
+        }
+        if (overlapModel != m) {
+            if (overlap != null) {
+                overlap.close();
+            }
+            overlap = new OverlappedReduce(peers,
+                    dev.dml.ray.model.BucketedBackward.of(m, config.bucketFloats));
+            overlapModel = m;
+        }
+        return overlap.overlaps() ? overlap : null;
     }
 
     /**
@@ -128,11 +155,31 @@ final class DataParallelSteps implements AutoCloseable {
         long[] inter = new long[range.count];
         int done = 0;
         boolean stop = false;
+        OverlappedReduce overlapped = world > 1 && !severalPerRank ? overlap(m, config) : null;
         while (done < range.count && !stop) {
             int from = (range.first + done) * batchSize * k;
             long t0 = System.nanoTime();
             if (gradients == null || gradients.length != n + 1) {
                 gradients = new float[n + 1];
+            }
+            if (overlapped != null) {
+                CollectiveStats before = peers.stats();
+                OverlappedReduce.Step st = overlapped.train(m, first, order[0], from, batchSize,
+                        gradients, RecoverableWorker::leaving);
+                CollectiveStats after = peers.stats();
+                long t2 = System.nanoTime();
+                m.setGradients(FloatBuffer.wrap(gradients, 0, n));
+                m.step();
+                losses[done] = st.loss();
+                stop = st.stop();
+                bytes[done] = after.bytesSent() - before.bytesSent();
+                inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();
+                // only the all-reduce the backward did not hide counts as communication
+                compute[done] = (st.backwardEndNanos() - t0) + (System.nanoTime() - t2);
+                comm[done] = t2 - st.backwardEndNanos();
+                done++;
+                completed = range.globalFirst + done;
+                continue;
             }
             losses[done] = severalPerRank ? trainShards(m, mine, order, from, batchSize, k)
                     : train(m, first, order[0], from, batchSize);

@@ -85,7 +85,8 @@ final class JobRunner implements DriverTask<TrainResult> {
                 shards.size(), spec.accumulate(),
                 spec.get(TrainOptions.SHUFFLE), spec.seed(), spec.stepsPerEpoch())
                 .withGpus(spec.gpusPerWorker())
-                .withCompression(spec.get(TrainOptions.COMPRESS));
+                .withCompression(spec.get(TrainOptions.COMPRESS))
+                .withBuckets(spec.get(TrainOptions.BUCKET_MB));
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();

@@ -119,8 +119,37 @@ final class SpecResolution {
                     + " the gradients workers exchange, but one worker exchanges none.",
                     "Raise {workers} to 2 or more, or leave {compress} out.");
         }
+        checkBuckets(v, strategy, workers);
         return new TrainSpec(b, v, columns, strategy, optimizer(b), workers, train, validation,
                 model, steps, notices);
+    }
+
+    /** Refuses {@code --bucket-mb} set where no all-reduce runs during the backward. */
+    private static void checkBuckets(OptionValues v, Strategy strategy, int workers) {
+        if (!v.isSet(TrainOptions.BUCKET_MB) || v.get(TrainOptions.BUCKET_MB) == 0) {
+            return;
+        }
+        String why = null;
+        String fix = null;
+        if (strategy instanceof Strategy.Staged s) {
+            why = "the strategy " + DmlException.literal(s) + " all-reduces each stage's"
+                    + " gradients after its micro-batches";
+            fix = "use {strategy=data}";
+        } else if (workers == 1) {
+            why = "one worker all-reduces nothing";
+            fix = "raise {workers} to 2 or more";
+        } else if (!"none".equals(v.get(TrainOptions.COMPRESS))) {
+            why = "compressed gradients are all-reduced after the whole backward (their error"
+                    + " feedback spans every gradient)";
+            fix = "leave {compress} out";
+        } else if ("ray".equals(v.get(TrainOptions.TRANSPORT))) {
+            why = "over {transport=ray} the all-reduce runs after the whole backward";
+            fix = "leave {transport} out";
+        }
+        if (why != null) {
+            throw new DmlException("{bucket-mb} overlaps the all-reduce with the backward pass,"
+                    + " but " + why + ".", "Leave {bucket-mb} out, or " + fix + ".");
+        }
     }
 
     private static void checkCheckpoints(OptionValues v) {

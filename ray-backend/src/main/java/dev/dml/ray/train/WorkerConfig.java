@@ -12,7 +12,7 @@ import java.io.Serializable;
  */
 public final class WorkerConfig implements Serializable {
 
-    private static final long serialVersionUID = 4L;
+    private static final long serialVersionUID = 5L;
 
     final String job;
     final ModelSpec model;
@@ -36,6 +36,11 @@ public final class WorkerConfig implements Serializable {
     final int stepsPerEpoch;
     /** How a data-parallel worker compresses its gradients: a {@code --compress} value. */
     final String compress;
+    /**
+     * Parameters per gradient bucket that a data-parallel worker all-reduces while its backward
+     * goes on ({@code --bucket-mb}); 0 all-reduces after the whole backward.
+     */
+    final long bucketFloats;
 
     /**
      * A worker that holds the whole model.
@@ -55,13 +60,13 @@ public final class WorkerConfig implements Serializable {
             int microbatches, int shards, int accumulate, boolean shuffle, long seed,
             int stepsPerEpoch) {
         this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards,
-                accumulate, 0, shuffle, seed, stepsPerEpoch, "none");
+                accumulate, 0, shuffle, seed, stepsPerEpoch, "none", 0);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches, int stage, int fromLayer, int toLayer, int shards,
             int accumulate, double gpus, boolean shuffle, long seed, int stepsPerEpoch,
-            String compress) {
+            String compress, long bucketFloats) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -77,6 +82,7 @@ public final class WorkerConfig implements Serializable {
         this.seed = seed;
         this.stepsPerEpoch = stepsPerEpoch;
         this.compress = compress;
+        this.bucketFloats = bucketFloats;
     }
 
     /**
@@ -89,7 +95,7 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig forStage(int s, int from, int to) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
-                shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress);
+                shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress, bucketFloats);
     }
 
     /**
@@ -100,7 +106,7 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig withGpus(double g) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress);
+                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress, bucketFloats);
     }
 
     /**
@@ -111,7 +117,21 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig withCompression(String scheme) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, scheme);
+                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, scheme,
+                bucketFloats);
+    }
+
+    /**
+     * Returns the same config with gradients all-reduced in buckets during the backward.
+     *
+     * @param megabytes {@code --bucket-mb}: float32 megabytes (10^6 bytes) per bucket; 0 for
+     *     one all-reduce after the whole backward
+     * @return a new config
+     */
+    WorkerConfig withBuckets(double megabytes) {
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
+                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
+                Math.round(megabytes * 1e6 / Float.BYTES));
     }
 
     /** The rows of one micro-batch. */

@@ -143,6 +143,10 @@ class MultiNodeIT {
         StepMetrics s = rec.steps.get(rec.steps.size() - 1);
         assertTrue(s.allReduceBytes() > 0);
         assertEquals(s.allReduceBytes(), s.interNodeBytes(), "one rank a node: all crosses");
+        for (WorkerInfo w : r.workers()) {
+            assertEquals("tcp", w.transport(), "direct links between the namespaced nodes: "
+                    + r.workers());
+        }
     }
 
     private static TrainSpecBuilder fashion(String name, int epochs, Recorder rec) {

@@ -55,6 +55,13 @@ class CommunicatorTest {
 
     List<float[]> runAll(List<Communicator> comms, List<float[]> inputs,
             BiFunction<Communicator, float[], float[]> op) throws Exception {
+        return runAll(pool, comms, inputs, op);
+    }
+
+    /** Runs {@code op} on every rank at once, one thread each; the results by rank. */
+    static List<float[]> runAll(ExecutorService pool, List<Communicator> comms,
+            List<float[]> inputs, BiFunction<Communicator, float[], float[]> op)
+            throws Exception {
         List<Future<float[]>> fs = new ArrayList<>();
         for (int r = 0; r < comms.size(); r++) {
             Communicator c = comms.get(r);

@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
@@ -75,17 +75,7 @@ class TcpTransportTest {
 
     private List<float[]> runAll(List<Communicator> group, List<float[]> inputs,
             BiFunction<Communicator, float[], float[]> op) throws Exception {
-        List<Future<float[]>> fs = new ArrayList<>();
-        for (int r = 0; r < group.size(); r++) {
-            Communicator c = group.get(r);
-            float[] in = inputs.get(r);
-            fs.add(pool.submit(() -> op.apply(c, in)));
-        }
-        List<float[]> out = new ArrayList<>();
-        for (Future<float[]> f : fs) {
-            out.add(f.get(30, TimeUnit.SECONDS));
-        }
-        return out;
+        return CommunicatorTest.runAll(pool, group, inputs, op);
     }
 
     @Test
