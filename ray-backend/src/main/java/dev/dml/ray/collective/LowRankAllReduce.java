@@ -33,7 +33,7 @@ final class LowRankAllReduce {
         this.r = ((PowerSgd) compressor.scheme()).rank();
     }
 
-    /** Returns the (approximate) sum over ranks of {@code buf}, this rank's array, which it uses. */
+    /** Returns the (approximate) sum over ranks of {@code buf}: this rank's array, used up. */
     float[] sum(float[] buf) {
         int m = buf.length - compressor.exactTail();
         if (layout.elements() != m) {
