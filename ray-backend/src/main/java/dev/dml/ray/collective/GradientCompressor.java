@@ -74,7 +74,7 @@ public final class GradientCompressor {
 
     /**
      * Forgets the residual, as after a worker restored a snapshot, and PowerSGD's kept {@code
-     * Q}s, so that every rank of a regrouped job starts again from the same seeded ones.
+     * Q}s, which are drawn from their seed again.
      */
     public void reset() {
         Arrays.fill(residual, 0f);

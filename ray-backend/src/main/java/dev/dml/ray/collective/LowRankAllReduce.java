@@ -10,7 +10,9 @@ import java.util.SplittableRandom;
  * {@link GradientCompressor#exactTail}; the second every {@code Q = M^T P} after {@code P} was
  * orthonormalised. {@code P} and the summed {@code Q} are bit for bit the same on every rank (the
  * ring's all-gather copies each sum), and so is everything computed from them: every rank ends
- * with the same array.
+ * with the same array, and keeps the same {@code Q}. A rank's own {@code Q} is used only inside
+ * the summed {@code P}, so ranks whose {@code Q}s differ (one that started afresh after a
+ * recovery) still agree.
  *
  * <p>Matrices are row-major, as the flat gradients hold them: {@code M[i][j]} at {@code i *
  * cols + j}, {@code P} ({@code rows x r}) at {@code i * r + k}, {@code Q} ({@code cols x r}) at

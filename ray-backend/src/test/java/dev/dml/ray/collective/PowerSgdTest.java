@@ -231,6 +231,12 @@ class PowerSgdTest {
         float[] fresh = allReduce(group(2), compressors("powersgd:2", LAYOUT, 2), second,
                 ReduceOp.SUM).get(0);
         assertArrayEquals(fresh, afterReset, 0f);
+
+        // one rank starts afresh (a recovery's new worker), the other keeps its Q: they agree
+        used.get(1).reset();
+        List<float[]> mixed = allReduce(comms, used, first, ReduceOp.SUM);
+        assertSameOnEveryRank(mixed, "one rank reset");
+        assertSameOnEveryRank(allReduce(comms, used, second, ReduceOp.SUM), "the step after");
     }
 
     @Test
