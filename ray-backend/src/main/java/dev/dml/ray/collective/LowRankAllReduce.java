@@ -44,69 +44,56 @@ final class LowRankAllReduce {
         }
         float[] lost = compressor.feedBack(buf, m);
         float[][] q = factors();
-        int[] size = new int[2]; // the lengths of the two messages
-        for (int t = 0; t < layout.tensors(); t++) {
+        int tensors = layout.tensors();
+        // where each tensor goes in the two messages: its P or its exact values, and its Q
+        int[] pAt = new int[tensors + 1];
+        int[] qAt = new int[tensors + 1];
+        for (int t = 0; t < tensors; t++) {
+            boolean low = q[t] != null;
+            pAt[t + 1] = pAt[t] + (low ? layout.rows(t) * r : size(t));
+            qAt[t + 1] = qAt[t] + (low ? layout.cols(t) * r : 0);
+        }
+        float[] first = new float[pAt[tensors] + buf.length - m];
+        for (int t = 0; t < tensors; t++) {
             if (q[t] != null) {
-                size[0] += layout.rows(t) * r;
-                size[1] += layout.cols(t) * r;
+                multiply(buf, t, q[t], first, pAt[t]);
             } else {
-                size[0] += layout.offset(t + 1) - layout.offset(t);
+                System.arraycopy(buf, layout.offset(t), first, pAt[t], size(t));
             }
         }
-        float[] first = new float[size[0] + buf.length - m];
-        int at = 0;
-        for (int t = 0; t < layout.tensors(); t++) {
-            if (q[t] != null) {
-                multiply(buf, t, q[t], first, at);
-                at += layout.rows(t) * r;
-            } else {
-                int n = layout.offset(t + 1) - layout.offset(t);
-                System.arraycopy(buf, layout.offset(t), first, at, n);
-                at += n;
-            }
-        }
-        System.arraycopy(buf, m, first, at, buf.length - m);
+        System.arraycopy(buf, m, first, pAt[tensors], buf.length - m);
         float[] ps = comm.allReduce(first, ReduceOp.SUM);
 
         float[] out = new float[buf.length];
-        float[] qs = new float[size[1]];
-        at = 0;
-        int qAt = 0;
-        for (int t = 0; t < layout.tensors(); t++) {
-            int from = layout.offset(t);
+        float[] qs = new float[qAt[tensors]];
+        for (int t = 0; t < tensors; t++) {
             if (q[t] != null) {
-                orthonormalize(ps, at, layout.rows(t));
-                transposeMultiply(buf, t, ps, at, qs, qAt);
+                orthonormalize(ps, pAt[t], layout.rows(t));
+                transposeMultiply(buf, t, ps, pAt[t], qs, qAt[t]);
                 // what this rank's own gradient lost in the projection on P
-                product(ps, at, qs, qAt, t, lost, buf);
-                at += layout.rows(t) * r;
-                qAt += layout.cols(t) * r;
+                product(ps, pAt[t], qs, qAt[t], t, lost, buf);
             } else {
-                int n = layout.offset(t + 1) - from;
-                System.arraycopy(ps, at, out, from, n);
-                at += n;
+                System.arraycopy(ps, pAt[t], out, layout.offset(t), size(t));
             }
         }
-        System.arraycopy(ps, at, out, m, buf.length - m);
+        System.arraycopy(ps, pAt[tensors], out, m, buf.length - m);
         float[] summed = comm.allReduce(qs, ReduceOp.SUM);
 
-        at = 0;
-        qAt = 0;
-        for (int t = 0; t < layout.tensors(); t++) {
+        for (int t = 0; t < tensors; t++) {
             if (q[t] != null) {
-                product(ps, at, summed, qAt, t, out, null);
+                product(ps, pAt[t], summed, qAt[t], t, out, null);
                 // the next step's warm start, orthonormal: the same span as PyTorch's, but P = M Q
                 // no longer squares the spread of M's singular values, which float cannot afford
-                System.arraycopy(summed, qAt, q[t], 0, q[t].length);
+                System.arraycopy(summed, qAt[t], q[t], 0, q[t].length);
                 redrawZeroColumns(q[t], t);
                 orthonormalize(q[t], 0, layout.cols(t));
-                at += layout.rows(t) * r;
-                qAt += layout.cols(t) * r;
-            } else {
-                at += layout.offset(t + 1) - layout.offset(t);
             }
         }
         return out;
+    }
+
+    private int size(int t) {
+        return layout.offset(t + 1) - layout.offset(t);
     }
 
     /** The compressor's {@code Q}s, drawn on the first step: null for exact tensors. */
