@@ -57,16 +57,6 @@ public final class GradientLayout {
     }
 
     /**
-     * One vector of {@code length} elements: no structure to use.
-     *
-     * @param length the elements
-     * @return the layout
-     */
-    public static GradientLayout flat(int length) {
-        return of(List.of(new long[] {length}));
-    }
-
-    /**
      * Returns the number of tensors.
      *
      * @return the count

@@ -248,7 +248,8 @@ class PowerSgdTest {
         }
         assertThrows(IllegalArgumentException.class,
                 () -> new GradientCompressor(new PowerSgd(2), 1));
-        List<GradientCompressor> wrong = compressors("powersgd:2", GradientLayout.flat(10), 2);
+        List<GradientCompressor> wrong = compressors("powersgd:2",
+                GradientLayout.of(List.of(new long[] {10})), 2);
         Exception e = assertThrows(Exception.class, () -> allReduce(group(2), wrong,
                 CommunicatorTest.randomInputs(2, 20, 1), ReduceOp.SUM));
         assertTrue(String.valueOf(e.getCause()).contains("the layout holds 10 elements"),
