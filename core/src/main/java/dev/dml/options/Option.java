@@ -167,7 +167,7 @@ public final class Option<T> {
         if (v == null) {
             throw invalid("'" + DmlException.literal(text) + "'");
         }
-        return usable(v);
+        return v;
     }
 
     /**
@@ -180,17 +180,6 @@ public final class Option<T> {
     public T check(T value) {
         if (!type.isValid(value)) {
             throw invalid(DmlException.literal(value));
-        }
-        return usable(value);
-    }
-
-    /** The value, unless its type refuses it as not available yet. */
-    private T usable(T value) {
-        String why = type.refusal(value);
-        if (why != null) {
-            throw new DmlException("{" + name + "=" + type.format(value) + "}: " + why + ".",
-                    "Use one of " + type.expectation() + "; for example {" + name + "="
-                            + example + "}.");
         }
         return value;
     }

@@ -20,21 +20,13 @@ public final class ValueType<T> {
     private final Function<String, T> parser;
     private final Predicate<T> valid;
     private final Function<T, String> format;
-    /** Why a well-formed value cannot be used yet, or null; see {@link #refusal}. */
-    private final Function<T, String> unavailable;
 
     private ValueType(String expectation, Function<String, T> parser, Predicate<T> valid,
             Function<T, String> format) {
-        this(expectation, parser, valid, format, v -> null);
-    }
-
-    private ValueType(String expectation, Function<String, T> parser, Predicate<T> valid,
-            Function<T, String> format, Function<T, String> unavailable) {
         this.expectation = expectation;
         this.parser = parser;
         this.valid = valid;
         this.format = format;
-        this.unavailable = unavailable;
     }
 
     /**
@@ -212,16 +204,15 @@ public final class ValueType<T> {
 
     /**
      * A gradient compression scheme: {@code none}, {@code fp16}, {@code bf16}, {@code int8} or
-     * {@code topk:RATIO} with {@code 0 < RATIO <= 1}; the value is the scheme in lower case,
-     * the ratio as written. {@code powersgd:RANK} is well-formed but refused as not available
-     * yet, so that it never parses into a flag that does nothing.
+     * {@code topk:RATIO} with {@code 0 < RATIO <= 1}, or {@code powersgd:RANK} with a whole
+     * {@code RANK >= 1}; the value is the scheme in lower case, the ratio or rank as written.
      *
      * @return the type
      */
     public static ValueType<String> compression() {
-        return new ValueType<>("none, fp16, bf16, int8 or topk:RATIO with 0 < RATIO \u2264 1",
-                s -> s.strip().toLowerCase(Locale.ROOT), ValueType::isCompression, s -> s,
-                s -> s.startsWith("powersgd:") ? "PowerSGD is not available yet" : null);
+        return new ValueType<>("none, fp16, bf16, int8, topk:RATIO with 0 < RATIO \u2264 1 or"
+                + " powersgd:RANK with a whole RANK \u2265 1",
+                s -> s.strip().toLowerCase(Locale.ROOT), ValueType::isCompression, s -> s);
     }
 
     private static boolean isCompression(String s) {
@@ -240,17 +231,6 @@ public final class ValueType<T> {
             case "powersgd" -> Integer.parseInt(parts[1]) >= 1;
             default -> false;
         };
-    }
-
-    /**
-     * Says why a valid value cannot be used yet, such as a scheme that is planned but not
-     * built.
-     *
-     * @param value a valid value
-     * @return the reason, or null when the value can be used
-     */
-    public String refusal(T value) {
-        return unavailable.apply(value);
     }
 
     /**

@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
 /** {@code --compress}: the schemes it takes, and one line for everything else. */
 class CompressOptionTest {
 
+    private static final String SCHEMES = "none, fp16, bf16, int8, topk:RATIO with 0 < RATIO"
+            + " \u2264 1 or powersgd:RANK with a whole RANK \u2265 1";
+
     @Test
     void theSchemesParseInAnyCase() {
         assertEquals("none", OptionValues.empty().get(TrainOptions.COMPRESS));
@@ -19,34 +22,27 @@ class CompressOptionTest {
         assertEquals("int8", TrainOptions.COMPRESS.parse("int8"));
         assertEquals("topk:0.01", TrainOptions.COMPRESS.parse("TopK:0.01"));
         assertEquals("topk:1", TrainOptions.COMPRESS.parse("topk:1"));
+        assertEquals("powersgd:4", TrainOptions.COMPRESS.parse("PowerSGD:4"));
+        assertEquals("powersgd:1", OptionValues.empty().with(TrainOptions.COMPRESS, "powersgd:1")
+                .get(TrainOptions.COMPRESS), "the Java side takes it too");
     }
 
     @Test
     void aBadValueGivesOneLineNamingTheSchemes() {
         for (String bad : List.of("topk:2", "topk:0", "topk:-0.1", "topk:", "topk", "int4",
-                "fp16:2", "", "topk:NaN", "powersgd:0", "powersgd:x")) {
+                "fp16:2", "", "topk:NaN", "powersgd:0", "powersgd:x", "powersgd:1.5",
+                "powersgd:-2", "powersgd:", "powersgd")) {
             DmlException e = assertThrows(DmlException.class,
                     () -> TrainOptions.COMPRESS.parse(bad), bad);
             e.speaking(Vocabulary.NOTEBOOK);
-            assertEquals("--compress must be none, fp16, bf16, int8 or topk:RATIO with 0 < RATIO"
-                    + " \u2264 1, got '" + bad + "'.", e.what());
+            assertEquals("--compress must be " + SCHEMES + ", got '" + bad + "'.", e.what());
             assertEquals(1, e.what().lines().count());
         }
         DmlException java = assertThrows(DmlException.class,
                 () -> TrainOptions.COMPRESS.check("topk:2"));
-        assertEquals("optCompress must be none, fp16, bf16, int8 or topk:RATIO with 0 < RATIO"
-                + " \u2264 1, got topk:2.", java.what());
-    }
-
-    @Test
-    void powerSgdIsRefusedAsNotAvailableYet() {
-        DmlException e = assertThrows(DmlException.class,
-                () -> TrainOptions.COMPRESS.parse("powersgd:4"));
-        e.speaking(Vocabulary.NOTEBOOK);
-        assertEquals("--compress powersgd:4: PowerSGD is not available yet.", e.what());
-        assertEquals("Use one of none, fp16, bf16, int8 or topk:RATIO with 0 < RATIO \u2264 1;"
-                + " for example --compress topk:0.01.", e.hint());
-        assertThrows(DmlException.class, () -> OptionValues.empty()
-                .with(TrainOptions.COMPRESS, "powersgd:2"), "the Java side refuses it too");
+        assertEquals("optCompress must be " + SCHEMES + ", got topk:2.", java.what());
+        DmlException rank = assertThrows(DmlException.class,
+                () -> TrainOptions.COMPRESS.check("powersgd:0"));
+        assertEquals("optCompress must be " + SCHEMES + ", got powersgd:0.", rank.what());
     }
 }

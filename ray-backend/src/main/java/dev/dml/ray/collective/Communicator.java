@@ -98,11 +98,7 @@ final class Communicator {
 
     /** Averages if asked, waits until every chunk sent arrived, and counts the operation. */
     private float[] end(float[] buf, ReduceOp op, List<Transport.Delivery> sent, long t0) {
-        if (op == ReduceOp.AVERAGE && size > 1) {
-            for (int i = 0; i < buf.length; i++) {
-                buf[i] /= size;
-            }
-        }
+        average(buf, op);
         for (Transport.Delivery d : sent) {
             d.await(timeout);
         }
@@ -110,14 +106,27 @@ final class Communicator {
         return buf;
     }
 
+    private float[] average(float[] buf, ReduceOp op) {
+        if (op == ReduceOp.AVERAGE && size > 1) {
+            for (int i = 0; i < buf.length; i++) {
+                buf[i] /= size;
+            }
+        }
+        return buf;
+    }
+
     /**
      * Returns a new array: the reduction of every rank's {@code data} in the compressor's
      * format ({@link CompressedAllReduce}); a {@link GradientCompression.None} scheme takes the
-     * plain path above, bit for bit.
+     * plain path above, bit for bit. {@link PowerSgd} runs as two plain all-reduces of its
+     * factors ({@link LowRankAllReduce}), each counted in the stats as one operation.
      */
     synchronized float[] allReduce(float[] data, ReduceOp op, GradientCompressor compressor) {
         if (!compressor.scheme().lossy() || size == 1) {
             return allReduce(data, op);
+        }
+        if (compressor.scheme() instanceof PowerSgd) {
+            return average(new LowRankAllReduce(this, compressor).sum(data.clone()), op);
         }
         long t0 = System.nanoTime();
         long s = seq++;

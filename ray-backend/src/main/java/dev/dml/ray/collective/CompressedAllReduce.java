@@ -19,7 +19,8 @@ import java.util.List;
  *
  * Every encoding's loss goes to the encoding rank's residual (error feedback). The last {@link
  * GradientCompressor#exactTail} elements travel as float32. The ring is flat over all ranks,
- * without the hierarchical layout of the plain all-reduce.
+ * without the hierarchical layout of the plain all-reduce. {@link PowerSgd} does not come here:
+ * it runs in {@link LowRankAllReduce}, over the plain all-reduce.
  */
 final class CompressedAllReduce {
 

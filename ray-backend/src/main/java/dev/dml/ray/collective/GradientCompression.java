@@ -16,15 +16,19 @@ import java.util.Locale;
  *   <li>{@link TopK}: only the largest elements, as (index, value) pairs; a sum of sparse
  *       vectors is not sparse, so each rank sends its pairs to every rank (an all-gather), as
  *       Deep Gradient Compression does.
+ *   <li>{@link PowerSgd}: each weight matrix as a low-rank product, from two plain all-reduces
+ *       of its factors; it needs the gradients' {@link GradientLayout}.
  * </ul>
  */
-public sealed interface GradientCompression permits GradientCompression.None, DenseCodec, TopK {
+public sealed interface GradientCompression
+        permits GradientCompression.None, DenseCodec, TopK, PowerSgd {
 
     /**
      * Returns the scheme that a {@code --compress} value names.
      *
-     * @param scheme {@code none}, {@code fp16}, {@code bf16}, {@code int8} or {@code
-     *     topk:RATIO} with {@code 0 < RATIO <= 1}
+     * @param scheme {@code none}, {@code fp16}, {@code bf16}, {@code int8}, {@code
+     *     topk:RATIO} with {@code 0 < RATIO <= 1} or {@code powersgd:RANK} with a whole {@code
+     *     RANK >= 1}
      * @return the scheme
      * @throws DmlException for any other text
      */
@@ -52,8 +56,19 @@ public sealed interface GradientCompression permits GradientCompression.None, De
                 // falls through to the one error line
             }
         }
+        if (s.startsWith("powersgd:")) {
+            try {
+                int rank = Integer.parseInt(s.substring("powersgd:".length()));
+                if (rank >= 1) {
+                    return new PowerSgd(rank);
+                }
+            } catch (NumberFormatException notAWholeNumber) {
+                // falls through to the one error line
+            }
+        }
         throw new DmlException("Unknown gradient compression '" + DmlException.literal(scheme)
-                + "'.", "Use none, fp16, bf16, int8 or topk:RATIO with 0 < RATIO <= 1.");
+                + "'.", "Use none, fp16, bf16, int8, topk:RATIO with 0 < RATIO <= 1 or"
+                        + " powersgd:RANK with a whole RANK >= 1.");
     }
 
     /**

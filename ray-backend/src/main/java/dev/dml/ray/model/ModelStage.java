@@ -172,6 +172,12 @@ public final class ModelStage implements AutoCloseable {
         return params.total();
     }
 
+    /** Returns each parameter's shape in flat-buffer order. @return e.g. [out, in] first */
+    public List<long[]> parameterShapes() {
+        return params.parameters().stream().map(p -> p.getArray().getShape().getShape())
+                .toList();
+    }
+
     /** Returns where these parameters start in the whole model's. @return the offset */
     public int parameterOffset() {
         return parameterOffset;

@@ -6,6 +6,7 @@ import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.GradientCompression;
 import dev.dml.ray.collective.GradientCompressor;
+import dev.dml.ray.collective.GradientLayout;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.ModelStage;
@@ -146,7 +147,8 @@ final class DataParallelSteps implements AutoCloseable {
         boolean severalPerRank = world != config.shards || k > 1;
         int batchesPerStep = config.shards * k;
         if (compressor == null) {
-            compressor = new GradientCompressor(GradientCompression.of(config.compress), 1);
+            compressor = new GradientCompressor(GradientCompression.of(config.compress),
+                    GradientLayout.of(m.parameterShapes()), 1);
         }
         float[] losses = new float[range.count];
         long[] compute = new long[range.count];

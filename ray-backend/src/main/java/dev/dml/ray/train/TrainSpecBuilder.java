@@ -163,7 +163,8 @@ public final class TrainSpecBuilder {
 
     /**
      * Sets how workers compress the gradients they exchange ({@code --compress}): {@code none},
-     * {@code fp16}, {@code bf16}, {@code int8} or {@code topk:RATIO}, with error feedback.
+     * {@code fp16}, {@code bf16}, {@code int8}, {@code topk:RATIO} or {@code powersgd:RANK},
+     * with error feedback.
      *
      * @param scheme the scheme, such as {@code "topk:0.01"}
      * @return this builder
