@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A model split into stages computes exactly what the whole model does: same initial
  * parameters, same loss, same gradient of every parameter (micro-batches accumulated), same
- * parameters after a step.
+ * parameters after a step. So does a whole model whose backward runs in buckets of layers
+ * ({@link BucketedBackward}), bucket by bucket as the layers finish, last layers first.
  */
 class ModelStageSplitTest {
 
@@ -168,6 +169,53 @@ class ModelStageSplitTest {
                 assertTrue(t > 0, "a layer took no time");
             }
         }
+    }
+
+    /** Runs one batch whole and in buckets on two replicas; returns the buckets as handed. */
+    private List<Integer> assertBucketsEqualWhole(ModelSpec spec, NDArray x, long bucketFloats,
+            int expectedBuckets) {
+        NDArray y = classes((int) x.getShape().get(0), 10);
+        try (ModelStage whole = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0f), "w");
+                ModelStage cut = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0f), "c")) {
+            float lossWhole = whole.trainBatch(x, y);
+            BucketedBackward b = BucketedBackward.of(cut, bucketFloats);
+            assertEquals(expectedBuckets, b.buckets());
+            float[] got = new float[cut.parameterCount()];
+            List<Integer> order = new ArrayList<>();
+            float lossCut = b.trainBatch(x, y, (bucket, grads) -> {
+                order.add(bucket);
+                assertEquals(b.offset(bucket + 1) - b.offset(bucket) + 1, grads.length);
+                System.arraycopy(grads, 0, got, b.offset(bucket), grads.length - 1);
+            });
+            assertEquals(lossWhole, lossCut, 0f, "the same forward");
+            assertEquals(cut.parameterCount(), b.offset(b.buckets()));
+            float[] expected = whole.gradients();
+            assertArrayEquals(expected, got, 1e-6f, "gradients handed out");
+            assertArrayEquals(expected, cut.gradients(), 1e-6f, "gradients left in the model");
+            return order;
+        }
+    }
+
+    @Test
+    void mlpBucketsFromTheOutputBackGiveTheWholeBackwardsGradients() {
+        ModelSpec spec = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(20).setOutputs(10)
+                .addHidden(32).addHidden(16).optSeed(4).build();
+        NDArray x = features(24, 20);
+        // layers hold 672, 528 and 170 parameters: cut into buckets of at least 100 from the
+        // output back, each layer is a bucket; of 600, the last two make one
+        assertEquals(List.of(2, 1, 0), assertBucketsEqualWhole(spec, x, 100, 3));
+        assertEquals(List.of(1, 0), assertBucketsEqualWhole(spec, x, 600, 2));
+        assertEquals(List.of(0), assertBucketsEqualWhole(spec, x, 1_000_000, 1));
+    }
+
+    @Test
+    void cnnBucketsGiveTheWholeBackwardsGradients() {
+        ModelSpec spec = ModelSpec.builder(ModelSpec.Family.CNN).setOutputs(10)
+                .optConvChannels(4, 8).addHidden(16).build();
+        List<Integer> order = assertBucketsEqualWhole(spec, features(6, 784), 1,
+                spec.layerCount());
+        assertEquals(spec.layerCount() - 1, order.get(0));
+        assertEquals(0, order.get(order.size() - 1));
     }
 
     @Test

@@ -17,8 +17,11 @@ import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.Table;
 
 /**
- * Gradient accumulation ({@code --accumulate K}) in Ray's LOCAL mode: with equal rows per
- * update, K batches added up give the parameters of one K times larger batch.
+ * Variants of a data-parallel step in Ray's LOCAL mode. Gradient accumulation ({@code
+ * --accumulate K}): with equal rows per update, K batches added up give the parameters of one K
+ * times larger batch. The all-reduce in buckets during the backward ({@code --bucket-mb}), over
+ * the direct links: two workers still equal one worker on the concatenated batches, and two
+ * workers that all-reduce after the whole backward.
  */
 class AccumulateLocalTest {
 
@@ -35,10 +38,15 @@ class AccumulateLocalTest {
     }
 
     private static TrainSpecBuilder job(Table t, String name, int batch, int k) {
+        return variant(t, name, batch, 2).optShuffle(true).opt(TrainOptions.ACCUMULATE, k);
+    }
+
+    /** The test MLP, SGD with momentum, 2 epochs, rows in their stored order. */
+    private static TrainSpecBuilder variant(Table t, String name, int batch, int workers) {
         return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
                 .setModel(TrainLocalTest.mlp(t)).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f))
-                .optEpochs(2).optBatchSize(batch).opt(TrainOptions.ACCUMULATE, k)
-                .optWorkers(2).optCpusPerWorker(0).optReportEvery(2).optName(name);
+                .optEpochs(2).optBatchSize(batch).optWorkers(workers).optShuffle(false)
+                .optCpusPerWorker(0).optReportEvery(2).optName(name);
     }
 
     @Test
@@ -80,5 +88,45 @@ class AccumulateLocalTest {
                 .build());
         assertEquals("Each of the 2 workers gets 240 training rows, fewer than {batch-size} x"
                 + " {accumulate} = 300.", few.whatTemplate());
+    }
+
+    @Test
+    void bucketsDuringTheBackwardEqualOneWorkerAndTheReduceAfterIt() {
+        int batch = 16;
+        Table t = SyntheticFraud.generate(2 * batch * 8, 5);
+        // the test MLP's layers hold 512 and 34 parameters: 30 floats make two buckets
+        TrainResult overlapped = TrainLocalTest.run(variant(t, "buckets", batch, 2)
+                .opt(TrainOptions.BUCKET_MB, 30 * 4 / 1e6).build(), new FakeDriverContext());
+        TrainResult after = TrainLocalTest.run(variant(t, "after", batch, 2)
+                .opt(TrainOptions.BUCKET_MB, 0.0).build(), new FakeDriverContext());
+        TrainResult one = TrainLocalTest.run(variant(TrainLocalTest.interleaved(t, batch), "one",
+                2 * batch, 1).build(), new FakeDriverContext());
+        assertEquals("tcp", overlapped.workers().get(0).transport());
+        assertEquals(16, overlapped.globalSteps());
+        TrainLocalTest.assertClose(after.parameters(), overlapped.parameters(), 1e-6, 1e-7);
+        TrainLocalTest.assertClose(one.parameters(), overlapped.parameters(), 1e-5, 1e-6);
+        for (int i = 0; i < 16; i++) {
+            assertEquals(one.steps().get(i).loss(), overlapped.steps().get(i).loss(), 1e-5,
+                    "loss of step " + (i + 1));
+        }
+        assertTrue(overlapped.steps().get(3).allReduceBytes()
+                > after.steps().get(3).allReduceBytes() - 8, "every gradient still travels");
+    }
+
+    @Test
+    void bucketsWhereNothingOverlapsRefuseInOneLine() {
+        Table t = SyntheticFraud.generate(2 * 16 * 8, 5);
+        DmlException one = assertThrows(DmlException.class, () -> variant(t, "one", 16, 1)
+                .opt(TrainOptions.BUCKET_MB, 2.0).build());
+        assertEquals("{bucket-mb} overlaps the all-reduce with the backward pass, but one worker"
+                + " all-reduces nothing.", one.whatTemplate());
+        DmlException compressed = assertThrows(DmlException.class, () -> variant(t, "c", 16, 2)
+                .opt(TrainOptions.BUCKET_MB, 2.0).opt(TrainOptions.COMPRESS, "int8").build());
+        assertTrue(compressed.hintTemplate().contains("leave {compress} out"),
+                compressed.hintTemplate());
+        DmlException ray = assertThrows(DmlException.class, () -> variant(t, "r", 16, 2)
+                .opt(TrainOptions.BUCKET_MB, 2.0).opt(TrainOptions.TRANSPORT, "ray").build());
+        assertTrue(ray.whatTemplate().contains("{transport=ray}"), ray.whatTemplate());
+        variant(t, "zero", 16, 1).opt(TrainOptions.BUCKET_MB, 0.0).build(); // 0 asks for nothing
     }
 }
