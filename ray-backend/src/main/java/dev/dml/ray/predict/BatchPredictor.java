@@ -8,6 +8,7 @@ import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.ArrowShards;
+import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.train.PredictionTables;
 import dev.dml.ray.train.ResultFiles;
 import dev.dml.ray.train.TrainResult;
@@ -94,22 +95,22 @@ public final class BatchPredictor {
                 : runOnOwnCluster(task));
     }
 
+    /**
+     * Checks a table against the model and this predictor without starting anything: the
+     * feature columns and their values, the row count against the workers, and no column the
+     * prediction adds.
+     *
+     * @param table the table {@link #predict} would score
+     * @throws DmlException naming what is wrong and how to fix it
+     */
+    public void check(Table table) {
+        checkShape(table);
+        TableValidator.validate(table, model.columns().featuresOnly());
+    }
+
     /** Encodes, scores with {@code scoring} (a driver, or a test's LOCAL mode), assembles. */
     Table predict(Table table, Function<ScoringTask, List<float[]>> scoring) {
-        List<String> added = PredictionTables.columnNames(model);
-        for (String c : added) {
-            if (table.containsColumn(c)) {
-                throw new DmlException("The table already has a column '" + c + "', which the"
-                        + " prediction adds.", "Drop or rename it, e.g. table.removeColumns(\""
-                        + c + "\").");
-            }
-        }
-        if (table.rowCount() < workers) {
-            throw new DmlException("The table has " + table.rowCount() + " rows, fewer than the "
-                    + workers + " {workers} asked for.", table.rowCount() == 0
-                    ? "Pass a table with rows." : "Use at most " + table.rowCount()
-                    + " {workers}.");
-        }
+        checkShape(table); // the encoder below checks the columns and their values
         List<byte[]> shards = ArrowShards.splitByRows(table, model.columns().featuresOnly(),
                 workers);
         int[] bounds = ArrowShards.rowBounds(table.rowCount(), workers);
@@ -139,6 +140,22 @@ public final class BatchPredictor {
             out.addColumns(c);
         }
         return out;
+    }
+
+    private void checkShape(Table table) {
+        for (String c : PredictionTables.columnNames(model)) {
+            if (table.containsColumn(c)) {
+                throw new DmlException("The table already has a column '" + c + "', which the"
+                        + " prediction adds.", "Drop or rename it, e.g. table.removeColumns(\""
+                        + c + "\").");
+            }
+        }
+        if (table.rowCount() < workers) {
+            throw new DmlException("The table has " + table.rowCount() + " rows, fewer than the "
+                    + workers + " {workers} asked for.", table.rowCount() == 0
+                    ? "Pass a table with rows." : "Use at most " + table.rowCount()
+                    + " {workers}.");
+        }
     }
 
     /**

@@ -155,7 +155,10 @@ class PredictLocalTest {
                 "optWorkers must be at least 1, got 0."));
         assertTrue(failure(() -> Dml.predict(null)).startsWith(
                 "Dml.predict needs a trained model"));
+        Dml.predict(penguins).optWorkers(2).build().check(penguinTable);
         Table noIsland = penguinTable.copy().removeColumns("island");
+        String checked = failure(() -> Dml.predict(penguins).build().check(noIsland));
+        assertTrue(checked.contains("island"), checked);
         String missing = failure(() -> predictLocally(Dml.predict(penguins).build(), noIsland,
                 new ArrayList<>()));
         assertTrue(missing.contains("island"), missing);
