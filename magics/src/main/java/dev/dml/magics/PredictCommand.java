@@ -35,8 +35,9 @@ final class PredictCommand implements DmlCommand {
         List<String> lines = new ArrayList<>(List.of(USAGE, "",
                 "MODEL is the --into of a finished %dml train (a TrainResult variable), or a"
                         + " folder model.save(dir) wrote.",
-                "TABLE is a Tablesaw Table variable; FILE a .csv, Arrow or Parquet file. It needs"
-                        + " the model's feature columns; the label may be missing.",
+                "TABLE is a Tablesaw Table variable; FILE a file %dml train reads (.csv,"
+                        + " .arrow). It needs the model's feature columns; the label may be"
+                        + " missing.",
                 "The rows are split into N contiguous shards, one per worker; the scored table"
                         + " keeps the input's",
                 "row order and adds p0..p(k-1) and, for a classifier, 'predicted' (class names"

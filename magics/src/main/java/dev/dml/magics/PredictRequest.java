@@ -14,7 +14,8 @@ import java.util.Objects;
  * columns).
  *
  * @param model the notebook variable holding the trained model
- * @param source the data: a notebook variable holding a table, or a CSV, Arrow or Parquet file
+ * @param source the data: a notebook variable holding a table, or a file as {@code %dml train}
+ *     reads it
  * @param options the options given in the cell
  */
 public record PredictRequest(String model, String source, OptionValues options) {
