@@ -29,7 +29,8 @@ def test_tables_notebook_trains_predicts_saves_and_scales():
     summary = next(t for t in shown if t.startswith("Scored "))
     assert re.match(r"Scored 86 rows on 2 workers in [\d.]+ s \([\d,]+ rows/s while scoring\);"
                     r" the table is bound to 'scored'\.", summary), summary
-    head = next(o for o in cells["predict"].outputs if "text/html" in o.get("data", {}))
+    head = next(o for o in cells["predict"].outputs
+                if "<table" in o.get("data", {}).get("text/html", ""))
     html = head.data["text/html"]
     assert "<th" in html and "predicted" in html and "p2" in html, html
     assert re.search(r"Adelie|Chinstrap|Gentoo", html), html

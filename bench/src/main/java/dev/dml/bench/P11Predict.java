@@ -5,10 +5,12 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.predict.BatchPredictor;
+import dev.dml.ray.train.ResultFiles;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import java.time.Duration;
@@ -47,6 +49,12 @@ final class P11Predict implements Benchmark {
         List<Double> scoringRate = new ArrayList<>();
         List<Double> startup = new ArrayList<>();
         boolean[] same = {true};
+        TrialTimes beforeScoring = new TrialTimes("call_to_first_progress", 0);
+        TrialTimes scoring = new TrialTimes("first_to_last_progress", 0);
+        TrialTimes afterScoring = new TrialTimes("last_progress_to_table", 0);
+        double encodeSeconds;
+        long shardBytes;
+        long modelBytes;
         double clusterStart;
         long c0 = System.nanoTime();
         try (RayCluster cluster = P1Jobs.openCluster()) {
@@ -60,14 +68,26 @@ final class P11Predict implements Benchmark {
                         .optName("p11").build(), driver)
                         .await(Duration.ofMinutes(5));
                 Table[] local = new Table[1];
+                long e0 = System.nanoTime();
+                List<byte[]> shards = ArrowShards.splitByRows(table,
+                        model.columns().featuresOnly(), WORKERS);
+                encodeSeconds = (System.nanoTime() - e0) / 1e9;
+                shardBytes = shards.stream().mapToLong(b -> b.length).sum();
+                shards = null;
+                modelBytes = ResultFiles.toBytes(model).length;
                 new SideBySide(WARMUPS, REPETITIONS)
                         .add(subject, round -> {
                             PredictProgress[] last = new PredictProgress[1];
+                            long[] at = new long[2]; // first and last progress, arrived here
                             BatchPredictor p = Dml.predict(model).optWorkers(WORKERS)
-                                    .optDriver(driver).optProgress(e -> last[0] = e).build();
+                                    .optDriver(driver).optProgress(e -> {
+                                        last[0] = e;
+                                        at[e.rows() == 0 ? 0 : 1] = System.nanoTime();
+                                    }).build();
                             long t0 = System.nanoTime();
                             Table scored = p.predict(table);
-                            double s = (System.nanoTime() - t0) / 1e9;
+                            long t3 = System.nanoTime();
+                            double s = (t3 - t0) / 1e9;
                             if (local[0] != null && !scored.floatColumn("p1").asList().equals(
                                     local[0].floatColumn("p1").asList())) {
                                 same[0] = false;
@@ -75,6 +95,9 @@ final class P11Predict implements Benchmark {
                             if (round.timed()) {
                                 scoringRate.add(last[0].rowsPerSecond());
                                 startup.add(s - last[0].seconds());
+                                round.record(beforeScoring, (at[0] - t0) / 1e9);
+                                round.record(scoring, (at[1] - at[0]) / 1e9);
+                                round.record(afterScoring, (t3 - at[1]) / 1e9);
                             }
                             System.out.printf("  dml predict, 2 workers: %,.0f rows/s (scoring"
                                     + " %,.0f rows/s, %.1f s outside it)%n", ROWS / s,
@@ -125,7 +148,19 @@ final class P11Predict implements Benchmark {
                 .put("subject_scoring_rows_per_s", scoringRate)
                 .put("subject_scoring_rows_per_s_is", "rows over the time from the first slice"
                         + " queued to the last slice back, from the workers' progress")
-                .put("subject_seconds_outside_scoring", startup);
+                .put("subject_seconds_outside_scoring", startup)
+                .put("subject_parts_median_s", Map.of(
+                        beforeScoring.name(), TrialTimes.round(beforeScoring.medianSeconds(), 3),
+                        scoring.name(), TrialTimes.round(scoring.medianSeconds(), 3),
+                        afterScoring.name(), TrialTimes.round(afterScoring.medianSeconds(), 3)))
+                .put("subject_parts_are", "seen from the bench JVM: call to the first progress"
+                        + " event (encode, send to the driver, start 2 worker JVMs, send and open"
+                        + " the model and the shards); first to last progress (scoring);"
+                        + " last progress to the returned table (scores back to the kernel,"
+                        + " the input copied and the prediction columns added)")
+                .put("encode_2_shards_s", TrialTimes.round(encodeSeconds, 3))
+                .put("shard_bytes", shardBytes)
+                .put("model_bytes", modelBytes);
     }
 
     private static List<Double> round(double[] seconds) {
