@@ -125,14 +125,11 @@ public final class BatchPredictor {
                         "-Dai.djl.pytorch.num_threads=1"), timeout);
         shards = null; // the task holds them; let them go with it
         List<float[]> scored = scoring.apply(task);
-        int k = model.model().outputs();
-        float[][] p = new float[table.rowCount()][];
+        float[] p = new float[table.rowCount() * model.model().outputs()];
         int at = 0;
-        for (float[] s : scored) {
-            for (int r = 0; r < s.length / k; r++) {
-                p[at] = new float[k];
-                System.arraycopy(s, r * k, p[at++], 0, k);
-            }
+        for (float[] s : scored) { // shard i holds the rows after shard i-1's
+            System.arraycopy(s, 0, p, at, s.length);
+            at += s.length;
         }
         Table out = table.copy();
         out.setName(table.name() + " predictions");

@@ -28,16 +28,47 @@ public final class PredictionTables {
      * @return a new table, one row per score
      */
     public static Table of(TrainResult model, String name, float[][] scores) {
+        int k = model.model().outputs();
+        float[] flat = new float[scores.length * k];
+        for (int r = 0; r < scores.length; r++) {
+            System.arraycopy(scores[r], 0, flat, r * k, k);
+        }
+        return of(model, name, flat);
+    }
+
+    /**
+     * Turns a model's scores, row-major, into its prediction columns, as {@link
+     * #of(TrainResult, String, float[][])} does.
+     *
+     * @param model the model that scored the rows
+     * @param name the new table's name
+     * @param scores {@code outputs} floats per row, row after row
+     * @return a new table, one row per {@code outputs} scores
+     */
+    public static Table of(TrainResult model, String name, float[] scores) {
         ColumnSelection columns = model.columns();
-        int[] classes = null;
+        int k = model.model().outputs();
+        int n = scores.length / k;
+        Table out = Table.create(name);
+        for (int j = 0; j < k; j++) {
+            float[] col = new float[n];
+            for (int i = 0; i < n; i++) {
+                col[i] = scores[i * k + j];
+            }
+            out.addColumns(FloatColumn.create("p" + j, col));
+        }
         if (columns.hasLabel() && columns.labelKind() == LabelKind.CLASSES) {
             Objective o = model.model().objective();
-            classes = new int[scores.length];
-            for (int r = 0; r < scores.length; r++) {
-                classes[r] = o.predictedClass(scores[r], 0, scores[r].length);
+            int[] classes = new int[n];
+            for (int r = 0; r < n; r++) {
+                classes[r] = o.predictedClass(scores, r, k);
             }
+            List<String> names = columns.classNames();
+            out.addColumns(names.isEmpty() ? IntColumn.create("predicted", classes)
+                    : StringColumn.create("predicted", Arrays.stream(classes)
+                            .mapToObj(names::get)));
         }
-        return of(name, scores, model.model().outputs(), classes, columns.classNames());
+        return out;
     }
 
     /**
@@ -56,25 +87,5 @@ public final class PredictionTables {
             names.add("predicted");
         }
         return names;
-    }
-
-    /** Columns p0..p(k-1), then {@code predicted} (names or indices) when classes is set. */
-    static Table of(String name, float[][] p, int outputs, int[] classes,
-            List<String> names) {
-        Table out = Table.create(name);
-        int k = p.length == 0 ? outputs : p[0].length;
-        for (int j = 0; j < k; j++) {
-            float[] col = new float[p.length];
-            for (int i = 0; i < p.length; i++) {
-                col[i] = p[i][j];
-            }
-            out.addColumns(FloatColumn.create("p" + j, col));
-        }
-        if (classes != null) {
-            out.addColumns(names.isEmpty() ? IntColumn.create("predicted", classes)
-                    : StringColumn.create("predicted", Arrays.stream(classes)
-                            .mapToObj(names::get)));
-        }
-        return out;
     }
 }
