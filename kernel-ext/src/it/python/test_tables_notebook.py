@@ -5,8 +5,6 @@ names well above the majority rate, the local predictions in the input's order),
 and reopens with the same predictions, and %dml scale shows 1 and 2 workers."""
 import re
 
-import pytest
-
 from kernel_session import REPO_ROOT, run_counting
 from notebook_checks import cells_by_id, stream_text
 
@@ -17,7 +15,6 @@ def texts(cell):
     return [o.get("data", {}).get("text/plain", "") for o in cell.outputs]
 
 
-@pytest.mark.slow
 def test_tables_notebook_trains_predicts_saves_and_scales():
     nb, client = run_counting(NOTEBOOK)
     cells = cells_by_id(nb)
