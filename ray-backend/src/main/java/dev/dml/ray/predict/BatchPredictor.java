@@ -123,7 +123,6 @@ public final class BatchPredictor {
         ScoringTask task = new ScoringTask(id, ResultFiles.toBytes(model), shards, rows,
                 model.model().outputs(), batchSize, cpus, List.of("-Dai.djl.offline=true",
                         "-Dai.djl.pytorch.num_threads=1"), timeout);
-        shards = null; // the task holds them; let them go with it
         List<float[]> scored = scoring.apply(task);
         float[] p = new float[table.rowCount() * model.model().outputs()];
         int at = 0;
