@@ -27,6 +27,7 @@ public final class Bench {
         BENCHMARKS.put("R1", new R1Recovery());
         BENCHMARKS.put("P10", new P10Nodes());
         BENCHMARKS.put("C1", new C1PlanError());
+        BENCHMARKS.put("P11", new P11Predict());
     }
 
     private Bench() {}

@@ -43,6 +43,13 @@ public final class OptionReference {
                 .append("| option | what it does | default | example | Java |\n")
                 .append("| --- | --- | --- | --- | --- |\n");
         rows(s, ScaleOptions.ALL);
+        s.append("\n## `%dml predict` options\n\n")
+                .append("`%dml predict MODEL DATA` scores a table with a trained model on worker")
+                .append(" actors and takes these options, besides `--cluster` and `--debug` as")
+                .append(" above. In Java, `Dml.predict(model)` takes them.\n\n")
+                .append("| option | what it does | default | example | Java |\n")
+                .append("| --- | --- | --- | --- | --- |\n");
+        rows(s, PredictOptions.ALL);
         return s.toString();
     }
 

@@ -2,6 +2,7 @@ package dev.dml.kernel;
 
 import dev.dml.DmlException;
 import dev.dml.ray.data.TableReaders;
+import dev.dml.ray.train.TrainResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,6 +57,34 @@ final class NotebookData {
         }
         throw new DmlException("There is no variable or file '" + source + "' for " + what
                 + ".", hint(source));
+    }
+
+    /**
+     * Returns the trained model a name stands for.
+     *
+     * @param name a variable holding a {@link TrainResult}, or a folder {@code model.save}
+     *     wrote
+     * @return the model
+     */
+    TrainResult model(String name) {
+        Optional<Object> value = variables.apply(name);
+        if (value.isPresent()) {
+            if (value.get() instanceof TrainResult model) {
+                return model;
+            }
+            throw new DmlException("The variable '" + name + "' given as the model is a "
+                    + value.get().getClass().getSimpleName() + ", not a trained model"
+                    + " (TrainResult).", "Pass the --into of a finished %dml train, or"
+                    + " TrainResult.open(dir) of a saved one.");
+        }
+        Path path = Path.of(name);
+        if (Files.isDirectory(path)) {
+            return TrainResult.open(path);
+        }
+        throw new DmlException("There is no variable or model folder '" + name + "' for the"
+                + " model.", hint(name).replace("Define the table in an earlier cell, or give a"
+                        + " .csv or .arrow file path.", "Train one with %dml train ... --into "
+                        + name + ", or give a folder model.save(dir) wrote."));
     }
 
     private String hint(String source) {

@@ -6,12 +6,16 @@ import dev.dml.Vocabulary;
 import dev.dml.cost.JobPlan;
 import dev.dml.cost.Pricing;
 import dev.dml.magics.DmlBackend;
+import dev.dml.events.PredictProgress;
+import dev.dml.magics.PredictRequest;
 import dev.dml.magics.PreparedJob;
 import dev.dml.magics.TrainRequest;
 import dev.dml.options.PlanOptions;
+import dev.dml.options.PredictOptions;
 import dev.dml.options.ScaleOptions;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
+import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.ClusterNodes;
 import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.cluster.ClusterSpec;
@@ -19,6 +23,8 @@ import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.plan.JobPlanner;
 import dev.dml.ray.plan.ScaleStudy;
+import dev.dml.ray.predict.BatchPredictor;
+import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.scaling.ScaleTable;
 import java.time.Duration;
@@ -26,6 +32,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
+import tech.tablesaw.api.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +45,8 @@ final class RayBackend implements DmlBackend {
 
     private static final Logger LOG = LoggerFactory.getLogger(RayBackend.class);
     private static final Duration NODES_TIMEOUT = Duration.ofSeconds(10);
+    /** Rows of a scored table the cell shows. */
+    private static final int HEAD_ROWS = 10;
 
     private final NotebookData data;
     private final DmlKernel kernel;
@@ -91,6 +100,47 @@ final class RayBackend implements DmlBackend {
             study.optTarget(target);
         }
         return study.build().run();
+    }
+
+    @Override
+    public Prediction predict(PredictRequest request, Consumer<PredictProgress> progress) {
+        TrainResult model = data.model(request.model());
+        Table table = data.table(request.source(), "the data");
+        LastProgress last = new LastProgress(progress);
+        BatchPredictor.Builder b = Dml.predict(model)
+                .optWorkers(request.get(PredictOptions.WORKERS))
+                .optBatchSize(request.get(PredictOptions.BATCH_SIZE))
+                .optCpusPerWorker(request.get(PredictOptions.CPUS_PER_WORKER))
+                .optProgress(last);
+        b.build().check(table); // a bad table fails here, before any cluster starts
+        BatchPredictor predictor = b.optDriver(driver(request.cluster())).build();
+        long t0 = System.nanoTime();
+        Table scored = predictor.predict(table);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new Prediction(scored, scored.rowCount(), predictor.workers().size(), seconds,
+                last.rate(), scored.print(HEAD_ROWS),
+                TableDisplay.html(scored, HEAD_ROWS, TableDisplay.MAX_COLUMNS));
+    }
+
+    /** Passes progress on and keeps the last, for the summary's throughput. */
+    private static final class LastProgress implements Consumer<PredictProgress> {
+        private final Consumer<PredictProgress> next;
+        private volatile PredictProgress last;
+
+        LastProgress(Consumer<PredictProgress> next) {
+            this.next = next;
+        }
+
+        @Override
+        public void accept(PredictProgress p) {
+            last = p;
+            next.accept(p);
+        }
+
+        double rate() {
+            PredictProgress p = last;
+            return p != null ? p.rowsPerSecond() : 0;
+        }
     }
 
     /** The sizes {@code --workers N|MIN:MAX} names for plan and scale; none when not given. */

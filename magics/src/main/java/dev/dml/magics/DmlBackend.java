@@ -2,6 +2,7 @@ package dev.dml.magics;
 
 import dev.dml.cost.JobPlan;
 import dev.dml.cost.Pricing;
+import dev.dml.events.PredictProgress;
 import dev.dml.scaling.ScaleTable;
 import java.util.List;
 import java.util.function.Consumer;
@@ -57,6 +58,31 @@ public interface DmlBackend extends AutoCloseable {
      * @throws RuntimeException a dml exception naming what is wrong and how to fix it
      */
     ScaleTable scale(TrainRequest request, Consumer<String> progress);
+
+    /**
+     * Scores a table with a trained model on worker actors of the session's cluster ({@code
+     * %dml predict}), opening it when needed.
+     *
+     * @param request the model, the data and the options
+     * @param progress receives rows scored and throughput as the workers go
+     * @return the scored table and how it went
+     * @throws RuntimeException a dml exception naming what is wrong and how to fix it
+     */
+    Prediction predict(PredictRequest request, Consumer<PredictProgress> progress);
+
+    /**
+     * A scored table, as {@code %dml predict} shows and binds it.
+     *
+     * @param table the scored table: the input's columns, then the prediction columns
+     * @param rows its rows
+     * @param workers the workers that scored it
+     * @param seconds the whole call's wall time, the workers' start included
+     * @param rowsPerSecond the workers' throughput while scoring
+     * @param headText the table's first rows as text
+     * @param headHtml the same as HTML
+     */
+    record Prediction(Object table, int rows, int workers, double seconds,
+            double rowsPerSecond, String headText, String headHtml) {}
 
     /**
      * Binds a value to a notebook variable, so the next cell can use it.

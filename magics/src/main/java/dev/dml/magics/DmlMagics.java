@@ -34,6 +34,7 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>,
         magics.add(new TrainCommand());
         magics.add(new PlanCommand());
         magics.add(new ScaleCommand());
+        magics.add(new PredictCommand());
         magics.add(new StatusCommand());
         magics.add(new StopCommand());
         magics.add(new ClusterCommand());

@@ -5,9 +5,11 @@ import dev.dml.Vocabulary;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.PlanOptions;
+import dev.dml.options.PredictOptions;
 import dev.dml.options.ScaleOptions;
 import dev.dml.options.TrainOptions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,17 +21,22 @@ import org.dflib.jjava.jupyter.kernel.magic.MagicArgsParseException;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 
 /**
- * The grammar of {@code %dml train}: a line form ({@code %dml train fraud --epochs 3}) and a cell
- * form whose body holds one {@code key: value} per line. Both go through one {@link MagicsArgs}
- * schema built from the option declarations ({@link TrainOptions}), so they accept the same
- * options with the same checks, and the help lists each option with its real default.
+ * The grammar of {@code %dml train} (and of plan, scale and predict): a line form ({@code %dml
+ * train fraud --epochs 3}) and a cell form whose body holds one {@code key: value} per line.
+ * Both go through one {@link MagicsArgs} schema built from the option declarations ({@link
+ * TrainOptions}), so they accept the same options with the same checks, and the help lists each
+ * option with its real default. Words that are no option fill the command's positional slots
+ * (train's data; predict's model and data), which the body names by key.
  */
 final class TrainGrammar {
 
     static final String SOURCE = "source";
+    static final String MODEL = "model";
     private static final Pattern BODY_LINE = Pattern.compile("\\s*([A-Za-z][\\w-]*)\\s*[:=]\\s*(.*)");
     private static final Pattern UNKNOWN_KEYWORD = Pattern.compile("Unknown keyword argument '(.+)'.*");
-    private static final List<String> SOURCE_KEYS = List.of("table", "data", SOURCE);
+    /** Body keys that name train's data. */
+    private static final Map<String, String> SOURCE_KEYS = Map.of("table", SOURCE, "data",
+            SOURCE, SOURCE, SOURCE);
 
     /** {@code %dml train}'s grammar. */
     static final TrainGrammar TRAIN = new TrainGrammar("train", TrainOptions.ALL);
@@ -39,20 +46,33 @@ final class TrainGrammar {
     /** {@code %dml scale}'s: the job's options, and the scaling table's own. */
     static final TrainGrammar SCALE = new TrainGrammar("scale",
             Stream.concat(TrainOptions.ALL.stream(), ScaleOptions.ALL.stream()).toList());
+    /** {@code %dml predict}'s: a model and data, and the prediction's options. */
+    static final TrainGrammar PREDICT = new TrainGrammar("predict", PredictOptions.ACCEPTED,
+            List.of(MODEL, SOURCE), Map.of(MODEL, MODEL, "table", SOURCE, "data", SOURCE));
 
     private final String command;
     private final List<Option<?>> options;
+    private final List<String> slots;
+    private final Map<String, String> slotKeys;
     private final MagicsArgs schema;
 
     private TrainGrammar(String command, List<Option<?>> options) {
-        this.command = command;
-        this.options = options;
-        this.schema = schema(options);
+        this(command, options, List.of(SOURCE), SOURCE_KEYS);
     }
 
-    private static MagicsArgs schema(List<Option<?>> options) {
-        MagicsArgs.MagicsArgsBuilder b = MagicsArgs.builder().optional(SOURCE)
-                .onlyKnownKeywords().onlyKnownFlags();
+    private TrainGrammar(String command, List<Option<?>> options, List<String> slots,
+            Map<String, String> slotKeys) {
+        this.command = command;
+        this.options = options;
+        this.slots = slots;
+        this.slotKeys = slotKeys;
+        this.schema = schema(options, slots);
+    }
+
+    private static MagicsArgs schema(List<Option<?>> options, List<String> slots) {
+        MagicsArgs.MagicsArgsBuilder b = MagicsArgs.builder();
+        slots.forEach(b::optional);
+        b.onlyKnownKeywords().onlyKnownFlags();
         for (Option<?> o : options) {
             b.keyword(o.name(), MagicsArgs.KeywordSpec.ONCE);
         }
@@ -109,10 +129,30 @@ final class TrainGrammar {
         }
     }
 
-    private TrainRequest readWords(List<String> args, String body) {
+    /**
+     * Parses the words after this grammar's command into its slots and options.
+     *
+     * @param args the line's words
+     * @param body the cell body, or null for the line form
+     * @return each slot's word (absent when not given), and the options given
+     * @throws DmlException naming the first bad option and how to write it, in notebook words
+     */
+    Parsed readParts(List<String> args, String body) {
+        try {
+            return parts(args, body);
+        } catch (DmlException e) {
+            throw e.speaking(Vocabulary.NOTEBOOK);
+        }
+    }
+
+    /** What a line and body hold: the positional slots' words, and the options. */
+    record Parsed(Map<String, String> slots, OptionValues values) {}
+
+    private Parsed parts(List<String> args, String body) {
+        Map<String, String> fromBody = new LinkedHashMap<>();
         List<String> words = new ArrayList<>(args);
         if (body != null) {
-            words.addAll(bodyWords(body));
+            words.addAll(bodyWords(body, fromBody));
         }
         Map<String, List<String>> raw;
         try {
@@ -120,8 +160,24 @@ final class TrainGrammar {
         } catch (MagicArgsParseException e) {
             throw parseError(e.getMessage());
         }
-        List<String> sources = raw.getOrDefault(SOURCE, List.of());
-        String source = sources.isEmpty() ? null : sources.get(0);
+        Map<String, String> filled = new LinkedHashMap<>();
+        List<String> loose = new ArrayList<>();
+        for (String slot : slots) {
+            loose.addAll(raw.getOrDefault(slot, List.of()));
+        }
+        for (String slot : slots) { // line words fill the slots the body left open, in order
+            String v = fromBody.containsKey(slot) ? fromBody.get(slot)
+                    : loose.isEmpty() ? null : loose.remove(0);
+            if (v != null) {
+                filled.put(slot, v);
+            }
+        }
+        if (!loose.isEmpty()) {
+            throw new DmlException("%dml " + command + ": '" + DmlException.literal(
+                    loose.get(0)) + "' is one word too many; the cell's body already names "
+                    + String.join(" and ", fromBody.keySet()) + ".", "Name each input once,"
+                    + " on the line or in the body.");
+        }
         OptionValues values = OptionValues.empty();
         for (Option<?> o : options) {
             List<String> given = raw.get(o.name());
@@ -129,6 +185,13 @@ final class TrainGrammar {
                 values = with(values, o, given.get(0));
             }
         }
+        return new Parsed(filled, values);
+    }
+
+    private TrainRequest readWords(List<String> args, String body) {
+        Parsed p = parts(args, body);
+        String source = p.slots().get(SOURCE);
+        OptionValues values = p.values();
         if (values.isSet(TrainOptions.PLAN)) {
             return new TrainRequest(source, values); // the plan's job fills in the rest
         }
@@ -154,8 +217,11 @@ final class TrainGrammar {
         }
     }
 
-    /** {@code key: value} lines become {@code --key=value} words; {@code table: x} the source. */
-    private List<String> bodyWords(String body) {
+    /**
+     * {@code key: value} lines become {@code --key=value} words; a key naming a slot ({@code
+     * table: x}) fills that slot in {@code slotsOut}.
+     */
+    private List<String> bodyWords(String body, Map<String, String> slotsOut) {
         List<String> words = new ArrayList<>();
         String[] lines = body.split("\\R");
         for (int i = 0; i < lines.length; i++) {
@@ -172,8 +238,8 @@ final class TrainGrammar {
             }
             String key = m.group(1).toLowerCase(Locale.ROOT).replace('_', '-');
             String value = m.group(2).strip();
-            if (SOURCE_KEYS.contains(key)) {
-                words.add(value);
+            if (slotKeys.containsKey(key)) {
+                slotsOut.put(slotKeys.get(key), value);
             } else {
                 words.add("--" + key + "=" + value.replaceAll("\\s*,\\s*", ","));
             }
@@ -219,6 +285,7 @@ final class TrainGrammar {
                 "Usage: " + DmlException.literal(switch (command) {
                     case "plan" -> PlanCommand.USAGE;
                     case "scale" -> ScaleCommand.USAGE;
+                    case "predict" -> PredictCommand.USAGE;
                     default -> usage();
                 }));
     }

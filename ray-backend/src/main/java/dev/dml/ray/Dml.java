@@ -4,6 +4,7 @@ import dev.dml.DmlException;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.predict.BatchPredictor;
 import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
@@ -18,6 +19,8 @@ import dev.dml.ray.train.TrainSpec;
  *
  * TrainJob job = Dml.start(spec, driver);      // on a driver the kernel keeps open
  * job.stop();                                  // %dml stop, or a kernel interrupt
+ *
+ * Table scored = Dml.predict(r).optWorkers(2).build().predict(table);   // %dml predict
  * }</pre>
  *
  * <p>The table is validated when the spec is built, before any cluster or worker starts. The
@@ -71,5 +74,17 @@ public final class Dml {
      */
     public static TrainJob start(TrainSpec spec, DriverProcess driver) {
         return TrainJob.start(spec, driver);
+    }
+
+    /**
+     * Starts a distributed prediction with a trained model: its table is scored by worker
+     * actors on the cluster and comes back in its row order, with the columns {@link
+     * TrainResult#predict} adds.
+     *
+     * @param model the trained model
+     * @return a builder; {@code build().predict(table)} runs it
+     */
+    public static BatchPredictor.Builder predict(TrainResult model) {
+        return BatchPredictor.builder(model);
     }
 }

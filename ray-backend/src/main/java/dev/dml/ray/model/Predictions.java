@@ -10,7 +10,8 @@ import tech.tablesaw.api.Table;
 /** Runs a whole model over a table's features in batches. */
 public final class Predictions {
 
-    private static final int BATCH = 4096;
+    /** Rows per forward pass in the kernel; a distributed prediction's default too. */
+    public static final int BATCH = 4096;
 
     private Predictions() {}
 
@@ -27,19 +28,39 @@ public final class Predictions {
         try (NDManager scope = replica.manager().newSubManager()) {
             NDArray x = TableArrays.openFeatures(table, selection, scope);
             int n = (int) x.getShape().get(0);
+            float[] flat = scores(replica, x, 0, n, BATCH);
             float[][] out = new float[n][];
-            for (int from = 0; from < n; from += BATCH) {
-                int to = Math.min(n, from + BATCH);
-                try (NDArray batch = x.get(new NDIndex("{}:{}", from, to))) {
-                    float[] p = replica.predict(batch);
-                    for (int r = from; r < to; r++) {
-                        out[r] = new float[k];
-                        System.arraycopy(p, (r - from) * k, out[r], 0, k);
-                    }
-                }
+            for (int r = 0; r < n; r++) {
+                out[r] = new float[k];
+                System.arraycopy(flat, r * k, out[r], 0, k);
             }
             return out;
         }
+    }
+
+    /**
+     * Predicts rows {@code [from, to)} of a feature matrix with a whole model, {@code batch}
+     * rows per forward pass: what {@link #scores(ModelStage, Table, ColumnSelection)} runs in
+     * the kernel and a prediction worker runs on its shard.
+     *
+     * @param replica the whole model
+     * @param x the features, {@code [rows, inputs]} float32
+     * @param from the first row
+     * @param to one past the last row
+     * @param batch rows per forward pass, at least 1
+     * @return {@code outputs} floats per row, row-major
+     */
+    public static float[] scores(ModelStage replica, NDArray x, int from, int to, int batch) {
+        int k = replica.spec().outputs();
+        float[] out = new float[(to - from) * k];
+        for (int at = from; at < to; at += batch) {
+            int end = Math.min(to, at + batch);
+            try (NDArray rows = x.get(new NDIndex("{}:{}", at, end))) {
+                float[] p = replica.predict(rows);
+                System.arraycopy(p, 0, out, (at - from) * k, (end - at) * k);
+            }
+        }
+        return out;
     }
 
     /**

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Fails a job fast when no set of nodes can hold its workers: Ray would wait without end. */
-final class ClusterResources {
+public final class ClusterResources {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterResources.class);
 
@@ -22,7 +22,7 @@ final class ClusterResources {
      * @param gpus GPUs each reserves
      * @throws DmlException naming what the cluster lacks and how to fit the job
      */
-    static void check(int workers, double cpus, double gpus) {
+    public static void check(int workers, double cpus, double gpus) {
         if (Ray.getRuntimeContext().isLocalMode()) {
             return;
         }

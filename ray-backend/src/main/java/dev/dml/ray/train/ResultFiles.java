@@ -1,6 +1,8 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectInputFilter;
@@ -13,9 +15,10 @@ import java.nio.file.Path;
 /**
  * The file through which a saved {@link TrainResult} comes back into dml: the result itself,
  * Java-serialized (it already crosses Ray that way), read back through a filter that lets only
- * dml's and the JDK's classes in.
+ * dml's and the JDK's classes in. The same bytes carry a model to the workers of a distributed
+ * prediction ({@link #toBytes}, {@link #fromBytes}).
  */
-final class ResultFiles {
+public final class ResultFiles {
 
     /** The file's name in a saved model's folder. */
     static final String FILE = "dml-result.ser";
@@ -25,13 +28,52 @@ final class ResultFiles {
 
     private ResultFiles() {}
 
+    /**
+     * Serializes a result, as {@link TrainResult#save} stores it.
+     *
+     * @param result the result
+     * @return its bytes, for {@link #fromBytes}
+     */
+    public static byte[] toBytes(TrainResult result) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(result);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // memory only: cannot happen
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Reads the bytes {@link #toBytes} made, letting only dml's and the JDK's classes in.
+     *
+     * @param bytes the bytes
+     * @return the result
+     * @throws DmlException when the bytes hold no result this dml can read
+     */
+    public static TrainResult fromBytes(byte[] bytes) {
+        try {
+            return read(new ByteArrayInputStream(bytes));
+        } catch (IOException | ClassNotFoundException | ClassCastException e) {
+            throw new DmlException("Could not read the model sent to this worker: "
+                    + DmlException.literal(String.valueOf(e.getMessage())) + ".",
+                    "Run the kernel and the workers with the same dml version.", e);
+        }
+    }
+
+    private static TrainResult read(InputStream f) throws IOException, ClassNotFoundException {
+        try (ObjectInputStream in = new ObjectInputStream(f)) {
+            in.setObjectInputFilter(ONLY_DML);
+            return (TrainResult) in.readObject();
+        }
+    }
+
     /** Writes {@code result} into {@code dir}, made if missing. */
     static void write(TrainResult result, Path dir) {
         try {
             Files.createDirectories(dir);
-            try (OutputStream f = Files.newOutputStream(dir.resolve(FILE));
-                 ObjectOutputStream out = new ObjectOutputStream(f)) {
-                out.writeObject(result);
+            try (OutputStream f = Files.newOutputStream(dir.resolve(FILE))) {
+                f.write(toBytes(result));
             }
         } catch (IOException e) {
             throw new DmlException("Could not save the model to " + DmlException.literal(dir)
@@ -48,10 +90,8 @@ final class ResultFiles {
                     + " saved by dml (no " + FILE + ").", "Pass a folder that"
                     + " TrainResult.save wrote.");
         }
-        try (InputStream f = Files.newInputStream(file);
-             ObjectInputStream in = new ObjectInputStream(f)) {
-            in.setObjectInputFilter(ONLY_DML);
-            return (TrainResult) in.readObject();
+        try (InputStream f = Files.newInputStream(file)) {
+            return read(f);
         } catch (IOException | ClassNotFoundException | ClassCastException e) {
             throw new DmlException("Could not read the model in " + DmlException.literal(dir)
                     + ": " + DmlException.literal(e.getMessage()) + ".", "Save it again with"

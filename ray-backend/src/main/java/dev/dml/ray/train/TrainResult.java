@@ -287,10 +287,7 @@ public final class TrainResult implements Serializable {
      * @return a new table with one row per input row
      */
     public Table predict(Table table) {
-        boolean classes = features.hasLabel()
-                && features.labelKind() == dev.dml.ray.data.LabelKind.CLASSES;
-        return PredictionTables.of(table.name() + " predictions", scores(table), model.outputs(),
-                classes ? predictClasses(table) : null, features.classNames());
+        return PredictionTables.of(this, table.name() + " predictions", scores(table));
     }
 
     /**

@@ -10,18 +10,29 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /** A driver context in the test JVM, for running driver tasks in Ray's LOCAL mode. */
-final class FakeDriverContext implements DriverContext {
+public final class FakeDriverContext implements DriverContext {
 
     final Map<String, AutoCloseable> resources = new LinkedHashMap<>();
     final List<Object> events = new ArrayList<>();
     private final Consumer<Object> listener;
 
-    FakeDriverContext(Consumer<Object> listener) {
+    /**
+     * A context whose events also go to a listener.
+     *
+     * @param listener gets each event
+     */
+    public FakeDriverContext(Consumer<Object> listener) {
         this.listener = listener;
     }
 
-    FakeDriverContext() {
+    /** A context that keeps its events. */
+    public FakeDriverContext() {
         this(e -> { });
+    }
+
+    /** The resources still registered. @return them, live */
+    public Map<String, AutoCloseable> resources() {
+        return resources;
     }
 
     @Override

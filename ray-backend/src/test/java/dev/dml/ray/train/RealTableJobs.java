@@ -8,14 +8,19 @@ import tech.tablesaw.api.Table;
 import tech.tablesaw.selection.Selection;
 
 /** What the tests on real tables share: a job run in LOCAL mode, a held-out split, accuracy. */
-final class RealTableJobs {
+public final class RealTableJobs {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
     private RealTableJobs() {}
 
-    /** Runs a job in this JVM (Ray's LOCAL mode must be started) and checks it cleaned up. */
-    static TrainResult run(TrainSpec spec) {
+    /**
+     * Runs a job in this JVM (Ray's LOCAL mode must be started) and checks it cleaned up.
+     *
+     * @param spec the job
+     * @return its result
+     */
+    public static TrainResult run(TrainSpec spec) {
         FakeDriverContext ctx = new FakeDriverContext();
         TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
         assertTrue(ctx.resources.isEmpty(), "the job left resources");
