@@ -13,7 +13,6 @@ import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.model.OptimizerSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,9 +25,6 @@ import tech.tablesaw.api.Table;
  * in the words of the surface the user typed them on.
  */
 final class SpecResolution {
-
-    /** SGD's momentum, as in the engine's benchmarks and PyTorch's usual setting. */
-    private static final float SGD_MOMENTUM = 0.9f;
 
     private SpecResolution() {}
 
@@ -119,8 +115,9 @@ final class SpecResolution {
                     + " the gradients workers exchange, but one worker exchanges none.",
                     "Raise {workers} to 2 or more, or leave {compress} out.");
         }
-        return new TrainSpec(b, v, columns, strategy, optimizer(b), workers, train, validation,
-                model, steps, notices);
+        UpdateResolution.check(v, strategy, validation != null);
+        return new TrainSpec(b, v, columns, strategy, UpdateResolution.optimizer(b, v, steps,
+                notices), workers, train, validation, model, steps, notices);
     }
 
     private static void checkCheckpoints(OptionValues v) {
@@ -141,17 +138,6 @@ final class SpecResolution {
             throw new DmlException(names + " {checkpoint-dir}.",
                     "Add {checkpoint-dir}: the folder for the checkpoints.");
         }
-    }
-
-    /** The optimizer set whole, else the one {@code --optimizer} names; {@code --lr} wins. */
-    private static OptimizerSpec optimizer(TrainSpecBuilder b) {
-        OptionValues v = b.options;
-        float lr = v.get(TrainOptions.LR).floatValue();
-        if (b.optimizer != null) {
-            return v.isSet(TrainOptions.LR) ? b.optimizer.withLearningRate(lr) : b.optimizer;
-        }
-        return v.get(TrainOptions.OPTIMIZER).equals("sgd") ? OptimizerSpec.sgd(lr, SGD_MOMENTUM)
-                : OptimizerSpec.adam(lr);
     }
 
     /** Rejects what a staged strategy cannot do with this model and batch. */
@@ -267,7 +253,8 @@ final class SpecResolution {
         OptionValues v = b.options;
         for (Option<?> o : List.of(TrainOptions.CHECKPOINT_DIR, TrainOptions.CHECKPOINT_EVERY,
                 TrainOptions.CHECKPOINT_STORE, TrainOptions.CHECKPOINT_FAILURE,
-                TrainOptions.RESUME, TrainOptions.BUDGET, TrainOptions.DEADLINE)) {
+                TrainOptions.RESUME, TrainOptions.BUDGET, TrainOptions.DEADLINE,
+                TrainOptions.EARLY_STOP)) {
             v = v.without(o);
         }
         b.options = v.with(TrainOptions.WORKERS, WorkerRange.of(workers))
