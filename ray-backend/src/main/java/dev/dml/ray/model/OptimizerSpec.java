@@ -35,7 +35,7 @@ import java.util.Objects;
  */
 public final class OptimizerSpec implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 1L;
 
     /** The optimizer algorithms. */
     public enum Kind {
@@ -126,6 +126,12 @@ public final class OptimizerSpec implements Serializable {
         checkRate(lr);
         return new OptimizerSpec(kind, lr, momentum, beta1, beta2, epsilon, schedule,
                 weightDecay, clipNorm);
+    }
+
+    /** A spec saved before schedules existed reads back with the constant one. */
+    private Object readResolve() {
+        return schedule != null ? this : new OptimizerSpec(kind, learningRate, momentum, beta1,
+                beta2, epsilon, LearningRateSchedule.constant(), weightDecay, clipNorm);
     }
 
     /**

@@ -16,9 +16,9 @@ final class EarlyStopping {
 
     private final int patience;
     private float[] bestParameters;
-    private int bestEpoch = -1;
+    private int bestEpoch;
     private float bestLoss = Float.NaN;
-    private int stoppedAfter = -1;
+    private int stoppedAfter;
 
     /** @param patience epochs without a better validation loss, at least 1 */
     EarlyStopping(int patience) {
@@ -66,12 +66,12 @@ final class EarlyStopping {
         return bestParameters != null ? bestParameters : last;
     }
 
-    /** @return the epoch whose parameters are kept, or -1 when none was validated */
+    /** @return the epoch whose parameters are kept, or 0 when none was validated */
     int bestEpoch() {
-        return bestParameters != null ? bestEpoch : -1;
+        return bestParameters != null ? bestEpoch : 0;
     }
 
-    /** @return the epoch after which the job stopped early, or -1 when it did not */
+    /** @return the epoch after which the job stopped early, or 0 when it did not */
     int stoppedAfter() {
         return stoppedAfter;
     }
@@ -80,7 +80,7 @@ final class EarlyStopping {
     String notice() {
         return "{early-stop}: the validation loss has not improved for " + patience
                 + (patience == 1 ? " epoch" : " epochs") + "; stopped after epoch "
-                + stoppedAfter + (bestEpoch() < 0 ? ", keeping its parameters (no epoch had a"
+                + stoppedAfter + (bestEpoch() == 0 ? ", keeping its parameters (no epoch had a"
                 + " finite validation loss)." : ", keeping the parameters of epoch " + bestEpoch
                 + " (validation loss " + bestLoss + ").");
     }

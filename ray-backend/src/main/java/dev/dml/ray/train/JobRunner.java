@@ -358,8 +358,8 @@ final class JobRunner implements DriverTask<TrainResult> {
         return new TrainResult(job, config.model, config.optimizer, columns,
                 early == null ? last : early.kept(last), steps, epochList, who, gs,
                 start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
-                recoveries.recoveries()).withEarlyStop(early == null ? -1 : early.stoppedAfter(),
-                        early == null ? -1 : early.bestEpoch());
+                recoveries.recoveries()).withEarlyStop(early == null ? 0 : early.stoppedAfter(),
+                        early == null ? 0 : early.bestEpoch());
     }
 
     private static String stopReason(List<DriverListener> listeners, long step) {

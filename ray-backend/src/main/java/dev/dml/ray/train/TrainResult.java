@@ -46,9 +46,9 @@ public final class TrainResult implements Serializable {
     private final boolean stopped;
     private final double wallSeconds;
     private final ArrayList<Recovery> recoveries;
-    /** {@code --early-stop}: the epoch it stopped after, and the epoch kept; -1 when none. */
-    private int stoppedEarlyAfter = -1;
-    private int keptEpoch = -1;
+    /** {@code --early-stop}: the epoch it stopped after, and the epoch kept; 0 when none. */
+    private int stoppedEarlyAfter;
+    private int keptEpoch;
 
     TrainResult(String job, ModelSpec model, OptimizerSpec optimizer, ColumnSelection features,
             float[] parameters, List<StepMetrics> steps, List<EpochMetrics> epochs,
@@ -82,13 +82,13 @@ public final class TrainResult implements Serializable {
         return this;
     }
 
-    /** @return the epoch (from 1) after which {@code --early-stop} stopped the job, or -1 */
+    /** @return the epoch (from 1) after which {@code --early-stop} stopped the job, or 0 */
     public int stoppedEarlyAfter() {
         return stoppedEarlyAfter;
     }
 
     /** @return the epoch (from 1) of lowest validation loss, whose parameters {@code
-     *     --early-stop} kept; -1 without it (the last parameters are kept) */
+     *     --early-stop} kept; 0 without it (the last parameters are kept) */
     public int keptEpoch() {
         return keptEpoch;
     }
@@ -419,7 +419,7 @@ public final class TrainResult implements Serializable {
         return "TrainResult[" + job + ": " + globalSteps + " steps, " + epochs.size()
                 + " epochs, final loss " + finalLoss() + ", " + workers.size() + " workers, "
                 + String.format("%.1f s", wallSeconds) + (stopped ? ", stopped" : "")
-                + (stoppedEarlyAfter < 0 ? "" : ", stopped early after epoch "
+                + (stoppedEarlyAfter == 0 ? "" : ", stopped early after epoch "
                         + stoppedEarlyAfter + " keeping epoch " + keptEpoch)
                 + (recoveries.isEmpty() ? "" : String.format(", %d recoveries (%.1f s, %d steps"
                         + " redone)", recoveries.size(), recoverySeconds(), stepsRedone()))

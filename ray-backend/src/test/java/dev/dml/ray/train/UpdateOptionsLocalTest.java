@@ -152,7 +152,7 @@ class UpdateOptionsLocalTest {
         assertEquals("cosine", probe.get(TrainOptions.LR_SCHEDULE));
         TrainResult r = TrainLocalTest.run(probe, new FakeDriverContext());
         assertEquals(3, r.globalSteps());
-        assertEquals(-1, r.stoppedEarlyAfter());
+        assertEquals(0, r.stoppedEarlyAfter());
     }
 
     private static void assertMessage(String start, Runnable setting) {
