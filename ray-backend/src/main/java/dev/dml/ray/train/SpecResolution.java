@@ -13,6 +13,7 @@ import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.OptimizerSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -115,9 +116,10 @@ final class SpecResolution {
                     + " the gradients workers exchange, but one worker exchanges none.",
                     "Raise {workers} to 2 or more, or leave {compress} out.");
         }
-        UpdateResolution.check(v, strategy, validation != null);
-        return new TrainSpec(b, v, columns, strategy, UpdateResolution.optimizer(b, v, steps,
-                notices), workers, train, validation, model, steps, notices);
+        OptimizerSpec optimizer = UpdateResolution.optimizer(b, v, steps, notices);
+        UpdateResolution.check(v, strategy, validation != null, optimizer);
+        return new TrainSpec(b, v, columns, strategy, optimizer, workers, train, validation,
+                model, steps, notices);
     }
 
     private static void checkCheckpoints(OptionValues v) {

@@ -391,13 +391,7 @@ public final class TrainResult implements Serializable {
      */
     public void save(Path dir) {
         ResultFiles.write(this, dir);
-        try (ModelStage whole = openReplica()) {
-            List<String> names = features.classNames();
-            ModelExport.save(whole, new ModelExport.Info(features.inputs(),
-                    features.hasLabel() ? features.label() : null,
-                    names.isEmpty() ? null : names, features.features(),
-                    features.vocabulary().categories()), dir);
-        }
+        ResultFiles.export(this, dir);
     }
 
     /**

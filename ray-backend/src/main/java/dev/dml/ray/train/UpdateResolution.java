@@ -22,7 +22,8 @@ final class UpdateResolution {
 
     /**
      * The optimizer set whole, else the one {@code --optimizer} names; {@code --lr} wins; then
-     * the schedule over the job's steps, the weight decay and the clip norm.
+     * the schedule over the job's steps, the weight decay and the clip norm, each where its
+     * option is set (a schedule always for an optimizer named by {@code --optimizer}).
      *
      * @param notices where a note for the cell goes (a warm-up longer than the job)
      */
@@ -42,13 +43,15 @@ final class UpdateResolution {
             notices.add("{warmup=" + warmup + "} is longer than the job's " + total + " steps:"
                     + " the learning rate stays below {lr}. Lower {warmup} to reach it.");
         }
-        LearningRateSchedule s = schedule(v.get(TrainOptions.LR_SCHEDULE), warmup,
-                stepsPerEpoch, total);
-        if (warmup > 0) {
-            s = new LearningRateSchedule.Warmup(warmup, s);
+        OptimizerSpec out = base;
+        // an OptimizerSpec set whole keeps its own settings where no option overrides them
+        if (b.optimizer == null || v.isSet(TrainOptions.LR_SCHEDULE)
+                || v.isSet(TrainOptions.WARMUP)) {
+            LearningRateSchedule s = schedule(v.get(TrainOptions.LR_SCHEDULE), warmup,
+                    stepsPerEpoch, total);
+            out = out.withSchedule(warmup > 0 ? new LearningRateSchedule.Warmup(warmup, s) : s);
         }
-        OptimizerSpec out = base.withSchedule(s);
-        if (v.get(TrainOptions.WEIGHT_DECAY) > 0) {
+        if (v.isSet(TrainOptions.WEIGHT_DECAY)) {
             out = out.withWeightDecay(v.get(TrainOptions.WEIGHT_DECAY).floatValue());
         }
         Double clip = v.get(TrainOptions.CLIP_NORM);
@@ -74,12 +77,13 @@ final class UpdateResolution {
      * staged job's gradients (its stages hold different parameters, so no stage knows the
      * global norm).
      */
-    static void check(OptionValues v, Strategy strategy, boolean validates) {
+    static void check(OptionValues v, Strategy strategy, boolean validates,
+            OptimizerSpec optimizer) {
         if (v.isSet(TrainOptions.EARLY_STOP) && !validates) {
             throw new DmlException("{early-stop} watches the validation loss, but the job has no"
                     + " validation rows.", "Add {validation}, such as {validation=0.2}.");
         }
-        if (v.isSet(TrainOptions.CLIP_NORM) && strategy instanceof Strategy.Staged s) {
+        if (optimizer.clipNorm() > 0 && strategy instanceof Strategy.Staged s) {
             throw new DmlException("{clip-norm} clips the global norm of data parallelism's"
                     + " gradients; the strategy " + DmlException.literal(s) + " splits them over"
                     + " stages.", "Leave {clip-norm} out, or use {strategy=data}.");

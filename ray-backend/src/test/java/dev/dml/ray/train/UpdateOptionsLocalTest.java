@@ -155,6 +155,25 @@ class UpdateOptionsLocalTest {
         assertEquals(0, r.stoppedEarlyAfter());
     }
 
+    @Test
+    void anOptimizerSetWholeKeepsItsOwnSettingsUnlessAnOptionOverridesThem() {
+        Table t = SyntheticFraud.generate(2 * BATCH * 6, 5);
+        LearningRateSchedule own = new LearningRateSchedule.StepDecay(1, 0.1, 12);
+        OptimizerSpec given = OptimizerSpec.adam(0.01f).withSchedule(own).withClipNorm(2f);
+        TrainSpec kept = fraud(t, TrainLocalTest.mlp(t), "own").optOptimizer(given)
+                .optBatchSize(BATCH).build();
+        assertEquals(given, kept.optimizer());
+        TrainSpec overridden = fraud(t, TrainLocalTest.mlp(t), "over").optOptimizer(given)
+                .optBatchSize(BATCH).optLrSchedule("cosine").optWeightDecay(0.1).build();
+        assertEquals(new LearningRateSchedule.Cosine(0, 24), overridden.optimizer().schedule());
+        assertEquals(0.1f, overridden.optimizer().weightDecay());
+        assertEquals(2f, overridden.optimizer().clipNorm());
+        DmlException staged = assertThrows(DmlException.class, () -> fraud(t,
+                TrainLocalTest.mlp(t), "s").optOptimizer(given).optBatchSize(BATCH)
+                .optStrategy(Strategy.model(2)).build());
+        assertTrue(staged.whatTemplate().startsWith("{clip-norm}"), staged.what());
+    }
+
     private static void assertMessage(String start, Runnable setting) {
         DmlException e = assertThrows(DmlException.class, setting::run);
         assertTrue(e.whatTemplate().startsWith(start), e.whatTemplate());
