@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
 import dev.dml.events.JobNotice;
+import dev.dml.events.StepMetrics;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.ColumnSelection;
@@ -20,9 +21,11 @@ import dev.dml.ray.model.LearningRateSchedule;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.IOException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
@@ -215,6 +218,31 @@ class UpdateOptionsLocalTest {
         double[] lr = r.metrics().doubleColumn("lr").asDoubleArray();
         assertTrue(lr[0] < 0.003 && lr[lr.length - 1] < 0.001, "warm-up and decay: "
                 + lr[0] + ", " + lr[lr.length - 1]);
+    }
+
+    @Test
+    void aResumedJobContinuesTheScheduleWhereItWas(@TempDir Path dir) {
+        Table t = SyntheticFraud.generate(600, 9);
+        TrainSpecBuilder base = knobs(TrainSpec.builder().setTable(t).setColumns(SEL)
+                .setModel(TrainLocalTest.mlp(t)).optOptimizer(OptimizerSpec.adam(5e-3f))
+                .optEpochs(3).optBatchSize(32).optWorkers(2).optCpusPerWorker(0)
+                .optReportEvery(2), 0.5);
+        TrainResult whole = TrainLocalTest.run(base.optName("whole").build(),
+                new FakeDriverContext());
+        base.optCheckpoints(dir, 5).optName("cut");
+        FakeDriverContext[] ctx = new FakeDriverContext[1];
+        ctx[0] = new FakeDriverContext(e -> {
+            if (e instanceof StepMetrics m && m.step() == 12) {
+                ctx[0].lookup("dml-train/cut", JobControl.class).requestStop();
+            }
+        });
+        assertTrue(TrainLocalTest.run(base.build(), ctx[0]).stopped());
+        TrainResult resumed = TrainLocalTest.run(base.optResume(true).build(),
+                new FakeDriverContext());
+        assertEquals(10, resumed.resumedFromStep());
+        assertEquals(whole.steps().get(10).learningRate(), resumed.steps().get(0).learningRate());
+        // warm-up, cosine, decay and clipping all resume exactly: the same parameters, bitwise
+        assertClose(whole.parameters(), resumed.parameters(), 0, 0);
     }
 
     private static void assertMessage(String start, Runnable setting) {
