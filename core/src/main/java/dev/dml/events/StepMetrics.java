@@ -20,14 +20,35 @@ import java.util.List;
  * @param workers each worker's process at its latest report, by rank
  * @param reportedAtMillis when the last worker reported (epoch milliseconds): where the live
  *     plot's latency starts
+ * @param learningRate the learning rate the step's update used ({@code --lr} as {@code
+ *     --warmup} and {@code --lr-schedule} set it), NaN when not known
  */
 public record StepMetrics(int epoch, long step, float loss, int examples,
         double examplesPerSecond, double computeMillis, double commMillis, long allReduceBytes,
-        long interNodeBytes, List<ProcessSample> workers, long reportedAtMillis)
-        implements Serializable {
+        long interNodeBytes, List<ProcessSample> workers, long reportedAtMillis,
+        double learningRate) implements Serializable {
 
     /** The workers' list is immutable. */
     public StepMetrics {
         workers = List.copyOf(workers);
+    }
+
+    /** A step whose learning rate is not known yet; {@link #withLearningRate} adds it. */
+    public StepMetrics(int epoch, long step, float loss, int examples, double examplesPerSecond,
+            double computeMillis, double commMillis, long allReduceBytes, long interNodeBytes,
+            List<ProcessSample> workers, long reportedAtMillis) {
+        this(epoch, step, loss, examples, examplesPerSecond, computeMillis, commMillis,
+                allReduceBytes, interNodeBytes, workers, reportedAtMillis, Double.NaN);
+    }
+
+    /**
+     * Returns this step with the learning rate its update used.
+     *
+     * @param rate the rate
+     * @return a new record
+     */
+    public StepMetrics withLearningRate(double rate) {
+        return new StepMetrics(epoch, step, loss, examples, examplesPerSecond, computeMillis,
+                commMillis, allReduceBytes, interNodeBytes, workers, reportedAtMillis, rate);
     }
 }

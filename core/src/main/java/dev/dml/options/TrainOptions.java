@@ -77,6 +77,37 @@ public final class TrainOptions {
                     v -> "sgd".equals(v.get(OPTIMIZER)) ? 0.05 : 0.001)
             .java("optLearningRate").done();
 
+    /** How the learning rate changes over the job. */
+    public static final Option<String> LR_SCHEDULE = spec("lr-schedule", ValueType.lrSchedule(),
+            "constant|step:EVERY:GAMMA|cosine", "how the learning rate changes: constant;"
+            + " multiplied by GAMMA every EVERY epochs; or decayed along a half cosine to 0 at"
+            + " the job's last step (after any --warmup)").example("step:10:0.5")
+            .fixed("constant").java("optLrSchedule").done();
+
+    /** Steps of linear warm-up. */
+    public static final Option<Integer> WARMUP = spec("warmup", ValueType.countOrNone(), "STEPS",
+            "raise the learning rate linearly from lr/STEPS to --lr over the first STEPS steps"
+            + " of the job, then follow --lr-schedule").example("100").fixed(0)
+            .java("optWarmup").done();
+
+    /** Weight decay. */
+    public static final Option<Double> WEIGHT_DECAY = spec("weight-decay", ValueType.nonNegative(),
+            "W", "decay the weights (not biases or other 1-d parameters) by W: decoupled from"
+            + " the gradient for adam (AdamW), added to it as W x weight for sgd (L2)")
+            .example("0.01").fixed(0.0).java("optWeightDecay").done();
+
+    /** A cap on the gradients' global norm. */
+    public static final Option<Double> CLIP_NORM = spec("clip-norm", ValueType.positive(), "C",
+            "scale the averaged gradients down to a global L2 norm of C when it is larger"
+            + " (data parallelism; every worker clips the same all-reduced gradients)")
+            .example("1.0").noDefault("none").java("optClipNorm").done();
+
+    /** Epochs without a better validation loss before the job stops. */
+    public static final Option<Integer> EARLY_STOP = spec("early-stop", ValueType.count(),
+            "PATIENCE", "stop when the validation loss has not improved for PATIENCE epochs,"
+            + " and keep the parameters of the epoch with the best validation loss (needs"
+            + " --validation)").example("3").noDefault("none").java("optEarlyStop").done();
+
     /** How the work is split. */
     public static final Option<String> STRATEGY = spec("strategy",
             ValueType.choice("data", "model", "pipeline", "hybrid"), "data|model|pipeline|hybrid",
@@ -263,8 +294,8 @@ public final class TrainOptions {
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
             BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB,
-            SHUFFLE, STRATIFY, OPTIMIZER, LR,
-            WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
+            SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
+            EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
             BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, PLAN, INTO, BACKGROUND, NO_PLOTS,

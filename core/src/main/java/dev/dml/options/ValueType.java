@@ -215,6 +215,31 @@ public final class ValueType<T> {
                 s -> s.strip().toLowerCase(Locale.ROOT), ValueType::isCompression, s -> s);
     }
 
+    /**
+     * A learning-rate schedule: {@code constant}, {@code cosine}, or {@code step:EVERY:GAMMA}
+     * with a whole {@code EVERY} of at least 1 and {@code 0 < GAMMA < 1}; the value is the
+     * schedule in lower case.
+     *
+     * @return the type
+     */
+    public static ValueType<String> lrSchedule() {
+        return new ValueType<>("constant, cosine, or step:EVERY:GAMMA with EVERY a whole number"
+                + " of at least 1 and 0 < GAMMA < 1", s -> s.strip().toLowerCase(Locale.ROOT),
+                ValueType::isLrSchedule, s -> s);
+    }
+
+    private static boolean isLrSchedule(String s) {
+        if (s.equals("constant") || s.equals("cosine")) {
+            return true;
+        }
+        String[] parts = s.split(":", -1);
+        if (parts.length != 3 || !parts[0].equals("step")) {
+            return false;
+        }
+        double gamma = Double.parseDouble(parts[2]);
+        return Integer.parseInt(parts[1]) >= 1 && gamma > 0 && gamma < 1;
+    }
+
     private static boolean isCompression(String s) {
         if (List.of("none", "fp16", "bf16", "int8").contains(s)) {
             return true;

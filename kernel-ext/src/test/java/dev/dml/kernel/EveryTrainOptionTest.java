@@ -42,6 +42,9 @@ class EveryTrainOptionTest {
                 TrainOptions.CHECKPOINT_STORE, TrainOptions.CHECKPOINT_FAILURE).contains(o)) {
             return " --checkpoint-dir " + dir;
         }
+        if (o == TrainOptions.EARLY_STOP) {
+            return " --validation 0.2"; // it watches the validation loss
+        }
         if (o == TrainOptions.COMPRESS) {
             return " --workers 2"; // one worker exchanges no gradients to compress
         }

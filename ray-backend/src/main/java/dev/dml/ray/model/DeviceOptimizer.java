@@ -20,6 +20,8 @@ final class DeviceOptimizer extends FlatOptimizer {
 
     private final List<Parameter> params;
     private final int[] offsets;
+    /** Per parameter: whether weight decay applies (a weight, not a bias). */
+    private final boolean[] decays;
     /** Per parameter: SGD's velocity (none without momentum), or Adam's {m, v}. */
     private final List<NDArray[]> moments = new ArrayList<>();
     /** The state in host memory, made only to save or load it. */
@@ -31,9 +33,11 @@ final class DeviceOptimizer extends FlatOptimizer {
         this.params = buffers.parameters();
         this.total = buffers.total();
         this.offsets = new int[params.size()];
+        this.decays = new boolean[params.size()];
         int kinds = spec.kind() == OptimizerSpec.Kind.ADAM ? 2 : spec.momentum() == 0f ? 0 : 1;
         for (int i = 0; i < params.size(); i++) {
             offsets[i] = buffers.offset(i);
+            decays[i] = buffers.decays(i);
             NDArray p = params.get(i).getArray();
             NDArray[] s = new NDArray[kinds];
             for (int k = 0; k < kinds; k++) {
@@ -45,16 +49,21 @@ final class DeviceOptimizer extends FlatOptimizer {
 
     @Override
     void apply(ParameterBuffers buffers) {
-        beginStep();
+        beginStep(buffers);
         GradMode.off(() -> {
             for (int i = 0; i < params.size(); i++) {
                 NDArray p = params.get(i).getArray();
                 try (NDManager scope = p.getManager().newSubManager();
                         NDArray g = p.getGradient()) {
                     g.tempAttach(scope);
+                    float wd = decays[i] ? spec.weightDecay() : 0f;
                     if (spec.kind() == OptimizerSpec.Kind.SGD) {
-                        sgd(p, g, moments.get(i));
+                        // L2: the decay joins the gradient, as FlatOptimizer.SgdMomentum adds it
+                        sgd(p, wd == 0f ? g : decayed(p, g, wd, scope), moments.get(i));
                     } else {
+                        if (wd != 0f) {
+                            p.muli(1 - rate * wd); // decoupled, as AdamW
+                        }
                         adam(p, g, moments.get(i), scope);
                     }
                 }
@@ -62,9 +71,18 @@ final class DeviceOptimizer extends FlatOptimizer {
         });
     }
 
+    /** {@code g + wd p}, owned by the step's scope. */
+    private static NDArray decayed(NDArray p, NDArray g, float wd, NDManager scope) {
+        NDArray pw = p.mul(wd);
+        pw.attach(scope);
+        NDArray out = g.add(pw);
+        out.attach(scope);
+        return out;
+    }
+
     /** {@code v = mu v + g; p -= lr v}, or {@code p -= lr g} without momentum. */
     private void sgd(NDArray p, NDArray g, NDArray[] s) {
-        float lr = spec.learningRate();
+        float lr = rate;
         if (s.length == 0) {
             try (NDArray step = g.mul(lr)) {
                 p.subi(step);
@@ -83,7 +101,7 @@ final class DeviceOptimizer extends FlatOptimizer {
         float b2 = spec.beta2();
         float c1 = (float) (1 - StrictMath.pow(b1, steps));
         float c2 = (float) (1 - StrictMath.pow(b2, steps));
-        float lr = spec.learningRate() / c1;
+        float lr = rate / c1;
         float sc2 = (float) Math.sqrt(c2);
         // temporaries go to the step's scope; the moments are updated in place
         NDArray m = s[0].muli(b1).addi(g.mul(1 - b1));

@@ -15,14 +15,23 @@ abstract class FlatOptimizer {
 
     final OptimizerSpec spec;
     long steps;
+    /** The learning rate of the current update, from the spec's schedule. */
+    float rate;
 
     FlatOptimizer(OptimizerSpec spec) {
         this.spec = spec;
     }
 
-    /** Starts a step; called once before the segments are updated. */
-    void beginStep() {
+    /**
+     * Starts a step; called once before the segments are updated: clips the gradients to the
+     * spec's norm, counts the update and sets its {@link #rate}.
+     */
+    void beginStep(ParameterBuffers params) {
+        if (spec.clipNorm() > 0) {
+            params.clipGradients(spec.clipNorm());
+        }
         steps++;
+        rate = spec.learningRateAt(steps - 1);
     }
 
     /** Applies one update to every parameter, in place, from its gradient. */
@@ -78,8 +87,11 @@ abstract class FlatOptimizer {
             params.update(this);
         }
 
-        /** Updates one segment: {@code param} starts at flat index {@code offset}. */
-        abstract void update(int offset, FloatBuffer param, FloatBuffer grad);
+        /**
+         * Updates one segment: {@code param} starts at flat index {@code offset}; {@code decay}
+         * says whether weight decay applies to it (a weight, not a bias).
+         */
+        abstract void update(int offset, FloatBuffer param, FloatBuffer grad, boolean decay);
     }
 
     /** SGD with momentum, PyTorch's formulation. */
@@ -93,18 +105,19 @@ abstract class FlatOptimizer {
         }
 
         @Override
-        void update(int offset, FloatBuffer p, FloatBuffer g) {
-            float lr = spec.learningRate();
+        void update(int offset, FloatBuffer p, FloatBuffer g, boolean decay) {
+            float lr = rate;
             float mu = spec.momentum();
+            float wd = decay ? spec.weightDecay() : 0f;
             int n = p.limit();
             if (mu == 0f) {
                 for (int i = 0; i < n; i++) {
-                    p.put(i, p.get(i) - lr * g.get(i));
+                    p.put(i, p.get(i) - lr * (g.get(i) + wd * p.get(i)));
                 }
                 return;
             }
             for (int i = 0; i < n; i++) {
-                float v = mu * velocity[offset + i] + g.get(i);
+                float v = mu * velocity[offset + i] + (g.get(i) + wd * p.get(i));
                 velocity[offset + i] = v;
                 p.put(i, p.get(i) - lr * v);
             }
@@ -129,17 +142,22 @@ abstract class FlatOptimizer {
         }
 
         @Override
-        void update(int offset, FloatBuffer p, FloatBuffer g) {
+        void update(int offset, FloatBuffer p, FloatBuffer g, boolean decay) {
             float b1 = spec.beta1();
             float b2 = spec.beta2();
             float eps = spec.epsilon();
             float c1 = (float) (1 - StrictMath.pow(b1, steps));
             float c2 = (float) (1 - StrictMath.pow(b2, steps));
-            float lr = spec.learningRate() / c1;
+            float lr = rate / c1;
             float sc2 = (float) Math.sqrt(c2);
+            // decoupled (AdamW): the weights shrink by the scheduled rate, apart from the moments
+            float keep = decay ? 1 - rate * spec.weightDecay() : 1f;
             int n = p.limit();
             for (int i = 0; i < n; i++) {
                 int j = offset + i;
+                if (keep != 1f) {
+                    p.put(i, p.get(i) * keep);
+                }
                 float gi = g.get(i);
                 float mi = b1 * m[j] + (1 - b1) * gi;
                 float vi = b2 * v[j] + (1 - b2) * gi * gi;

@@ -17,6 +17,21 @@ import java.util.Objects;
  *   <li>Adam: {@code m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
  *       p -= lr (m / (1-b1^t)) / (sqrt(v / (1-b2^t)) + eps)}.
  * </ul>
+ *
+ * <p>Three settings refine either ({@code --lr-schedule} and {@code --warmup}, {@code
+ * --weight-decay}, {@code --clip-norm}):
+ *
+ * <ul>
+ *   <li>{@code lr} at update {@code t} is {@link #learningRateAt(long) learningRate x
+ *       schedule.factor(t)} ({@link LearningRateSchedule}).
+ *   <li>Weight decay {@code w} applies to weights, not to biases or other 1-d parameters: SGD
+ *       adds it to the gradient ({@code g += w p}, L2 as PyTorch's {@code SGD}); Adam decays
+ *       the weights apart from the gradient ({@code p *= 1 - lr w} before the update, as
+ *       PyTorch's {@code AdamW}).
+ *   <li>A clip norm {@code C} scales the gradients by {@code C / ||g||} when their global L2
+ *       norm is above {@code C}, before the update (the gradients a data-parallel rank got
+ *       from the all-reduce, so every replica clips alike).
+ * </ul>
  */
 public final class OptimizerSpec implements Serializable {
 
@@ -36,14 +51,26 @@ public final class OptimizerSpec implements Serializable {
     private final float beta1;
     private final float beta2;
     private final float epsilon;
+    private final LearningRateSchedule schedule;
+    private final float weightDecay;
+    /** The global gradient norm to clip to; 0 does not clip. */
+    private final float clipNorm;
 
     private OptimizerSpec(Kind kind, float lr, float momentum, float b1, float b2, float eps) {
+        this(kind, lr, momentum, b1, b2, eps, LearningRateSchedule.constant(), 0f, 0f);
+    }
+
+    private OptimizerSpec(Kind kind, float lr, float momentum, float b1, float b2, float eps,
+            LearningRateSchedule schedule, float weightDecay, float clipNorm) {
         this.kind = kind;
         this.learningRate = lr;
         this.momentum = momentum;
         this.beta1 = b1;
         this.beta2 = b2;
         this.epsilon = eps;
+        this.schedule = schedule;
+        this.weightDecay = weightDecay;
+        this.clipNorm = clipNorm;
     }
 
     /**
@@ -97,7 +124,93 @@ public final class OptimizerSpec implements Serializable {
      */
     public OptimizerSpec withLearningRate(float lr) {
         checkRate(lr);
-        return new OptimizerSpec(kind, lr, momentum, beta1, beta2, epsilon);
+        return new OptimizerSpec(kind, lr, momentum, beta1, beta2, epsilon, schedule,
+                weightDecay, clipNorm);
+    }
+
+    /** A spec saved before schedules existed reads back with the constant one. */
+    private Object readResolve() {
+        return schedule != null ? this : new OptimizerSpec(kind, learningRate, momentum, beta1,
+                beta2, epsilon, LearningRateSchedule.constant(), weightDecay, clipNorm);
+    }
+
+    /**
+     * Returns the same optimizer with a learning-rate schedule.
+     *
+     * @param s the schedule; {@link LearningRateSchedule#constant()} keeps the rate
+     * @return a new spec
+     */
+    public OptimizerSpec withSchedule(LearningRateSchedule s) {
+        return new OptimizerSpec(kind, learningRate, momentum, beta1, beta2, epsilon,
+                java.util.Objects.requireNonNull(s, "schedule"), weightDecay, clipNorm);
+    }
+
+    /**
+     * Returns the same optimizer with weight decay on the weights: L2 for SGD, decoupled
+     * (AdamW) for Adam.
+     *
+     * @param w the decay, 0 or more; 0 turns it off
+     * @return a new spec
+     */
+    public OptimizerSpec withWeightDecay(float w) {
+        if (!(w >= 0) || Float.isInfinite(w)) {
+            throw new DmlException("The weight decay must be 0 or more, got " + w + ".",
+                    "Use e.g. 0.01.");
+        }
+        return new OptimizerSpec(kind, learningRate, momentum, beta1, beta2, epsilon, schedule,
+                w, clipNorm);
+    }
+
+    /**
+     * Returns the same optimizer clipping the gradients to a global L2 norm.
+     *
+     * @param c the norm, above 0; 0 turns clipping off
+     * @return a new spec
+     */
+    public OptimizerSpec withClipNorm(float c) {
+        if (!(c >= 0) || Float.isInfinite(c)) {
+            throw new DmlException("The clip norm must be above 0, got " + c + ".",
+                    "Use e.g. 1.0.");
+        }
+        return new OptimizerSpec(kind, learningRate, momentum, beta1, beta2, epsilon, schedule,
+                weightDecay, c);
+    }
+
+    /**
+     * Returns the learning rate of one update: the base rate times the schedule's factor.
+     *
+     * @param step the update's global step, counting from 0
+     * @return the rate
+     */
+    public float learningRateAt(long step) {
+        return (float) (learningRate * schedule.factor(step));
+    }
+
+    /**
+     * Returns the learning-rate schedule.
+     *
+     * @return the schedule, constant by default
+     */
+    public LearningRateSchedule schedule() {
+        return schedule;
+    }
+
+    /**
+     * Returns the weight decay.
+     *
+     * @return 0 (none) or more
+     */
+    public float weightDecay() {
+        return weightDecay;
+    }
+
+    /**
+     * Returns the global gradient norm the gradients are clipped to.
+     *
+     * @return the norm, 0 when gradients are not clipped
+     */
+    public float clipNorm() {
+        return clipNorm;
     }
 
     /**
@@ -177,20 +290,26 @@ public final class OptimizerSpec implements Serializable {
         }
         OptimizerSpec s = (OptimizerSpec) o;
         return kind == s.kind && learningRate == s.learningRate && momentum == s.momentum
-                && beta1 == s.beta1 && beta2 == s.beta2 && epsilon == s.epsilon;
+                && beta1 == s.beta1 && beta2 == s.beta2 && epsilon == s.epsilon
+                && schedule.equals(s.schedule) && weightDecay == s.weightDecay
+                && clipNorm == s.clipNorm;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(kind, learningRate, momentum, beta1, beta2, epsilon);
+        return Objects.hash(kind, learningRate, momentum, beta1, beta2, epsilon, schedule,
+                weightDecay, clipNorm);
     }
 
     @Override
     public String toString() {
+        String knobs = (schedule instanceof LearningRateSchedule.Constant ? ""
+                : ", schedule=" + schedule) + (weightDecay == 0 ? "" : ", weightDecay="
+                + weightDecay) + (clipNorm == 0 ? "" : ", clipNorm=" + clipNorm);
         return kind == Kind.SGD
-                ? "SGD{lr=" + learningRate + ", momentum=" + momentum + "}"
+                ? "SGD{lr=" + learningRate + ", momentum=" + momentum + knobs + "}"
                 : "Adam{lr=" + learningRate + ", betas=(" + beta1 + ", " + beta2 + "), eps="
-                        + epsilon + "}";
+                        + epsilon + knobs + "}";
     }
 
     private static void checkRate(float lr) {

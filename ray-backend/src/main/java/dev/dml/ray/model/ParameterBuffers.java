@@ -123,13 +123,44 @@ final class ParameterBuffers {
         if (staged) {
             throw new IllegalStateException("a staged model updates with a DeviceOptimizer");
         }
-        optimizer.beginStep();
+        optimizer.beginStep(this);
         for (int i = 0; i < params.size(); i++) {
             NDArray a = params.get(i).getArray();
             try (NDArray g = a.getGradient()) {
-                optimizer.update(offsets[i], view(a), view(g));
+                optimizer.update(offsets[i], view(a), view(g), decays(i));
             }
         }
+    }
+
+    /** Whether weight decay applies to parameter {@code i}: a weight, not a bias. */
+    boolean decays(int i) {
+        return !isBias(params.get(i));
+    }
+
+    /**
+     * Scales every gradient by {@code maxNorm / norm} when their global L2 norm is above
+     * {@code maxNorm}, as PyTorch's {@code clip_grad_norm_}; the sum of squares is taken in
+     * double in parameter order, so equal gradients clip to bitwise equal ones.
+     *
+     * @return the norm before clipping
+     */
+    double clipGradients(float maxNorm) {
+        double squares = 0;
+        for (Parameter p : params) {
+            try (NDArray g = p.getArray().getGradient()) {
+                squares += GradientNorm.squares(g, staged);
+            }
+        }
+        double norm = Math.sqrt(squares);
+        if (norm > maxNorm) {
+            float scale = (float) (maxNorm / norm);
+            for (Parameter p : params) {
+                try (NDArray g = p.getArray().getGradient()) {
+                    GradientNorm.scale(g, scale, staged);
+                }
+            }
+        }
+        return norm;
     }
 
     /** Sets every gradient to zero. */

@@ -69,6 +69,8 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final Limits limits;
     private final Duration timeout;
     private final int minWorkers;
+    /** {@code --early-stop}'s patience, 0 without it. */
+    private final int earlyStop;
     /** How many workers the cluster could hold; tests set their own, in Ray's LOCAL mode. */
     transient WorkerRoom room;
     private final ArrayList<String> notices;
@@ -109,6 +111,8 @@ final class JobRunner implements DriverTask<TrainResult> {
                 deadline == null ? Double.NaN : deadline);
         this.timeout = timeout;
         this.minWorkers = spec.minWorkers();
+        Integer patience = spec.get(TrainOptions.EARLY_STOP);
+        this.earlyStop = patience == null ? 0 : patience;
         this.notices = new ArrayList<>(spec.notices());
     }
 
@@ -274,6 +278,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         long gs = start;
         long snapshotAt = -1; // none yet: the first call takes one
         boolean stopped = false;
+        EarlyStopping early = earlyStop > 0 ? new EarlyStopping(earlyStop) : null;
         while (gs < total) {
             if (control.stopRequested()) {
                 stopped = true;
@@ -308,7 +313,8 @@ final class JobRunner implements DriverTask<TrainResult> {
                     l.onSteps(plan, chunk, gs);
                 }
                 for (int i = 0; i < chunk.steps().size(); i++) {
-                    StepMetrics m = chunk.steps().get(i);
+                    StepMetrics m = chunk.steps().get(i).withLearningRate(
+                            config.optimizer.learningRateAt(chunk.steps().get(i).step() - 1));
                     steps.add(m);
                     epoch.add(m);
                     context.emit(m);
@@ -322,6 +328,11 @@ final class JobRunner implements DriverTask<TrainResult> {
                         EpochMetrics em = epoch.end(e + 1, gs, eval);
                         epochList.add(em);
                         context.emit(em);
+                        if (early != null && early.afterEpoch(epochList,
+                                () -> StageStates.parameters(plan.stages()))) {
+                            context.emit(new JobNotice(gs, early.notice()));
+                            break;
+                        }
                     }
                     continue;
                 }
@@ -347,10 +358,12 @@ final class JobRunner implements DriverTask<TrainResult> {
             snapshotAt = -1;
         }
         cost.end(gs);
+        float[] last = StageStates.parameters(plan.stages());
         return new TrainResult(job, config.model, config.optimizer, columns,
-                StageStates.parameters(plan.stages()), steps, epochList, who, gs,
+                early == null ? last : early.kept(last), steps, epochList, who, gs,
                 start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
-                recoveries.recoveries());
+                recoveries.recoveries()).withEarlyStop(early == null ? 0 : early.stoppedAfter(),
+                        early == null ? 0 : early.bestEpoch());
     }
 
     private static String stopReason(List<DriverListener> listeners, long step) {

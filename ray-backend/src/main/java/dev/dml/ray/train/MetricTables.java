@@ -23,6 +23,7 @@ final class MetricTables {
         DoubleColumn compute = DoubleColumn.create("compute_ms", n);
         DoubleColumn comm = DoubleColumn.create("allreduce_ms", n);
         LongColumn bytes = LongColumn.create("allreduce_bytes", n);
+        DoubleColumn lr = DoubleColumn.create("lr", n);
         for (int i = 0; i < n; i++) {
             StepMetrics m = steps.get(i);
             step.set(i, m.step());
@@ -32,8 +33,9 @@ final class MetricTables {
             compute.set(i, m.computeMillis());
             comm.set(i, m.commMillis());
             bytes.set(i, m.allReduceBytes());
+            lr.set(i, m.learningRate());
         }
-        return Table.create(job + " steps", step, epoch, loss, rate, compute, comm, bytes);
+        return Table.create(job + " steps", step, epoch, loss, rate, compute, comm, bytes, lr);
     }
 
     static Table epochs(String job, List<EpochMetrics> epochs) {

@@ -3,6 +3,9 @@ package dev.dml.ray.train;
 import dev.dml.DmlException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.model.ModelExport;
+import dev.dml.ray.model.ModelStage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectInputFilter;
@@ -11,12 +14,14 @@ import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * The file through which a saved {@link TrainResult} comes back into dml: the result itself,
- * Java-serialized (it already crosses Ray that way), read back through a filter that lets only
- * dml's and the JDK's classes in. The same bytes carry a model to the workers of a distributed
- * prediction ({@link #toBytes}, {@link #fromBytes}).
+ * The files of a saved {@link TrainResult}: the result itself, Java-serialized (it already
+ * crosses Ray that way), through which it comes back into dml, read back through a filter that
+ * lets only dml's and the JDK's classes in; and the formats programs without dml load. The same
+ * bytes carry a model to the workers of a distributed prediction ({@link #toBytes}, {@link
+ * #fromBytes}).
  */
 public final class ResultFiles {
 
@@ -79,6 +84,18 @@ public final class ResultFiles {
             throw new DmlException("Could not save the model to " + DmlException.literal(dir)
                     + ": " + DmlException.literal(e.getMessage()) + ".",
                     "Pass a folder you can write to.", e);
+        }
+    }
+
+    /** Writes the formats programs without dml load: DJL's, safetensors, dml-model.json. */
+    static void export(TrainResult result, Path dir) {
+        ColumnSelection features = result.columns();
+        try (ModelStage whole = result.openReplica()) {
+            List<String> names = features.classNames();
+            ModelExport.save(whole, new ModelExport.Info(features.inputs(),
+                    features.hasLabel() ? features.label() : null,
+                    names.isEmpty() ? null : names, features.features(),
+                    features.vocabulary().categories()), dir);
         }
     }
 

@@ -27,9 +27,6 @@ import tech.tablesaw.api.Table;
  */
 final class SpecResolution {
 
-    /** SGD's momentum, as in the engine's benchmarks and PyTorch's usual setting. */
-    private static final float SGD_MOMENTUM = 0.9f;
-
     private SpecResolution() {}
 
     /** Validates the table and resolves everything that depends on it. */
@@ -120,7 +117,9 @@ final class SpecResolution {
                     "Raise {workers} to 2 or more, or leave {compress} out.");
         }
         checkBuckets(v, strategy, workers);
-        return new TrainSpec(b, v, columns, strategy, optimizer(b), workers, train, validation,
+        OptimizerSpec optimizer = UpdateResolution.optimizer(b, v, steps, notices);
+        UpdateResolution.check(v, strategy, validation != null, optimizer);
+        return new TrainSpec(b, v, columns, strategy, optimizer, workers, train, validation,
                 model, steps, notices);
     }
 
@@ -170,17 +169,6 @@ final class SpecResolution {
             throw new DmlException(names + " {checkpoint-dir}.",
                     "Add {checkpoint-dir}: the folder for the checkpoints.");
         }
-    }
-
-    /** The optimizer set whole, else the one {@code --optimizer} names; {@code --lr} wins. */
-    private static OptimizerSpec optimizer(TrainSpecBuilder b) {
-        OptionValues v = b.options;
-        float lr = v.get(TrainOptions.LR).floatValue();
-        if (b.optimizer != null) {
-            return v.isSet(TrainOptions.LR) ? b.optimizer.withLearningRate(lr) : b.optimizer;
-        }
-        return v.get(TrainOptions.OPTIMIZER).equals("sgd") ? OptimizerSpec.sgd(lr, SGD_MOMENTUM)
-                : OptimizerSpec.adam(lr);
     }
 
     /** Rejects what a staged strategy cannot do with this model and batch. */
@@ -296,7 +284,8 @@ final class SpecResolution {
         OptionValues v = b.options;
         for (Option<?> o : List.of(TrainOptions.CHECKPOINT_DIR, TrainOptions.CHECKPOINT_EVERY,
                 TrainOptions.CHECKPOINT_STORE, TrainOptions.CHECKPOINT_FAILURE,
-                TrainOptions.RESUME, TrainOptions.BUDGET, TrainOptions.DEADLINE)) {
+                TrainOptions.RESUME, TrainOptions.BUDGET, TrainOptions.DEADLINE,
+                TrainOptions.EARLY_STOP)) {
             v = v.without(o);
         }
         b.options = v.with(TrainOptions.WORKERS, WorkerRange.of(workers))

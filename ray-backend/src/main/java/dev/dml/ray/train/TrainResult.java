@@ -46,6 +46,9 @@ public final class TrainResult implements Serializable {
     private final boolean stopped;
     private final double wallSeconds;
     private final ArrayList<Recovery> recoveries;
+    /** {@code --early-stop}: the epoch it stopped after, and the epoch kept; 0 when none. */
+    private int stoppedEarlyAfter;
+    private int keptEpoch;
 
     TrainResult(String job, ModelSpec model, OptimizerSpec optimizer, ColumnSelection features,
             float[] parameters, List<StepMetrics> steps, List<EpochMetrics> epochs,
@@ -68,7 +71,26 @@ public final class TrainResult implements Serializable {
 
     TrainResult withWallSeconds(double seconds) {
         return new TrainResult(job, model, optimizer, features, parameters, steps, epochs,
-                workers, globalSteps, resumedFromStep, stopped, seconds, recoveries);
+                workers, globalSteps, resumedFromStep, stopped, seconds, recoveries)
+                .withEarlyStop(stoppedEarlyAfter, keptEpoch);
+    }
+
+    /** Sets what {@code --early-stop} did, once, as the result is made. */
+    TrainResult withEarlyStop(int stoppedAfter, int kept) {
+        this.stoppedEarlyAfter = stoppedAfter;
+        this.keptEpoch = kept;
+        return this;
+    }
+
+    /** @return the epoch (from 1) after which {@code --early-stop} stopped the job, or 0 */
+    public int stoppedEarlyAfter() {
+        return stoppedEarlyAfter;
+    }
+
+    /** @return the epoch (from 1) of lowest validation loss, whose parameters {@code
+     *     --early-stop} kept; 0 without it (the last parameters are kept) */
+    public int keptEpoch() {
+        return keptEpoch;
     }
 
     /**
@@ -302,7 +324,7 @@ public final class TrainResult implements Serializable {
 
     /**
      * Returns the per-step metrics as a table: {@code step, epoch, loss, examples_per_s,
-     * compute_ms, allreduce_ms, allreduce_bytes}.
+     * compute_ms, allreduce_ms, allreduce_bytes, lr} (the learning rate of the step's update).
      *
      * @return a new table, one row per step
      */
@@ -366,13 +388,7 @@ public final class TrainResult implements Serializable {
      */
     public void save(Path dir) {
         ResultFiles.write(this, dir);
-        try (ModelStage whole = openReplica()) {
-            List<String> names = features.classNames();
-            ModelExport.save(whole, new ModelExport.Info(features.inputs(),
-                    features.hasLabel() ? features.label() : null,
-                    names.isEmpty() ? null : names, features.features(),
-                    features.vocabulary().categories()), dir);
-        }
+        ResultFiles.export(this, dir);
     }
 
     /**
@@ -394,6 +410,8 @@ public final class TrainResult implements Serializable {
         return "TrainResult[" + job + ": " + globalSteps + " steps, " + epochs.size()
                 + " epochs, final loss " + finalLoss() + ", " + workers.size() + " workers, "
                 + String.format("%.1f s", wallSeconds) + (stopped ? ", stopped" : "")
+                + (stoppedEarlyAfter == 0 ? "" : ", stopped early after epoch "
+                        + stoppedEarlyAfter + " keeping epoch " + keptEpoch)
                 + (recoveries.isEmpty() ? "" : String.format(", %d recoveries (%.1f s, %d steps"
                         + " redone)", recoveries.size(), recoverySeconds(), stepsRedone()))
                 + "]";

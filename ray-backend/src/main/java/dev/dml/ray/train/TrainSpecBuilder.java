@@ -23,9 +23,11 @@ import tech.tablesaw.api.Table;
  * #opt(Option, Object)}; the {@code optX} methods are typed shortcuts for the same {@link
  * TrainOptions}, whose declarations hold the defaults. Each value is checked at once; {@link
  * #build()} names what is missing and validates the table, so a bad column fails before any
- * cluster or actor starts.
+ * cluster or actor starts. How the model trains (epochs, batches, row order, the learning rate and
+ * its schedule, weight decay, clipping, compression, early stopping) is set with the methods
+ * of {@link TrainingSettings}.
  */
-public final class TrainSpecBuilder {
+public final class TrainSpecBuilder extends TrainingSettings {
 
     // Package-private: SpecResolution reads the builder's state.
 
@@ -54,6 +56,7 @@ public final class TrainSpecBuilder {
      * @param <T> the value's type
      * @return this builder
      */
+    @Override
     public <T> TrainSpecBuilder opt(Option<T> option, T value) {
         if (option.target() != Option.Target.SPEC) {
             throw new DmlException(option.flag() + " is resolved by the notebook, not by the"
@@ -129,70 +132,6 @@ public final class TrainSpecBuilder {
         this.optimizer = required(spec, "optimizer spec",
                 "Pass OptimizerSpec.adam(lr) or OptimizerSpec.sgd(lr, momentum).");
         return this;
-    }
-
-    /**
-     * Sets the learning rate ({@code --lr}); it overrides that of {@link #optOptimizer}.
-     *
-     * @param lr a positive rate
-     * @return this builder
-     */
-    public TrainSpecBuilder optLearningRate(float lr) {
-        return opt(TrainOptions.LR, (double) lr);
-    }
-
-    /**
-     * Sets the number of epochs ({@code --epochs}).
-     *
-     * @param n at least 1
-     * @return this builder
-     */
-    public TrainSpecBuilder optEpochs(int n) {
-        return opt(TrainOptions.EPOCHS, n);
-    }
-
-    /**
-     * Sets the rows each worker (each replica of a staged job) trains on per step.
-     *
-     * @param n at least 1
-     * @return this builder
-     */
-    public TrainSpecBuilder optBatchSize(int n) {
-        return opt(TrainOptions.BATCH_SIZE, n);
-    }
-
-    /**
-     * Sets how workers compress the gradients they exchange ({@code --compress}): {@code none},
-     * {@code fp16}, {@code bf16}, {@code int8}, {@code topk:RATIO} or {@code powersgd:RANK},
-     * with error feedback.
-     *
-     * @param scheme the scheme, such as {@code "topk:0.01"}
-     * @return this builder
-     */
-    public TrainSpecBuilder optCompress(String scheme) {
-        return opt(TrainOptions.COMPRESS, scheme == null ? null
-                : scheme.strip().toLowerCase(java.util.Locale.ROOT));
-    }
-
-    /**
-     * Sets whether rows are shuffled ({@code --shuffle}, on by default): dealt to the workers
-     * in a seeded order, and read in a new seeded order each epoch ({@link RowOrder}).
-     *
-     * @param on {@code false} trains in the table's order
-     * @return this builder
-     */
-    public TrainSpecBuilder optShuffle(boolean on) {
-        return opt(TrainOptions.SHUFFLE, on);
-    }
-
-    /**
-     * Sets whether every worker gets the same mix of classes ({@code --stratify}).
-     *
-     * @param on {@code true} to deal each class round-robin over the workers
-     * @return this builder
-     */
-    public TrainSpecBuilder optStratify(boolean on) {
-        return opt(TrainOptions.STRATIFY, on);
     }
 
     /**

@@ -31,13 +31,18 @@ class SpecSerializationTest {
         }
     }
 
+    /** An optimizer with every update option: a schedule, weight decay and a clip norm. */
+    private static final OptimizerSpec KNOBS = OptimizerSpec.adam(1e-3f).withSchedule(
+            new LearningRateSchedule.Warmup(10, new LearningRateSchedule.Cosine(10, 100)))
+            .withWeightDecay(0.01f).withClipNorm(1f);
+
     @Test
     void specsSurviveSerialisation() throws Exception {
         FeatureStats stats = FeatureStats.of(SyntheticFraud.generate(1000, 1), SyntheticFraud.selection());
         ModelSpec mlp = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
                 .addHidden(16).optStandardize(stats).optSeed(3).build();
         for (Object o : new Object[] {mlp, ModelSpec.cnn(10), OptimizerSpec.adam(1e-3f),
-                OptimizerSpec.sgd(0.1f, 0.9f), SyntheticFraud.selection(), stats}) {
+                OptimizerSpec.sgd(0.1f, 0.9f), SyntheticFraud.selection(), stats, KNOBS}) {
             Object back = roundTrip(o);
             assertNotSame(o, back);
             assertEquals(o, back);
@@ -55,7 +60,7 @@ class SpecSerializationTest {
         ModelSpec mlp = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
                 .addHidden(16).optStandardize(stats).build();
         for (Object o : new Object[] {mlp, ModelSpec.cnn(10), OptimizerSpec.adam(1e-3f),
-                SyntheticFraud.selection(), stats, new HashRing(2)}) {
+                SyntheticFraud.selection(), stats, new HashRing(2), KNOBS}) {
             byte[] bytes = io.ray.runtime.serializer.Serializer.encode(o).getLeft();
             Object back = io.ray.runtime.serializer.Serializer.decode(bytes, o.getClass());
             if (!(o instanceof HashRing)) {

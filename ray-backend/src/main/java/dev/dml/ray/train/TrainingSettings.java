@@ -1,0 +1,150 @@
+package dev.dml.ray.train;
+
+import dev.dml.options.Option;
+import dev.dml.options.TrainOptions;
+import dev.dml.ray.data.RowOrder;
+import java.util.Locale;
+
+/**
+ * The optional settings of {@link TrainSpecBuilder} for how the model trains: epochs, batches
+ * and their row order, the learning rate and its schedule, weight decay, gradient clipping,
+ * gradient compression and early stopping. Each is a typed shortcut for {@link #opt(Option, Object)} on
+ * the option of {@link TrainOptions} of the same name, whose declaration holds its default and
+ * help; a value is checked at once.
+ */
+public abstract sealed class TrainingSettings permits TrainSpecBuilder {
+
+    TrainingSettings() {}
+
+    /**
+     * Sets an option of {@link TrainOptions}, as {@code %dml train --name value} does.
+     *
+     * @param option an option the spec takes ({@link Option.Target#SPEC})
+     * @param value its value, checked now
+     * @param <T> the value's type
+     * @return this builder
+     */
+    public abstract <T> TrainSpecBuilder opt(Option<T> option, T value);
+
+    /**
+     * Sets the number of epochs ({@code --epochs}).
+     *
+     * @param n at least 1
+     * @return this builder
+     */
+    public TrainSpecBuilder optEpochs(int n) {
+        return opt(TrainOptions.EPOCHS, n);
+    }
+
+    /**
+     * Sets the rows each worker (each replica of a staged job) trains on per step.
+     *
+     * @param n at least 1
+     * @return this builder
+     */
+    public TrainSpecBuilder optBatchSize(int n) {
+        return opt(TrainOptions.BATCH_SIZE, n);
+    }
+
+    /**
+     * Sets whether rows are shuffled ({@code --shuffle}, on by default): dealt to the workers
+     * in a seeded order, and read in a new seeded order each epoch ({@link RowOrder}).
+     *
+     * @param on {@code false} trains in the table's order
+     * @return this builder
+     */
+    public TrainSpecBuilder optShuffle(boolean on) {
+        return opt(TrainOptions.SHUFFLE, on);
+    }
+
+    /**
+     * Sets whether every worker gets the same mix of classes ({@code --stratify}).
+     *
+     * @param on {@code true} to deal each class round-robin over the workers
+     * @return this builder
+     */
+    public TrainSpecBuilder optStratify(boolean on) {
+        return opt(TrainOptions.STRATIFY, on);
+    }
+
+    /**
+     * Sets the learning rate ({@code --lr}); it overrides that of {@link
+     * TrainSpecBuilder#optOptimizer}.
+     *
+     * @param lr a positive rate
+     * @return this builder
+     */
+    public TrainSpecBuilder optLearningRate(float lr) {
+        return opt(TrainOptions.LR, (double) lr);
+    }
+
+    /**
+     * Sets how the learning rate changes over the job ({@code --lr-schedule}): {@code
+     * constant}; {@code step:EVERY:GAMMA}, multiplied by GAMMA every EVERY epochs; or {@code
+     * cosine}, a half cosine from the rate to 0 at the job's last step, after any warm-up.
+     *
+     * @param schedule the schedule, such as {@code "cosine"} or {@code "step:10:0.5"}
+     * @return this builder
+     */
+    public TrainSpecBuilder optLrSchedule(String schedule) {
+        return opt(TrainOptions.LR_SCHEDULE, schedule == null ? null
+                : schedule.strip().toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Raises the learning rate linearly over the job's first steps ({@code --warmup}): update
+     * {@code t} (from 0) uses {@code (t + 1) / steps} of the scheduled rate.
+     *
+     * @param steps the warm-up's global steps; 0 for none
+     * @return this builder
+     */
+    public TrainSpecBuilder optWarmup(int steps) {
+        return opt(TrainOptions.WARMUP, steps);
+    }
+
+    /**
+     * Sets the weight decay of the weights, not of biases or other 1-d parameters ({@code
+     * --weight-decay}): decoupled for Adam (AdamW), added to the gradient for SGD (L2).
+     *
+     * @param decay 0 or more
+     * @return this builder
+     */
+    public TrainSpecBuilder optWeightDecay(double decay) {
+        return opt(TrainOptions.WEIGHT_DECAY, decay);
+    }
+
+    /**
+     * Clips the averaged gradients to a global L2 norm before each update ({@code
+     * --clip-norm}); data parallelism only.
+     *
+     * @param norm above 0
+     * @return this builder
+     */
+    public TrainSpecBuilder optClipNorm(double norm) {
+        return opt(TrainOptions.CLIP_NORM, norm);
+    }
+
+    /**
+     * Stops the job when the validation loss has not improved for {@code patience} epochs, and
+     * keeps the parameters of its best epoch ({@code --early-stop}); needs validation rows.
+     *
+     * @param patience epochs, at least 1
+     * @return this builder
+     */
+    public TrainSpecBuilder optEarlyStop(int patience) {
+        return opt(TrainOptions.EARLY_STOP, patience);
+    }
+
+    /**
+     * Sets how workers compress the gradients they exchange ({@code --compress}): {@code none},
+     * {@code fp16}, {@code bf16}, {@code int8}, {@code topk:RATIO} or {@code powersgd:RANK},
+     * with error feedback.
+     *
+     * @param scheme the scheme, such as {@code "topk:0.01"}
+     * @return this builder
+     */
+    public TrainSpecBuilder optCompress(String scheme) {
+        return opt(TrainOptions.COMPRESS, scheme == null ? null
+                : scheme.strip().toLowerCase(Locale.ROOT));
+    }
+}

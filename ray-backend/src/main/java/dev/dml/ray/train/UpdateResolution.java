@@ -1,0 +1,92 @@
+package dev.dml.ray.train;
+
+import dev.dml.DmlException;
+import dev.dml.options.OptionValues;
+import dev.dml.options.TrainOptions;
+import dev.dml.ray.model.LearningRateSchedule;
+import dev.dml.ray.model.OptimizerSpec;
+import java.util.List;
+
+/**
+ * The optimizer of a spec with the options that shape each update ({@code --optimizer}, {@code
+ * --lr}, {@code --lr-schedule}, {@code --warmup}, {@code --weight-decay}, {@code
+ * --clip-norm}), and the checks of those and of {@code --early-stop} against the job. Part of
+ * {@link SpecResolution}.
+ */
+final class UpdateResolution {
+
+    /** SGD's momentum, as in the engine's benchmarks and PyTorch's usual setting. */
+    private static final float SGD_MOMENTUM = 0.9f;
+
+    private UpdateResolution() {}
+
+    /**
+     * The optimizer set whole, else the one {@code --optimizer} names; {@code --lr} wins; then
+     * the schedule over the job's steps, the weight decay and the clip norm, each where its
+     * option is set (a schedule always for an optimizer named by {@code --optimizer}).
+     *
+     * @param notices where a note for the cell goes (a warm-up longer than the job)
+     */
+    static OptimizerSpec optimizer(TrainSpecBuilder b, OptionValues v, int stepsPerEpoch,
+            List<String> notices) {
+        float lr = v.get(TrainOptions.LR).floatValue();
+        OptimizerSpec base;
+        if (b.optimizer != null) {
+            base = v.isSet(TrainOptions.LR) ? b.optimizer.withLearningRate(lr) : b.optimizer;
+        } else {
+            base = v.get(TrainOptions.OPTIMIZER).equals("sgd")
+                    ? OptimizerSpec.sgd(lr, SGD_MOMENTUM) : OptimizerSpec.adam(lr);
+        }
+        long total = (long) v.get(TrainOptions.EPOCHS) * stepsPerEpoch;
+        int warmup = v.get(TrainOptions.WARMUP);
+        if (warmup > total) {
+            notices.add("{warmup=" + warmup + "} is longer than the job's " + total + " steps:"
+                    + " the learning rate stays below {lr}. Lower {warmup} to reach it.");
+        }
+        OptimizerSpec out = base;
+        // an OptimizerSpec set whole keeps its own settings where no option overrides them
+        if (b.optimizer == null || v.isSet(TrainOptions.LR_SCHEDULE)
+                || v.isSet(TrainOptions.WARMUP)) {
+            LearningRateSchedule s = schedule(v.get(TrainOptions.LR_SCHEDULE), warmup,
+                    stepsPerEpoch, total);
+            out = out.withSchedule(warmup > 0 ? new LearningRateSchedule.Warmup(warmup, s) : s);
+        }
+        if (v.isSet(TrainOptions.WEIGHT_DECAY)) {
+            out = out.withWeightDecay(v.get(TrainOptions.WEIGHT_DECAY).floatValue());
+        }
+        Double clip = v.get(TrainOptions.CLIP_NORM);
+        return clip == null ? out : out.withClipNorm(clip.floatValue());
+    }
+
+    /** The schedule a valid {@code --lr-schedule} value names, over the job's steps. */
+    static LearningRateSchedule schedule(String text, int warmup, int stepsPerEpoch,
+            long total) {
+        if (text.equals("constant")) {
+            return LearningRateSchedule.constant();
+        }
+        if (text.equals("cosine")) {
+            return new LearningRateSchedule.Cosine(warmup, total);
+        }
+        String[] p = text.split(":");
+        return new LearningRateSchedule.StepDecay(Integer.parseInt(p[1]),
+                Double.parseDouble(p[2]), stepsPerEpoch);
+    }
+
+    /**
+     * Refuses what the job cannot honour: early stopping without validation rows, clipping a
+     * staged job's gradients (its stages hold different parameters, so no stage knows the
+     * global norm).
+     */
+    static void check(OptionValues v, Strategy strategy, boolean validates,
+            OptimizerSpec optimizer) {
+        if (v.isSet(TrainOptions.EARLY_STOP) && !validates) {
+            throw new DmlException("{early-stop} watches the validation loss, but the job has no"
+                    + " validation rows.", "Add {validation}, such as {validation=0.2}.");
+        }
+        if (optimizer.clipNorm() > 0 && strategy instanceof Strategy.Staged s) {
+            throw new DmlException("{clip-norm} clips the global norm of data parallelism's"
+                    + " gradients; the strategy " + DmlException.literal(s) + " splits them over"
+                    + " stages.", "Leave {clip-norm} out, or use {strategy=data}.");
+        }
+    }
+}
