@@ -33,6 +33,10 @@ import tech.tablesaw.api.Table;
  */
 class BudgetIT {
 
+    /** More epochs than either budget buys, at any step time (direct links make steps fast). */
+    private static final int EPOCHS = 5000;
+
+
     private static final double USD_PER_HOUR = 36;
     private static final Table FRAUD = SyntheticFraud.generate(5_000, 11);
     private static RayCluster cluster;
@@ -79,7 +83,7 @@ class BudgetIT {
     private static TrainSpec job(double budget, boolean resume, Costs costs) {
         return TrainSpec.builder().setTable(FRAUD).setColumns(SyntheticFraud.selection())
                 .setModel(ModelSpec.Family.MLP, 64, 32).optOptimizer(OptimizerSpec.adam(1e-2f))
-                .optEpochs(200).optBatchSize(64).optWorkers(2).optCpusPerWorker(1)
+                .optEpochs(EPOCHS).optBatchSize(64).optWorkers(2).optCpusPerWorker(1)
                 .optCheckpoints(dir, 1000).optResume(resume).opt(TrainOptions.BUDGET, budget)
                 .optName("budget").addListener(costs).build();
     }
@@ -90,11 +94,11 @@ class BudgetIT {
         Costs first = new Costs();
         TrainResult r = TrainJob.start(job(budget, false, first), driver).await();
         long stoppedAt = r.globalSteps();
-        assertTrue(r.stopped() && stoppedAt > 1 && stoppedAt < 200L * 39, "steps " + stoppedAt);
+        assertTrue(r.stopped() && stoppedAt > 1 && stoppedAt < EPOCHS * 39L, "steps " + stoppedAt);
         JobCost last = first.atStep(stoppedAt);
         double stepCost = USD_PER_HOUR * last.secondsPerStep() / 3600;
-        assertTrue(last.usdSpent() <= budget + stepCost, "spent $" + last.usdSpent() + " of $"
-                + budget + "; a step costs $" + stepCost);
+        assertTrue(last.usdSpent() <= budget + slack(stepCost), "spent $" + last.usdSpent()
+                + " of $" + budget + "; a step costs $" + stepCost);
         assertEquals(USD_PER_HOUR, last.usdPerHour(), "one node, the head, paid whole");
         assertTrue(last.nodes().startsWith("1 node: $36/h"), last.nodes());
         String notice = first.notices.get(first.notices.size() - 1);
@@ -109,7 +113,16 @@ class BudgetIT {
         assertTrue(again.stopped() && again.globalSteps() > stoppedAt,
                 "the new budget bought more steps: " + again.globalSteps());
         JobCost spent = second.atStep(again.globalSteps());
-        assertTrue(spent.usdSpent() <= more + USD_PER_HOUR * spent.secondsPerStep() / 3600,
-                "the resumed run keeps to its own budget: $" + spent.usdSpent());
+        assertTrue(spent.usdSpent() <= more + slack(USD_PER_HOUR * spent.secondsPerStep()
+                / 3600), "the resumed run keeps to its own budget: $" + spent.usdSpent());
+    }
+
+    /**
+     * What a run may spend past its budget (docs/cost.md): its last step, or, where steps take
+     * milliseconds, the latency of its last call to the workers (0.1 s of the node's time, a
+     * thousandth of a dollar here), whichever is more.
+     */
+    private static double slack(double stepCost) {
+        return Math.max(stepCost, USD_PER_HOUR * 0.1 / 3600);
     }
 }
