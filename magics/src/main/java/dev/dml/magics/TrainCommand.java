@@ -96,10 +96,14 @@ final class TrainCommand implements DmlCommand {
                 // the live cell draws on its own thread
             }
         } catch (InterruptedException | ThreadDeath interrupt) {
-            stopAfterInterrupt(job);
-            record.closeCell();
+            String[] progress = new String[1];
+            finishStopping(job.id(), () -> {
+                job.stop();
+                record.closeCell();
+                progress[0] = record.dashboard().progress();
+            });
             throw new DmlException("Training job " + job.id() + " was interrupted and stopped at "
-                    + record.dashboard().progress() + "; its workers have ended.",
+                    + progress[0] + "; its workers have ended.",
                     "Run the cell again to restart it (with --checkpoint-dir, add --resume to"
                             + " continue where it stopped).");
         }
@@ -138,10 +142,13 @@ final class TrainCommand implements DmlCommand {
                     ended = true; // nothing started
                 }
             }
-            if (job != null) {
-                stopAfterInterrupt(job);
-            }
-            closeQuietly(cell);
+            RunningJob started = job;
+            finishStopping(prepared.name(), () -> {
+                if (started != null) {
+                    started.stop();
+                }
+                closeQuietly(cell);
+            });
             throw new DmlException("Training was interrupted and stopped while its job started;"
                     + " no worker runs.", "Run the cell again to start it.");
         }
@@ -154,20 +161,24 @@ final class TrainCommand implements DmlCommand {
     }
 
     /**
-     * Stops the job on its own thread and waits for it: a further interrupt or stop of this
-     * thread cannot abandon the job half-stopped.
+     * Runs what an interrupted cell must still do (stop the job, close its live plot) on a
+     * thread of its own and waits for it. The kernel follows an interrupt with {@code
+     * Thread.stop} a second later on Java 17, and that must not land half-way through the
+     * clean-up: it would leave workers running or replace the line saying what stopped.
      */
     @SuppressWarnings("removal")
-    private static void stopAfterInterrupt(RunningJob job) {
-        Thread stopper = new Thread(job::stop, "dml-stop-" + job.id());
+    static void finishStopping(String name, Runnable cleanUp) {
+        Thread stopper = new Thread(cleanUp, "dml-stop-" + name);
         stopper.setDaemon(true);
         stopper.start();
-        while (stopper.isAlive()) {
+        boolean done = false;
+        while (!done) {
             try {
                 Thread.interrupted();
                 stopper.join();
+                done = true;
             } catch (InterruptedException | ThreadDeath again) {
-                // the stop is under way; keep waiting for it
+                // the clean-up is under way; keep waiting for it
             }
         }
     }
