@@ -117,4 +117,19 @@ public class DmlException extends RuntimeException {
         String h = hint();
         return h.isEmpty() ? what() : what() + "\n" + h;
     }
+
+    /**
+     * Returns the first line of a message from elsewhere (a Ray error, a process's output), so
+     * that what the user reads stays one line.
+     *
+     * @param message the message, or null
+     * @return its first line, or {@code no message}
+     */
+    public static String firstLine(String message) {
+        if (message == null) {
+            return "no message";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
 }

@@ -2,6 +2,7 @@ package dev.dml.bench;
 
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.EpochMetrics;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
@@ -50,25 +51,27 @@ final class P8Pipeline implements Benchmark {
         Table table = table(STEPS * BATCH);
         int micro = BATCH / MICRO;
         Case p4 = new Case("pipeline_4x8", spec(table, BATCH,
-                Strategy.pipeline(4, MICRO, Strategy.Schedule.GPIPE)), 4);
-        Case a4 = new Case("stages_alone_4", spec(table, micro, Strategy.model(4)), 4);
+                Strategy.pipeline(4, MICRO, Strategy.Schedule.GPIPE)), 4, "tcp");
+        Case p4ray = new Case("pipeline_4x8_ray", p4.spec, 4, "ray");
+        Case a4 = new Case("stages_alone_4", spec(table, micro, Strategy.model(4)), 4, "tcp");
         Case p2 = new Case("pipeline_2x8", spec(table, BATCH,
-                Strategy.pipeline(2, MICRO, Strategy.Schedule.GPIPE)), 2);
-        Case a2 = new Case("stages_alone_2", spec(table, micro, Strategy.model(2)), 2);
+                Strategy.pipeline(2, MICRO, Strategy.Schedule.GPIPE)), 2, "tcp");
+        Case a2 = new Case("stages_alone_2", spec(table, micro, Strategy.model(2)), 2, "tcp");
         double load0 = P1Jobs.loadAverage();
         try (RayCluster cluster = P1Jobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             SideBySide sbs = new SideBySide(WARMUPS, REPETITIONS);
-            for (Case c : new Case[] {p4, a4, p2, a2}) {
+            for (Case c : new Case[] {p4, p4ray, a4, p2, a2}) {
                 sbs.add(c.samples, round -> c.run(round, driver));
             }
             sbs.run();
         }
         double ratio4 = p4.rate() / p4.ideal(a4);
         double ratio2 = p2.rate() / p2.ideal(a2);
+        double ratioRay = p4ray.rate() / p4.ideal(a4);
         System.out.printf("P8: 4 stages %.0f ex/s, ideal %.0f, ratio %.3f; bubble %.3f (theory"
-                + " %.3f); 2 stages ratio %.3f%n", p4.rate(), p4.ideal(a4), ratio4,
-                p4.bubble(), p4.theory(), ratio2);
+                + " %.3f); 2 stages ratio %.3f; 4 stages through Ray %.0f ex/s%n", p4.rate(),
+                p4.ideal(a4), ratio4, p4.bubble(), p4.theory(), ratio2, p4ray.rate());
         Map<String, Object> setup = new LinkedHashMap<>();
         setup.put("model", "MLP " + FEATURES + "-" + WIDTH + "x4-10 (5 layers of which 4 of"
                 + " 262k parameters), SGD lr 0.01; split by parameter count: 4 stages"
@@ -83,7 +86,7 @@ final class P8Pipeline implements Benchmark {
         setup.put("load_average_1min_at_start", load0);
         setup.put("load_average_1min_at_end", P1Jobs.loadAverage());
         Map<String, Object> cases = new LinkedHashMap<>();
-        for (Case c : new Case[] {p4, a4, p2, a2}) {
+        for (Case c : new Case[] {p4, p4ray, a4, p2, a2}) {
             cases.put(c.name, c.toJson());
         }
         return new BenchResult("P8", GOAL, command)
@@ -97,11 +100,16 @@ final class P8Pipeline implements Benchmark {
                 .put("bubble_is", "PipelineMetrics.bubbleFraction(): sum of stage idle time"
                         + " (step wall - busy) / (stages * step wall), median over the timed"
                         + " steps")
+                .put("ratio_4_stages_hand_offs_through_ray", TrialTimes.round(ratioRay, 4))
+                .put("direct_over_ray_4_stages", TrialTimes.round(p4.rate() / p4ray.rate(), 4))
                 .put("ratio_2_stages", TrialTimes.round(ratio2, 4))
                 .put("bubble_2_stages_measured", TrialTimes.round(p2.bubble(), 4))
                 .put("bubble_2_stages_theoretical", TrialTimes.round(p2.theory(), 4))
+                .put("hand_offs", "every case over direct stage links (--transport tcp, the"
+                        + " default), but pipeline_4x8_ray: driver-submitted tasks and object"
+                        + " references (--transport ray), as before the links")
                 .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
-                        + " round, then " + REPETITIONS + " timed rounds of the four jobs"
+                        + " round, then " + REPETITIONS + " timed rounds of the five jobs"
                         + " (SideBySide); medians")
                 .put("setup", setup)
                 .put("cases", cases);
@@ -140,6 +148,7 @@ final class P8Pipeline implements Benchmark {
         final String name;
         final TrainSpec spec;
         final int stages;
+        final String transport;
         final TrialTimes samples;
         final long examples;
         final List<PipelineMetrics> events = new CopyOnWriteArrayList<>();
@@ -151,10 +160,11 @@ final class P8Pipeline implements Benchmark {
         long activationBytes;
         int timedSteps;
 
-        Case(String name, TrainSpec spec, int stages) {
+        Case(String name, TrainSpec spec, int stages, String transport) {
             this.name = name;
             this.spec = spec;
             this.stages = stages;
+            this.transport = transport;
             this.samples = new TrialTimes(name, 0);
             this.examples = (long) (EPOCHS - 1) * spec.stepsPerEpoch() * spec.batchSize();
             this.busySum = new double[stages];
@@ -171,7 +181,8 @@ final class P8Pipeline implements Benchmark {
             TrainSpec s = TrainSpec.builder().setTable(spec.table()).setColumns(spec.columns())
                     .setModel(spec.model()).optOptimizer(spec.optimizer()).optEpochs(EPOCHS)
                     .optBatchSize(spec.batchSize()).optCpusPerWorker(0)
-                    .optStrategy(spec.strategy()).optName(name).addListener(this).build();
+                    .optStrategy(spec.strategy()).opt(TrainOptions.TRANSPORT, transport)
+                    .optName(name).addListener(this).build();
             TrainResult r = Dml.start(s, driver).await();
             double seconds = 0;
             for (EpochMetrics e : r.epochs().subList(1, EPOCHS)) {
@@ -221,6 +232,7 @@ final class P8Pipeline implements Benchmark {
             List<Double> rates = samples.rates(examples);
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("strategy", spec.strategy().toString());
+            m.put("transport", transport);
             m.put("batch", spec.batchSize());
             m.put("examples_per_s", P1Jobs.series("examples/s over the timed epochs", rates, 1));
             m.put("step_wall_ms", P1Jobs.series("driver's step wall time", wall, 2));

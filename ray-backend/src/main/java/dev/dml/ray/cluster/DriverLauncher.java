@@ -160,7 +160,7 @@ final class DriverLauncher {
         if (m.kind() == Kind.FAILED) {
             RemoteError e = DriverProcess.readError(m);
             throw new DmlException(
-                    "Ray.init() failed in the driver process: " + firstLine(e.message) + ".",
+                    "Ray.init() failed in the driver process: " + DmlException.firstLine(e.message) + ".",
                     "Check that this machine is a node of the cluster; see " + log + ".");
         }
         return m;
@@ -172,10 +172,5 @@ final class DriverLauncher {
                 "The Ray driver process (pid " + p.pid() + ") " + why
                         + (last.isEmpty() ? "." : ": " + last),
                 "See its log " + log + ".");
-    }
-
-    private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }

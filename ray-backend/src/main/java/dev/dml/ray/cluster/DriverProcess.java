@@ -287,7 +287,7 @@ public final class DriverProcess implements AutoCloseable {
         }
         return new DmlException(
                 task + " failed in the driver: " + simpleName(e.type) + ": "
-                        + DmlException.literal(firstLine(e.message)),
+                        + DmlException.literal(DmlException.firstLine(e.message)),
                 "The driver's stack trace is the cause; its log is " + log + ".", trace);
     }
 
@@ -301,11 +301,6 @@ public final class DriverProcess implements AutoCloseable {
 
     private static String simpleName(String type) {
         return type.substring(type.lastIndexOf('.') + 1);
-    }
-
-    private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     private DmlException dead(String task) {

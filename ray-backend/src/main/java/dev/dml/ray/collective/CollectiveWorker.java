@@ -2,7 +2,6 @@ package dev.dml.ray.collective;
 
 import dev.dml.events.WorkerInfo;
 import io.ray.api.ActorHandle;
-import io.ray.api.Ray;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -73,10 +72,8 @@ public class CollectiveWorker {
      */
     public final String listen(long token) {
         closeLinks();
-        String host = Ray.getRuntimeContext().isLocalMode() ? "127.0.0.1"
-                : NodeAddress.current()[1];
         try {
-            endpoint = new TcpEndpoint(host, token);
+            endpoint = new TcpEndpoint(NodeAddress.listenHost(), token);
         } catch (java.io.IOException e) {
             endpoint = null;
             return ""; // the group's metrics say which links fell back

@@ -58,7 +58,7 @@ public final class Gather {
                     + " although Ray reported it ready.", "Retry; report it if it persists.", e);
         } catch (RuntimeException e) {
             DmlException dml = findDml(e);
-            String why = dml != null ? dml.what() : firstLine(e.getMessage());
+            String why = dml != null ? dml.what() : DmlException.firstLine(e.getMessage());
             String hint = dml != null && !dml.hint().isEmpty() ? dml.hint()
                     : "See the worker's log (java-worker-*.log under the Ray session's logs).";
             throw new CollectiveException(
@@ -81,14 +81,6 @@ public final class Gather {
         }
         WorkerInfo w = who.get(rank);
         return "Rank " + w.rank() + " (pid " + w.pid() + " on " + w.nodeIp() + ")";
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "no message";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     /** The method's name, read from the method reference as Ray itself does. */

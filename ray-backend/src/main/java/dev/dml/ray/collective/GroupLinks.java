@@ -53,9 +53,7 @@ public final class GroupLinks implements Serializable {
     List<InetSocketAddress> endpoints() {
         List<InetSocketAddress> out = new ArrayList<>();
         for (String e : endpoints) {
-            int colon = e.lastIndexOf(':');
-            out.add(colon < 0 ? null : new InetSocketAddress(e.substring(0, colon),
-                    Integer.parseInt(e.substring(colon + 1))));
+            out.add(TcpEndpoint.parse(e));
         }
         return out;
     }

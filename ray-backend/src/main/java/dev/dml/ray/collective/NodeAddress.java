@@ -28,6 +28,15 @@ final class NodeAddress {
         return new String[] {id, hostAddress()};
     }
 
+    /**
+     * Returns the address this process listens on for direct links: the node's address as the
+     * cluster knows it, so that an embedded head's workers listen on loopback only; loopback in
+     * LOCAL mode, where every rank is in this process.
+     */
+    static String listenHost() {
+        return Ray.getRuntimeContext().isLocalMode() ? "127.0.0.1" : current()[1];
+    }
+
     private static String hostAddress() {
         try {
             return InetAddress.getLocalHost().getHostAddress();

@@ -1,5 +1,6 @@
 package dev.dml.ray.collective;
 
+import dev.dml.DmlException;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
@@ -48,18 +49,10 @@ final class RayTransport implements Transport {
             } catch (RayException e) {
                 throw new CollectiveException(
                         "Rank " + rank + " could not deliver a chunk to rank " + to[i] + ": "
-                                + firstLine(e.getMessage()) + ".",
+                                + DmlException.firstLine(e.getMessage()) + ".",
                         "Rank " + to[i] + " may have died; close the group and open a new one.",
                         e);
             }
         }
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "no message";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }

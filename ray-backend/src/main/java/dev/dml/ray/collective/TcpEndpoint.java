@@ -60,6 +60,17 @@ final class TcpEndpoint implements AutoCloseable {
         return server.getInetAddress().getHostAddress() + ":" + port();
     }
 
+    /**
+     * Reads an {@link #address}.
+     *
+     * @return the socket address, or null for an empty string (a rank that could not listen)
+     */
+    static InetSocketAddress parse(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        return colon < 0 ? null : new InetSocketAddress(hostPort.substring(0, colon),
+                Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
     /** Where frames go from now on: the rank's communicator once it has joined. */
     void bind(Communicator communicator) {
         sink.complete(communicator);

@@ -1,6 +1,8 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import dev.dml.ray.collective.CollectiveException;
+import dev.dml.ray.collective.TransportKind;
 import dev.dml.ray.pipeline.Schedules;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
@@ -11,10 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs one step of a staged job from the driver: submits every stage's forward and backward
- * tasks in its schedule's order, each fed the object reference its neighbour's task returned;
- * waits until they have ended (without fetching their bytes), then runs every stage's end of
- * step and waits for the reports.
+ * Runs one step of a staged job. With direct links between the stages ({@link StageHandOffs}),
+ * each stage runs its own schedule and its end of step in one call, handing micro-batches to
+ * its neighbours itself; the driver waits for the reports.
+ *
+ * <p>Without them, the driver submits every stage's forward and backward tasks in its
+ * schedule's order, each fed the object reference its neighbour's task returned; waits until
+ * they have ended (without fetching their bytes), then runs every stage's end of step and waits
+ * for the reports.
  *
  * <p>On a cluster Ray runs one caller's tasks on an actor in submission order, each once its
  * arguments exist; so the tasks are submitted in an order that follows each stage's schedule and
@@ -28,18 +34,25 @@ final class PipelineStep {
     private final int[][] ops;
     private final int microbatches;
     private final Duration timeout;
+    private final TransportKind transport;
+    private StageHandOffs handOffs;
+    private boolean linksBroken;
 
     /**
      * @param actors the actors, by replica, then stage
      * @param schedule the schedule
      * @param microbatches micro-batches per step
      * @param timeout how long a step may take
+     * @param handOffs how the stages hand micro-batches on, as linked when they opened
+     * @param transport the job's {@code --transport}, to link the stages again after a failure
      */
     PipelineStep(List<List<ActorHandle<TrainWorker>>> actors, Strategy.Schedule schedule,
-            int microbatches, Duration timeout) {
+            int microbatches, Duration timeout, StageHandOffs handOffs, TransportKind transport) {
         this.actors = actors;
         this.microbatches = microbatches;
         this.timeout = timeout;
+        this.handOffs = handOffs;
+        this.transport = transport;
         int k = actors.get(0).size();
         this.ops = new int[k][];
         for (int s = 0; s < k; s++) {
@@ -51,6 +64,32 @@ final class PipelineStep {
 
     /** Runs step {@code globalStep} (from 1); returns the reports by replica, then stage. */
     List<List<WorkerReport>> run(long globalStep) {
+        if (linksBroken) {
+            // a failed step closed the links (so that no stage waited on); the stages kept them
+            handOffs = StageHandOffs.link(actors, transport, timeout);
+            linksBroken = false;
+        }
+        return handOffs.direct() ? runLinked(globalStep) : runByTasks(globalStep);
+    }
+
+    /** Each stage runs its schedule and its end of step itself, over the direct links. */
+    private List<List<WorkerReport>> runLinked(long globalStep) {
+        List<ObjectRef<WorkerReport>> ends = new ArrayList<>();
+        for (List<ActorHandle<TrainWorker>> replica : actors) {
+            for (int s = 0; s < replica.size(); s++) {
+                ends.add(replica.get(s).task(TrainWorker::runStage, globalStep, ops[s]).remote());
+            }
+        }
+        try {
+            waitFor(ends, globalStep);
+            return byReplica(ends);
+        } catch (DmlException e) {
+            linksBroken = true;
+            throw rootCause(ends, e);
+        }
+    }
+
+    private List<List<WorkerReport>> runByTasks(long globalStep) {
         List<ObjectRef<byte[]>> submitted = new ArrayList<>();
         for (List<ActorHandle<TrainWorker>> replica : actors) {
             // micro-batches are numbered over the job: a stage tells their epoch from it
@@ -65,17 +104,21 @@ final class PipelineStep {
         }
         waitFor(ends, globalStep);
         try {
-            List<WorkerReport> flat = new ArrayList<>();
-            ends.forEach(r -> flat.add(get(r)));
-            List<List<WorkerReport>> out = new ArrayList<>();
-            int k = ops.length;
-            for (int d = 0; d < actors.size(); d++) {
-                out.add(flat.subList(d * k, (d + 1) * k));
-            }
-            return out;
+            return byReplica(ends);
         } catch (DmlException e) {
             throw rootCause(submitted, e);
         }
+    }
+
+    private List<List<WorkerReport>> byReplica(List<ObjectRef<WorkerReport>> ends) {
+        List<WorkerReport> flat = new ArrayList<>();
+        ends.forEach(r -> flat.add(get(r)));
+        List<List<WorkerReport>> out = new ArrayList<>();
+        int k = ops.length;
+        for (int d = 0; d < actors.size(); d++) {
+            out.add(flat.subList(d * k, (d + 1) * k));
+        }
+        return out;
     }
 
     /** Submits one replica's forward and backward tasks. */
@@ -140,19 +183,33 @@ final class PipelineStep {
     }
 
     /**
-     * The first failed task in submission order caused the rest (its inputs come from tasks
-     * submitted before it): report its error. Every task has ended once its actor's end of
-     * step has.
+     * Reports the failure that caused the rest. Tasks: the first failed one in submission order
+     * (its inputs come from tasks submitted before it); every task has ended once its actor's
+     * end of step has. Direct links: the first stage that failed for a reason of its own, not
+     * because a neighbour's link ended.
      */
-    private DmlException rootCause(List<ObjectRef<byte[]>> submitted, DmlException fallback) {
-        for (ObjectRef<byte[]> r : submitted) {
+    private <T> DmlException rootCause(List<ObjectRef<T>> submitted, DmlException fallback) {
+        DmlException first = null;
+        for (ObjectRef<T> r : submitted) {
             try {
                 get(r);
             } catch (DmlException e) {
-                return e;
+                if (!causedBy(e, CollectiveException.class)) {
+                    return e;
+                }
+                first = first == null ? e : first;
             }
         }
-        return fallback;
+        return first != null ? first : fallback;
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> kind) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (kind.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static <T> T get(ObjectRef<T> ref) {
@@ -165,16 +222,8 @@ final class PipelineStep {
                     throw new DmlException("A stage failed: " + d.what(), d.hint(), e);
                 }
             }
-            throw new DmlException("A stage failed: " + firstLine(e.getMessage()),
+            throw new DmlException("A stage failed: " + DmlException.firstLine(e.getMessage()),
                     "See the worker logs of the job's actors.", e);
         }
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }

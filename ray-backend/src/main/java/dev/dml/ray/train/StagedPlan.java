@@ -6,6 +6,7 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
 import dev.dml.ray.collective.Gather;
+import dev.dml.ray.collective.TransportKind;
 import dev.dml.ray.pipeline.Partition;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
@@ -39,6 +40,8 @@ final class StagedPlan implements StepPlan {
     private final List<WorkerInfo> who = new ArrayList<>();
     private final List<WorkerConfig> stageConfigs = new ArrayList<>();
     private PipelineStep pipeline;
+    private TransportKind transport;
+    private StageHandOffs handOffs;
     private int validationRows;
     private List<byte[]> shards;
     private byte[] validation;
@@ -76,6 +79,8 @@ final class StagedPlan implements StepPlan {
             control.attach(g);
             groups.add(g);
         }
+        transport = settings.transport();
+        handOffs = StageHandOffs.link(byReplica(), transport, timeout);
         return roster();
     }
 
@@ -87,7 +92,8 @@ final class StagedPlan implements StepPlan {
         for (int r = 0; r < d; r++) {
             for (int s = 0; s < k; s++) {
                 WorkerInfo w = groups.get(s).workers().get(r);
-                who.add(w.withRank(r * k + s, d * k));
+                who.add(w.withRank(r * k + s, d * k)
+                        .withTransport(handOffs.describe(w.transport())));
             }
         }
         return List.copyOf(who);
@@ -121,6 +127,11 @@ final class StagedPlan implements StepPlan {
 
     /** Connects the stages' actors, replica by replica, into the step's schedule. */
     private void wire() {
+        pipeline = new PipelineStep(byReplica(), strategy.schedule(), strategy.microbatches(),
+                timeout, handOffs, transport);
+    }
+
+    private List<List<ActorHandle<TrainWorker>>> byReplica() {
         List<List<ActorHandle<TrainWorker>>> byReplica = new ArrayList<>();
         for (int r = 0; r < strategy.replicas(); r++) {
             List<ActorHandle<TrainWorker>> stages = new ArrayList<>();
@@ -129,8 +140,7 @@ final class StagedPlan implements StepPlan {
             }
             byReplica.add(stages);
         }
-        pipeline = new PipelineStep(byReplica, strategy.schedule(), strategy.microbatches(),
-                timeout);
+        return byReplica;
     }
 
     /** The layers of each stage: explicit, or balanced on costs measured by one worker. */
@@ -196,7 +206,7 @@ final class StagedPlan implements StepPlan {
 
     @Override
     public Evaluation evaluate() {
-        int chunks = (validationRows + TrainWorker.EVAL_ROWS - 1) / TrainWorker.EVAL_ROWS;
+        int chunks = (validationRows + ValidationPass.EVAL_ROWS - 1) / ValidationPass.EVAL_ROWS;
         List<ObjectRef<byte[]>> ends = new ArrayList<>();
         for (int c = 0; c < chunks; c++) {
             ObjectRef<byte[]> x = groups.get(0).actor(0)
@@ -295,6 +305,7 @@ final class StagedPlan implements StepPlan {
                 g.callOne(r, TrainWorker::initAlone, stageConfigs.get(s));
             }
         }
+        handOffs = StageHandOffs.link(byReplica(), transport, timeout);
         wire();
         return roster();
     }

@@ -6,12 +6,13 @@ import dev.dml.Closeables;
 import dev.dml.DmlException;
 import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.ReduceOp;
-import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.MicroBatchGraph;
 import dev.dml.ray.model.ModelStage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 
 /**
@@ -42,20 +43,16 @@ public class TrainWorker extends RecoverableWorker {
     /** What a task returns or takes where there is no tensor: Ray turns an empty array null. */
     static final byte[] NONE = {0};
 
-    /** Validation rows scored at once: memory stays bounded on big validation sets. */
-    static final int EVAL_ROWS = 4096;
-
     private ShardStore data;
     private ModelStage model;
     private WorkerConfig config;
-    private ValidationScores scores;
+    private final ValidationPass validation = new ValidationPass();
     private DataParallelSteps steps;
+    private LinkedStage linked;
     private final StageStep step = new StageStep();
     private final WorkerDevice device = new WorkerDevice();
     private final ProcessSampler sampler = new ProcessSampler(device::gpu);
-    /** The reading order of {@link #orderEpoch}, cached: null without shuffling. */
-    private int[] order;
-    private int orderEpoch = -1;
+    private final MicrobatchRows microbatchRows = new MicrobatchRows();
 
     /** Creates a worker; Ray calls it. */
     public TrainWorker() {}
@@ -229,14 +226,15 @@ public class TrainWorker extends RecoverableWorker {
         MicroBatchGraph g = m.microBatches();
         byte[] out;
         if (m.isFirst() || m.isLast()) {
-            try (ShardArrays.Rows rows = microbatchRows(microbatch)) {
+            try (ShardArrays.Rows r = microbatchRows.open(config, store().train(),
+                    rank() / (worldSize() / config.shards), microbatch)) {
                 if (m.isLast()) {
                     step.lossSum += g.forwardBackward(microbatch, activation,
-                            m.isFirst() ? rows.features() : null, rows.labels(),
+                            m.isFirst() ? r.features() : null, r.labels(),
                             1f / config.microbatches);
                     out = g.inputGradient(microbatch);
                 } else {
-                    out = g.forward(microbatch, rows.features());
+                    out = g.forward(microbatch, r.features());
                 }
             }
         } else {
@@ -244,28 +242,6 @@ public class TrainWorker extends RecoverableWorker {
         }
         step.forwards++;
         return step.handOn(out, t0);
-    }
-
-    /** The rows of a micro-batch, numbered over the job: its epoch's reading order applies. */
-    private ShardArrays.Rows microbatchRows(int microbatch) {
-        int perEpoch = config.stepsPerEpoch * config.microbatches;
-        int b = config.microbatchRows();
-        int from = microbatch % perEpoch * b;
-        ShardArrays shard = store().train();
-        return shard.openRows(readOrder(microbatch / perEpoch, shard.rows()), from, from + b);
-    }
-
-    /**
-     * The reading order of this rank's shard in an epoch, computed once per epoch. It is keyed
-     * by the replica (ranks are replica x stages + stage), so the stages that read one shard,
-     * the first for features and the last for labels, read its rows in the same order.
-     */
-    private int[] readOrder(int epoch, int rows) {
-        if (order == null || orderEpoch != epoch || order.length != rows) {
-            order = config.readOrder(epoch, rank() / (worldSize() / config.shards), rows);
-            orderEpoch = epoch;
-        }
-        return order;
     }
 
     /**
@@ -280,6 +256,65 @@ public class TrainWorker extends RecoverableWorker {
         byte[] out = model().microBatches().backward(microbatch, gradient);
         step.backwards++;
         return step.handOn(out, t0);
+    }
+
+    /**
+     * Opens this stage's end of its replica's direct links (closing earlier ones); {@link
+     * #linkStages} connects them once every stage of the replica listens.
+     *
+     * @param token the replica's token
+     * @return {@code host:port} for the neighbours
+     */
+    public String listenStages(long token) {
+        Closeables.closeAll(linked);
+        linked = null;
+        linked = new LinkedStage(token);
+        return linked.address();
+    }
+
+    /**
+     * Connects this stage to its neighbours, so that {@link #runStage} can hand off directly.
+     *
+     * @param stage this worker's stage
+     * @param endpoints every stage's {@link #listenStages} address, by stage
+     * @param token the replica's token
+     * @param timeoutMillis how long a hand-off may be waited for
+     * @return {@code true}
+     */
+    public boolean linkStages(int stage, ArrayList<String> endpoints, long token,
+            long timeoutMillis) {
+        linkedStage().connect(stage, endpoints, token, Duration.ofMillis(timeoutMillis));
+        return true;
+    }
+
+    /**
+     * Runs a whole staged step here: this stage's schedule over its direct links, then {@link
+     * #endStep}. A failure closes the links, so the other stages' waits end too.
+     *
+     * @param globalStep the step's number over the job, from 1
+     * @param ops this stage's schedule
+     * @return what the stage did in this step
+     */
+    public WorkerReport runStage(long globalStep, int[] ops) {
+        LinkedStage l = linkedStage();
+        try {
+            l.run(ops, Math.toIntExact((globalStep - 1) * config.microbatches), this::forward,
+                    this::backward);
+            return endStep(globalStep);
+        } catch (RuntimeException e) {
+            Closeables.closeAll(l);
+            linked = null;
+            step.begin(model()); // the step starts over once the stages are linked again
+            throw e;
+        }
+    }
+
+    private LinkedStage linkedStage() {
+        if (linked == null) {
+            throw new DmlException("Rank " + rank() + " has no direct links to its stages.",
+                    "The driver links a replica's stages before it runs them.");
+        }
+        return linked;
     }
 
     /**
@@ -324,7 +359,7 @@ public class TrainWorker extends RecoverableWorker {
      */
     public Evaluation evaluate() {
         ShardArrays v = store().validation();
-        for (int chunk = 0; chunk * EVAL_ROWS < v.rows(); chunk++) {
+        for (int chunk = 0; chunk * ValidationPass.EVAL_ROWS < v.rows(); chunk++) {
             evalForward(chunk, NONE);
         }
         return evaluation();
@@ -340,24 +375,8 @@ public class TrainWorker extends RecoverableWorker {
      */
     public byte[] evalForward(int chunk, byte[] activation) {
         ModelStage m = model();
-        if (!m.isFirst() && !m.isLast()) {
-            return m.infer(activation); // a middle stage holds no rows
-        }
-        ShardArrays v = store().validation();
-        NDIndex rows = new NDIndex("{}:{}", chunk * EVAL_ROWS,
-                Math.min(v.rows(), (chunk + 1) * EVAL_ROWS));
-        try (NDArray x = m.isFirst() ? v.features().get(rows) : null) {
-            if (!m.isLast()) {
-                return m.infer(x);
-            }
-            if (scores == null) {
-                scores = new ValidationScores(config.model, v.labelKind() == LabelKind.CLASSES);
-            }
-            try (NDArray y = v.labels().get(rows)) {
-                scores.add(x != null ? m.score(x, y) : m.score(activation, y), y);
-            }
-            return NONE;
-        }
+        return validation.forward(m, config.model, m.isFirst() || m.isLast()
+                ? store().validation() : null, chunk, activation);
     }
 
     /**
@@ -366,13 +385,7 @@ public class TrainWorker extends RecoverableWorker {
      * @return the loss, accuracy and AUC
      */
     public Evaluation evaluation() {
-        if (scores == null) {
-            throw new DmlException("No validation rows were scored on this worker.",
-                    "Run evalForward on every chunk first (the last stage scores).");
-        }
-        Evaluation e = scores.result();
-        scores = null;
-        return e;
+        return validation.take();
     }
 
     /** The model's parameters as little-endian float32 bytes: bytes cross Ray fast, floats not. */
@@ -393,8 +406,9 @@ public class TrainWorker extends RecoverableWorker {
         dropSnapshots();
         PreemptionNotice.leaveJob();
         try {
-            Closeables.closeAll(model, data, device, steps);
+            Closeables.closeAll(linked, model, data, device, steps);
         } finally {
+            linked = null;
             model = null;
             data = null;
             steps = null;

@@ -9,6 +9,7 @@ import dev.dml.events.PipelineMetrics;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.SyntheticFraud;
@@ -128,7 +129,29 @@ class StagedLocalTest {
             assertEquals(4, p.microbatches());
             assertEquals(2.0 / 6, p.theoreticalBubble(), 1e-12);
             assertFalse(piped.stopped());
+            for (WorkerInfo w : piped.workers()) {
+                assertTrue(w.transport().endsWith("stage hand-offs tcp"), w.transport());
+            }
         }
+    }
+
+    /**
+     * The stages hand micro-batches to each other over direct links by default, and through
+     * Ray's object references with {@code --transport ray}: the same training either way, and
+     * the metrics say which.
+     */
+    @Test
+    void directHandOffsTrainLikeObjectReferences() {
+        Strategy strategy = Strategy.hybrid(2, 3, 2);
+        TrainResult direct = run(spec("h-tcp").optStrategy(strategy).build(),
+                new FakeDriverContext());
+        TrainResult byRay = run(spec("h-ray").optStrategy(strategy)
+                .opt(TrainOptions.TRANSPORT, "ray").build(), new FakeDriverContext());
+        assertSameTraining(byRay, direct);
+        assertTrue(direct.workers().stream().allMatch(w -> w.transport().equals(
+                "tcp; stage hand-offs tcp")), direct.workers().toString());
+        assertTrue(byRay.workers().stream().allMatch(w -> w.transport().equals(
+                "ray; stage hand-offs ray")), byRay.workers().toString());
     }
 
     @Test
