@@ -110,13 +110,14 @@ public class CollectiveWorker {
         Transport ray = new RayTransport(rank, peers);
         TcpEndpoint ep = endpoint;
         Transport transport = ray;
+        Topology topology = new Topology(nodeOfRank);
         if (links.direct() && ep != null) {
             TcpTransport tcp = new TcpTransport(rank, links.token(), links.endpoints(), ray,
-                    CONNECT_WAIT);
+                    CONNECT_WAIT, peer -> topology.sameNode(rank, peer));
             tcp.connectAll();
             transport = tcp;
         }
-        Communicator c = new Communicator(rank, transport, new Topology(nodeOfRank),
+        Communicator c = new Communicator(rank, transport, topology,
                 Duration.ofMillis(links.timeoutMillis()));
         if (ep != null) {
             ep.bind(c);

@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <pre>{@code
  * StageLinks links = StageLinks.listen(token);       // on every stage
- * links.connect(stage, endpoints, timeout);          // once all listen
+ * links.connect(stage, endpoints, nodes, token, timeout); // once all listen
  * links.send(stage + 1, microbatch, StageLinks.FORWARD, activation);
  * byte[] g = links.take(stage + 1, microbatch, StageLinks.BACKWARD);
  * }</pre>
@@ -71,16 +71,20 @@ public final class StageLinks implements AutoCloseable {
      *
      * @param stage this stage's index in the replica
      * @param endpoints every stage's {@link #address}, by stage
+     * @param nodes every stage's node id, by stage: stages on one node share memory for big
+     *     hand-offs
      * @param token the replica's token
      * @param timeout how long a hand-off may be waited for
      * @throws CollectiveException when a neighbour cannot be reached
      */
-    public void connect(int stage, List<String> endpoints, long token, Duration timeout) {
+    public void connect(int stage, List<String> endpoints, List<String> nodes, long token,
+            Duration timeout) {
         List<InetSocketAddress> peers = new ArrayList<>();
         for (String e : endpoints) {
             peers.add(TcpEndpoint.parse(e));
         }
-        TcpTransport tcp = new TcpTransport(stage, token, peers, null, Duration.ofSeconds(5));
+        TcpTransport tcp = new TcpTransport(stage, token, peers, null, Duration.ofSeconds(5),
+                peer -> nodes.get(peer).equals(nodes.get(stage)));
         Communicator c = new Communicator(stage, peers.size(), tcp, timeout);
         endpoint.bind(c);
         comm = c;

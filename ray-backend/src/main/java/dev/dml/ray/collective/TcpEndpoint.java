@@ -104,11 +104,22 @@ final class TcpEndpoint implements AutoCloseable {
             }
             from = in.readInt();
             Communicator comm = sink.get();
+            ShmRing ring = null; // the sender's ring, opened at its first chunk through it
             while (true) {
                 long seq = in.readLong();
                 int step = in.readInt();
-                byte[] payload = new byte[in.readInt()];
-                in.readFully(payload);
+                int length = in.readInt();
+                byte[] payload;
+                if (length == TcpTransport.IN_SHARED_MEMORY) {
+                    if (ring == null) {
+                        ring = ShmRing.open(ShmRing.fileFor(token, from, comm.rank()));
+                    }
+                    length = in.readInt();
+                    payload = ring.read(in.readLong(), length);
+                } else {
+                    payload = new byte[length];
+                    in.readFully(payload);
+                }
                 comm.deliver(seq, step, payload);
             }
         } catch (EOFException | SocketException e) {

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 
 /**
  * Sends chunks over direct TCP connections, one per peer, opened on first use: a chunk costs a
@@ -18,17 +20,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * #describe} says so, so that the choice shows in the job's metrics.
  *
  * <p>Frames are {@code seq, step, length, bytes}; the peer's {@link TcpEndpoint} reads them in
- * order. A write that fails means the peer is gone: the send fails at once.
+ * order. A write that fails means the peer is gone: the send fails at once. To a peer on the
+ * same node, a chunk of {@value #SHM_MIN_BYTES} bytes or more goes through a {@link ShmRing}
+ * instead, when it has room, and the frame says only where: {@code seq, step, }{@value
+ * #IN_SHARED_MEMORY}{@code , length, position}.
  */
 final class TcpTransport implements Transport {
 
     private static final Delivery DELIVERED = timeout -> { };
+
+    /** The length field of a frame whose bytes wait in the link's shared-memory ring. */
+    static final int IN_SHARED_MEMORY = -1;
+
+    /** Smaller chunks go inline: a socket write costs less than the ring's bookkeeping. */
+    static final int SHM_MIN_BYTES = 64 << 10;
+
+    /** One ring per link to a peer on the node: two in-flight chunks of a 50 MB all-reduce. */
+    static final int SHM_RING_BYTES = 32 << 20;
 
     private final int rank;
     private final long token;
     private final List<InetSocketAddress> peers;
     private final Transport fallback;
     private final Duration connectWait;
+    private final IntPredicate sameNode;
+    private final AtomicLong sharedMemoryBytes = new AtomicLong();
     private final Map<Integer, Link> links = new ConcurrentHashMap<>();
     private final Map<Integer, String> fellBack = new ConcurrentHashMap<>();
 
@@ -40,14 +56,21 @@ final class TcpTransport implements Transport {
      * @param peers each rank's endpoint, by rank
      * @param fallback how to reach a peer that cannot be connected to
      * @param connectWait how long to try connecting before falling back
+     * @param sameNode which peers share this rank's node, and so can share memory with it
      */
     TcpTransport(int rank, long token, List<InetSocketAddress> peers, Transport fallback,
-            Duration connectWait) {
+            Duration connectWait, IntPredicate sameNode) {
         this.rank = rank;
         this.token = token;
         this.peers = new ArrayList<>(peers); // may hold nulls: ranks that could not listen
         this.fallback = fallback;
         this.connectWait = connectWait;
+        this.sameNode = ShmRing.available() ? sameNode : peer -> false;
+    }
+
+    /** The bytes sent through shared memory so far, not over the sockets. */
+    long sharedMemoryBytes() {
+        return sharedMemoryBytes.get();
     }
 
     @Override
@@ -165,6 +188,8 @@ final class TcpTransport implements Transport {
         private final int peer;
         private final Socket socket;
         private final DataOutputStream out;
+        private ShmRing ring;
+        private boolean ringTried;
 
         Link(int peer, Socket socket) throws IOException {
             this.peer = peer;
@@ -179,10 +204,19 @@ final class TcpTransport implements Transport {
 
         synchronized void write(long seq, int step, byte[] payload) {
             try {
+                long at = payload.length >= SHM_MIN_BYTES && ring() != null
+                        ? ring.write(payload) : -1;
                 out.writeLong(seq);
                 out.writeInt(step);
-                out.writeInt(payload.length);
-                out.write(payload);
+                if (at >= 0) {
+                    out.writeInt(IN_SHARED_MEMORY);
+                    out.writeInt(payload.length);
+                    out.writeLong(at);
+                    sharedMemoryBytes.addAndGet(payload.length);
+                } else {
+                    out.writeInt(payload.length);
+                    out.write(payload);
+                }
                 out.flush();
             } catch (IOException e) {
                 throw new CollectiveException("Rank " + rank + " could not send a chunk to rank "
@@ -192,7 +226,26 @@ final class TcpTransport implements Transport {
             }
         }
 
-        void close() {
+        /** The ring to a peer on this node, made on first use; null where there is none. */
+        private ShmRing ring() {
+            if (!ringTried) {
+                ringTried = true;
+                if (sameNode.test(peer)) {
+                    try {
+                        ring = ShmRing.create(ShmRing.fileFor(token, rank, peer),
+                                SHM_RING_BYTES);
+                    } catch (IOException e) {
+                        ring = null; // the socket carries everything, as across nodes
+                    }
+                }
+            }
+            return ring;
+        }
+
+        synchronized void close() {
+            if (ring != null) {
+                ring.close();
+            }
             try {
                 socket.close();
             } catch (IOException ignored) {

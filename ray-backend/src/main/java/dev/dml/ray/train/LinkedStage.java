@@ -33,8 +33,9 @@ final class LinkedStage implements AutoCloseable {
     }
 
     /** Connects to the neighbours; every stage of the replica listens already. */
-    void connect(int stage, List<String> endpoints, long token, Duration timeout) {
-        links.connect(stage, endpoints, token, timeout);
+    void connect(int stage, List<String> endpoints, List<String> nodes, long token,
+            Duration timeout) {
+        links.connect(stage, endpoints, nodes, token, timeout);
         this.stage = stage;
         this.stages = endpoints.size();
     }

@@ -2,7 +2,6 @@ package dev.dml.ray.train;
 
 import dev.dml.DmlException;
 import dev.dml.ray.collective.CollectiveException;
-import dev.dml.ray.collective.TransportKind;
 import dev.dml.ray.pipeline.Schedules;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
@@ -11,6 +10,7 @@ import io.ray.api.WaitResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Runs one step of a staged job. With direct links between the stages ({@link StageHandOffs}),
@@ -34,7 +34,7 @@ final class PipelineStep {
     private final int[][] ops;
     private final int microbatches;
     private final Duration timeout;
-    private final TransportKind transport;
+    private final Supplier<StageHandOffs> relink;
     private StageHandOffs handOffs;
     private boolean linksBroken;
 
@@ -44,15 +44,16 @@ final class PipelineStep {
      * @param microbatches micro-batches per step
      * @param timeout how long a step may take
      * @param handOffs how the stages hand micro-batches on, as linked when they opened
-     * @param transport the job's {@code --transport}, to link the stages again after a failure
+     * @param relink links the stages again, after a failed step closed the links
      */
     PipelineStep(List<List<ActorHandle<TrainWorker>>> actors, Strategy.Schedule schedule,
-            int microbatches, Duration timeout, StageHandOffs handOffs, TransportKind transport) {
+            int microbatches, Duration timeout, StageHandOffs handOffs,
+            Supplier<StageHandOffs> relink) {
         this.actors = actors;
         this.microbatches = microbatches;
         this.timeout = timeout;
         this.handOffs = handOffs;
-        this.transport = transport;
+        this.relink = relink;
         int k = actors.get(0).size();
         this.ops = new int[k][];
         for (int s = 0; s < k; s++) {
@@ -66,7 +67,7 @@ final class PipelineStep {
     List<List<WorkerReport>> run(long globalStep) {
         if (linksBroken) {
             // a failed step closed the links (so that no stage waited on); the stages kept them
-            handOffs = StageHandOffs.link(actors, transport, timeout);
+            handOffs = relink.get();
             linksBroken = false;
         }
         return handOffs.direct() ? runLinked(globalStep) : runByTasks(globalStep);

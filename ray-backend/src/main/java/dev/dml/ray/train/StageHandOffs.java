@@ -35,12 +35,13 @@ final class StageHandOffs {
      * Links every replica's stages to each other, when the transport allows it.
      *
      * @param byReplica the actors, by replica, then stage
+     * @param nodes their node ids, by replica, then stage
      * @param kind the job's {@code --transport}
      * @param timeout how long one hand-off may be waited for
      * @return how the hand-offs go
      */
     static StageHandOffs link(List<List<ActorHandle<TrainWorker>>> byReplica,
-            TransportKind kind, Duration timeout) {
+            List<List<String>> nodes, TransportKind kind, Duration timeout) {
         if (byReplica.get(0).size() == 1) {
             return new StageHandOffs(false, ""); // one stage hands nothing on
         }
@@ -48,7 +49,9 @@ final class StageHandOffs {
             return new StageHandOffs(false, "ray");
         }
         try {
-            for (List<ActorHandle<TrainWorker>> stages : byReplica) {
+            for (int r = 0; r < byReplica.size(); r++) {
+                List<ActorHandle<TrainWorker>> stages = byReplica.get(r);
+                ArrayList<String> nodesOfStages = new ArrayList<>(nodes.get(r));
                 long token = TOKENS.nextLong();
                 List<ObjectRef<String>> listening = new ArrayList<>();
                 stages.forEach(a -> listening.add(a.task(TrainWorker::listenStages, token)
@@ -57,8 +60,8 @@ final class StageHandOffs {
                         Gather.await(listening, List.of(), "listenStages", timeout));
                 List<ObjectRef<Boolean>> linked = new ArrayList<>();
                 for (int s = 0; s < stages.size(); s++) {
-                    linked.add(stages.get(s).task(TrainWorker::linkStages, s, endpoints, token,
-                            timeout.toMillis()).remote());
+                    linked.add(stages.get(s).task(TrainWorker::linkStages, s, endpoints,
+                            nodesOfStages, token, timeout.toMillis()).remote());
                 }
                 Gather.await(linked, List.of(), "linkStages", timeout);
             }

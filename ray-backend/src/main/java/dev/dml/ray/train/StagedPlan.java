@@ -80,7 +80,7 @@ final class StagedPlan implements StepPlan {
             groups.add(g);
         }
         transport = settings.transport();
-        handOffs = StageHandOffs.link(byReplica(), transport, timeout);
+        handOffs = linkStages();
         return roster();
     }
 
@@ -128,7 +128,20 @@ final class StagedPlan implements StepPlan {
     /** Connects the stages' actors, replica by replica, into the step's schedule. */
     private void wire() {
         pipeline = new PipelineStep(byReplica(), strategy.schedule(), strategy.microbatches(),
-                timeout, handOffs, transport);
+                timeout, handOffs, this::linkStages);
+    }
+
+    /** Links each replica's stages directly, where the transport allows it. */
+    private StageHandOffs linkStages() {
+        List<List<String>> nodes = new ArrayList<>();
+        for (int r = 0; r < strategy.replicas(); r++) {
+            List<String> stages = new ArrayList<>();
+            for (ActorGroup<TrainWorker> g : groups) {
+                stages.add(g.workers().get(r).nodeId());
+            }
+            nodes.add(stages);
+        }
+        return StageHandOffs.link(byReplica(), nodes, transport, timeout);
     }
 
     private List<List<ActorHandle<TrainWorker>>> byReplica() {
@@ -305,7 +318,7 @@ final class StagedPlan implements StepPlan {
                 g.callOne(r, TrainWorker::initAlone, stageConfigs.get(s));
             }
         }
-        handOffs = StageHandOffs.link(byReplica(), transport, timeout);
+        handOffs = linkStages();
         wire();
         return roster();
     }

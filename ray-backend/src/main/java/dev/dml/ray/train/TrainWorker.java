@@ -277,13 +277,14 @@ public class TrainWorker extends RecoverableWorker {
      *
      * @param stage this worker's stage
      * @param endpoints every stage's {@link #listenStages} address, by stage
+     * @param nodes every stage's node id, by stage
      * @param token the replica's token
      * @param timeoutMillis how long a hand-off may be waited for
      * @return {@code true}
      */
-    public boolean linkStages(int stage, ArrayList<String> endpoints, long token,
-            long timeoutMillis) {
-        linkedStage().connect(stage, endpoints, token, Duration.ofMillis(timeoutMillis));
+    public boolean linkStages(int stage, ArrayList<String> endpoints, ArrayList<String> nodes,
+            long token, long timeoutMillis) {
+        linkedStage().connect(stage, endpoints, nodes, token, Duration.ofMillis(timeoutMillis));
         return true;
     }
 

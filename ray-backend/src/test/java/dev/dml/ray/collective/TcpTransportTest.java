@@ -55,8 +55,9 @@ class TcpTransportTest {
                     : new InetSocketAddress("127.0.0.1", e.port()));
         }
         for (int r = 0; r < n; r++) {
+            int rank = r;
             TcpTransport t = new TcpTransport(r, TOKEN, addresses, fallback,
-                    Duration.ofMillis(200));
+                    Duration.ofMillis(200), peer -> topology.sameNode(rank, peer));
             Communicator c = new Communicator(r, t, topology, Duration.ofSeconds(10));
             mine.get(r).bind(c);
             comms.add(c);
@@ -99,6 +100,43 @@ class TcpTransportTest {
                 assertArrayEquals(in.get(0), o, 0f);
             }
             assertEquals("tcp", transportOf(g.get(0)).describe());
+        }
+    }
+
+    /**
+     * Ranks on one node pass big chunks through shared memory, round and round its rings (a
+     * 48 MB all-reduce a time, so the 32 MB rings wrap and fill); ranks on different nodes never
+     * do; and no ring's file is left behind.
+     */
+    @Test
+    void ranksOnOneNodeShareMemoryAndLeaveNothingBehind() throws Exception {
+        for (String layout : List.of("aa", "ab")) {
+            tearDownGroup();
+            List<Communicator> g = group(new Topology(List.of(layout.substring(0, 1),
+                    layout.substring(1))), List.of(), null);
+            for (int round = 0; round < 4; round++) {
+                List<float[]> in = CommunicatorTest.randomInputs(2, 12 << 20, round);
+                List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
+                float[] sum = CommunicatorTest.mean(in);
+                for (int i = 0; i < sum.length; i++) {
+                    sum[i] *= 2;
+                }
+                assertArrayEquals(sum, out.get(0), 1e-5f, layout);
+                assertArrayEquals(out.get(0), out.get(1), 0f, "ranks disagree");
+            }
+            long viaShm = ((TcpTransport) transportOf(g.get(0))).sharedMemoryBytes();
+            if (layout.equals("aa")) {
+                assertTrue(viaShm > 4L * (12 << 20), "one node, yet " + viaShm + " bytes in"
+                        + " shared memory");
+            } else {
+                assertEquals(0, viaShm, "two nodes cannot share memory");
+            }
+            assertEquals("tcp", transportOf(g.get(0)).describe());
+        }
+        tearDownGroup();
+        try (var left = java.nio.file.Files.list(ShmRing.DIRECTORY)) {
+            assertEquals(List.of(), left.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("dml-" + Long.toHexString(TOKEN) + "-")).toList());
         }
     }
 
