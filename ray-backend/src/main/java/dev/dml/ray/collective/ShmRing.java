@@ -20,7 +20,7 @@ import java.nio.file.StandardOpenOption;
  * receiver publishes how far it has read in the header, and the sender writes only into what
  * was read: when the ring is full the payload goes inline over TCP instead, so a slow reader
  * never blocks a send. A payload is never split at the ring's end: the sender skips to its
- * start.
+ * start, as it does whenever everything was read.
  */
 final class ShmRing implements AutoCloseable {
 
@@ -35,6 +35,8 @@ final class ShmRing implements AutoCloseable {
     private final MappedByteBuffer map;
     private final int capacity;
     private long written;
+    /** Where the sender last started over: nothing before it is still to be read. */
+    private long floor;
 
     private ShmRing(Path file, MappedByteBuffer map, int capacity) {
         this.file = file;
@@ -92,13 +94,20 @@ final class ShmRing implements AutoCloseable {
         if (len > capacity) {
             return -1;
         }
+        long read = (long) LONGS.getAcquire(map, 0);
         long at = written;
         int offset = (int) (at % capacity);
-        if (offset + len > capacity) {
+        if (read == written && offset != 0) {
+            // all read: start over at the ring's start, so that a job whose chunks are small
+            // touches (and the node pays for) only the ring's first pages
+            at += capacity - offset;
+            offset = 0;
+            floor = at;
+        } else if (offset + len > capacity) {
             at += capacity - offset; // never split a payload at the ring's end
             offset = 0;
         }
-        if (at + len - (long) LONGS.getAcquire(map, 0) > capacity) {
+        if (at + len - Math.max(read, floor) > capacity) {
             return -1;
         }
         map.put(HEADER + offset, payload);

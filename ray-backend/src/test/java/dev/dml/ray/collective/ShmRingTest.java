@@ -35,8 +35,12 @@ class ShmRingTest {
             assertEquals(100, sender.write(bytes(30, 3)));
             assertArrayEquals(bytes(40, 2), receiver.read(40, 40));
             assertArrayEquals(bytes(30, 3), receiver.read(100, 30));
-            assertEquals(130, sender.write(bytes(70, 5)));
-            assertArrayEquals(bytes(70, 5), receiver.read(130, 70));
+            // all read: the next payload starts over at the ring's start
+            assertEquals(200, sender.write(bytes(70, 5)));
+            assertEquals(270, sender.write(bytes(20, 6)));
+            assertEquals(-1, sender.write(bytes(20, 7)), "only 10 bytes are free");
+            assertArrayEquals(bytes(70, 5), receiver.read(200, 70));
+            assertArrayEquals(bytes(20, 6), receiver.read(270, 20));
         }
     }
 
