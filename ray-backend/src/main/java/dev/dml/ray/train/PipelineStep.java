@@ -63,24 +63,33 @@ final class PipelineStep {
         }
     }
 
-    /** Runs step {@code globalStep} (from 1); returns the reports by replica, then stage. */
-    List<List<WorkerReport>> run(long globalStep) {
+    /** True when the stages hand off over direct links, and so can run several steps a call. */
+    boolean linked() {
+        return handOffs.direct();
+    }
+
+    /**
+     * Runs a range of steps: several over direct links, one (its first) otherwise; returns the
+     * reports by replica, then stage.
+     */
+    List<List<WorkerReport>> run(StepRange range) {
         if (linksBroken) {
-            // a failed step closed the links (so that no stage waited on); the stages kept them
+            // a failed step closed the links (so that no stage waited on); link them again
             handOffs = relink.get();
             linksBroken = false;
         }
-        return handOffs.direct() ? runLinked(globalStep) : runByTasks(globalStep);
+        return handOffs.direct() ? runLinked(range) : runByTasks(range.globalFirst + 1);
     }
 
     /** Each stage runs its schedule and its end of step itself, over the direct links. */
-    private List<List<WorkerReport>> runLinked(long globalStep) {
+    private List<List<WorkerReport>> runLinked(StepRange range) {
         List<ObjectRef<WorkerReport>> ends = new ArrayList<>();
         for (List<ActorHandle<TrainWorker>> replica : actors) {
             for (int s = 0; s < replica.size(); s++) {
-                ends.add(replica.get(s).task(TrainWorker::runStage, globalStep, ops[s]).remote());
+                ends.add(replica.get(s).task(TrainWorker::runStage, range, ops[s]).remote());
             }
         }
+        long globalStep = range.globalFirst + range.count;
         try {
             waitFor(ends, globalStep);
             return byReplica(ends);

@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.Closeables;
 import dev.dml.events.PipelineMetrics;
+import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
@@ -176,7 +177,10 @@ final class StagedPlan implements StepPlan {
 
     @Override
     public int stepsPerCall(int reportEvery) {
-        return 1; // the driver schedules every micro-batch of every step
+        // over direct links each stage runs several steps in one call, and a stage starts the
+        // next step's forwards while later stages still end this one; through object
+        // references the driver schedules every micro-batch of every step
+        return pipeline != null && pipeline.linked() ? reportEvery : 1;
     }
 
     @Override
@@ -185,36 +189,53 @@ final class StagedPlan implements StepPlan {
             snapshot(range.globalFirst);
         }
         long c0 = System.nanoTime();
-        List<List<WorkerReport>> reps = pipeline.run(range.globalFirst + 1);
-        double wall = (System.nanoTime() - c0) / 1e9;
+        List<List<WorkerReport>> reps = pipeline.run(range);
+        int n = reps.get(0).get(0).steps();
+        double wall = (System.nanoTime() - c0) / 1e9 / n; // a step's share of the call
         int d = reps.size();
         int k = strategy.stages();
         List<WorkerReport> byRank = new ArrayList<>();
         reps.forEach(byRank::addAll);
-        List<PipelineMetrics.StageTime> stages = new ArrayList<>();
         List<StepChunk.ReplicaSet> sets = new ArrayList<>();
         for (int s = 0; s < k; s++) {
-            double busy = 0;
-            double reduce = 0;
-            long moved = 0;
             long[] hashes = new long[d];
             List<WorkerInfo> replicas = new ArrayList<>();
             for (int r = 0; r < d; r++) {
-                WorkerReport rep = reps.get(r).get(s);
-                busy += rep.computeNanos[0] / 1e6 / d;
-                reduce += rep.commNanos[0] / 1e6 / d;
-                moved += rep.activationBytes;
-                hashes[r] = rep.parameterHash;
+                hashes[r] = reps.get(r).get(s).parameterHash;
                 replicas.add(who.get(r * k + s));
+            }
+            sets.add(new StepChunk.ReplicaSet("stage " + s, replicas, hashes));
+        }
+        List<StepMetrics> steps = new ArrayList<>();
+        List<PipelineMetrics> pipelines = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long step = range.globalFirst + i + 1;
+            steps.add(WorkerReport.merge(byRank, i, range.epoch + 1, step, batchSize * d, wall));
+            pipelines.add(new PipelineMetrics(step, wall * 1e3, strategy.microbatches(),
+                    stageTimes(reps, i, n, wall)));
+        }
+        return new StepChunk(steps, pipelines, sets, StepChunk.leaving(byRank));
+    }
+
+    /** Step {@code i}'s time on each stage, the mean over the stage's replicas. */
+    private static List<PipelineMetrics.StageTime> stageTimes(List<List<WorkerReport>> reps,
+            int i, int n, double wall) {
+        int d = reps.size();
+        List<PipelineMetrics.StageTime> stages = new ArrayList<>();
+        for (int s = 0; s < reps.get(0).size(); s++) {
+            double busy = 0;
+            double reduce = 0;
+            long moved = 0;
+            for (List<WorkerReport> replica : reps) {
+                WorkerReport rep = replica.get(s);
+                busy += rep.computeNanos[i] / 1e6 / d;
+                reduce += rep.commNanos[i] / 1e6 / d;
+                moved += rep.activationBytes / n; // the same every step
             }
             stages.add(new PipelineMetrics.StageTime(busy,
                     Math.max(0, wall * 1e3 - busy - reduce), reduce, moved));
-            sets.add(new StepChunk.ReplicaSet("stage " + s, replicas, hashes));
         }
-        long step = range.globalFirst + 1;
-        return new StepChunk(List.of(WorkerReport.merge(byRank, 0, range.epoch + 1, step,
-                batchSize * d, wall)), List.of(new PipelineMetrics(step, wall * 1e3,
-                strategy.microbatches(), stages)), sets, StepChunk.leaving(byRank));
+        return stages;
     }
 
     @Override

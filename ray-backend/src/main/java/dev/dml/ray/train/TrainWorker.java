@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One worker of a training job, a Ray actor: it holds a {@link ModelStage} (the whole model in a
@@ -289,19 +290,24 @@ public class TrainWorker extends RecoverableWorker {
     }
 
     /**
-     * Runs a whole staged step here: this stage's schedule over its direct links, then {@link
-     * #endStep}. A failure closes the links, so the other stages' waits end too.
+     * Runs staged steps here: each step this stage's schedule over its direct links, then
+     * {@link #endStep}; the next step's forwards start while later stages still end this one. A
+     * failure closes the links, so the other stages' waits end too.
      *
-     * @param globalStep the step's number over the job, from 1
+     * @param range the steps, which every stage of every replica runs
      * @param ops this stage's schedule
-     * @return what the stage did in this step
+     * @return what the stage did, step by step
      */
-    public WorkerReport runStage(long globalStep, int[] ops) {
+    public WorkerReport runStage(StepRange range, int[] ops) {
         LinkedStage l = linkedStage();
+        List<WorkerReport> steps = new ArrayList<>();
         try {
-            l.run(ops, Math.toIntExact((globalStep - 1) * config.microbatches), this::forward,
-                    this::backward);
-            return endStep(globalStep);
+            for (long g = range.globalFirst + 1; g <= range.globalFirst + range.count; g++) {
+                l.run(ops, Math.toIntExact((g - 1) * config.microbatches), this::forward,
+                        this::backward);
+                steps.add(endStep(g));
+            }
+            return WorkerReport.concat(steps);
         } catch (RuntimeException e) {
             Closeables.closeAll(l);
             linked = null;

@@ -206,8 +206,9 @@ class StagedLocalTest {
             String name = strategy.toString().substring(0, 5);
             TrainResult whole = run(spec(name + "-whole").optStrategy(strategy).build(),
                     new FakeDriverContext());
+            // a call of one step at a time, so that the stop lands right after step 7
             TrainSpecBuilder b = spec(name + "-crash").optStrategy(strategy)
-                    .optCheckpoints(dir.resolve(name), 4);
+                    .optCheckpoints(dir.resolve(name), 4).optReportEvery(1);
             FakeDriverContext[] ctx = new FakeDriverContext[1];
             ctx[0] = new FakeDriverContext(e -> {
                 if (e instanceof StepMetrics m && m.step() == 7) {
