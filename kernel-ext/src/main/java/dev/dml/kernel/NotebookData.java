@@ -18,6 +18,9 @@ import tech.tablesaw.api.Table;
  */
 final class NotebookData {
 
+    private static final String FILE_HINT = "Define the table in an earlier cell, or give a"
+            + " .csv, .arrow or .parquet file path.";
+
     private final Function<String, Optional<Object>> variables;
     private final Supplier<List<String>> names;
 
@@ -82,8 +85,7 @@ final class NotebookData {
             return TrainResult.open(path);
         }
         throw new DmlException("There is no variable or model folder '" + name + "' for the"
-                + " model.", hint(name).replace("Define the table in an earlier cell, or give a"
-                        + " .csv or .arrow file path.", "Train one with %dml train ... --into "
+                + " model.", hint(name).replace(FILE_HINT, "Train one with %dml train ... --into "
                         + name + ", or give a folder model.save(dir) wrote."));
     }
 
@@ -94,7 +96,6 @@ final class NotebookData {
         String list = known.isEmpty() ? "This notebook has no variables yet"
                 : "Variables: " + String.join(", ", known.size() > 12 ? known.subList(0, 12)
                         : known);
-        return guess + list + ". Define the table in an earlier cell, or give a .csv or"
-                + " .arrow file path.";
+        return guess + list + ". " + FILE_HINT;
     }
 }

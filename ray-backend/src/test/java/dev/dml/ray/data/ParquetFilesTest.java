@@ -9,7 +9,6 @@ import dev.dml.DmlException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,12 +31,7 @@ class ParquetFilesTest {
 
     /** Writes penguins.csv as Parquet with pyarrow; returns the file. */
     static Path penguins(Path dir, String name, int perGroup, String codec) {
-        Path out = dir.resolve(name);
-        Map<String, String> kv = Python.runScript("write_parquet.py",
-                RealTables.path("penguins.csv").toString(), out.toString(),
-                Integer.toString(perGroup), codec);
-        assertEquals("344", kv.get("rows"));
-        return out;
+        return DataFileFixtures.write("penguins.csv", dir.resolve(name), perGroup, codec, 1);
     }
 
     @Test
