@@ -140,6 +140,11 @@ final class JobRunner implements DriverTask<TrainResult> {
         return new JobRunner(spec, job, encoded, val, opts, timeout);
     }
 
+    /** The shards it sends: Arrow IPC rows, or {@link dev.dml.ray.data.FileShard} references. */
+    List<byte[]> shards() {
+        return shards;
+    }
+
     @Override
     public TrainResult run(DriverContext context) {
         long t0 = System.nanoTime();

@@ -162,7 +162,7 @@ final class SpecResolution {
     /** Refuses what files read on the workers cannot do (yet). */
     private static void checkFileOptions(OptionValues v, TrainSpecBuilder b) {
         if (b.validationFraction > 0) {
-            throw new DmlException("{validation} as a fraction holds out rows of a table in the"
+            throw new DmlException("{validation} holds out a fraction of a table's rows in the"
                     + " kernel; with {read-on-workers} the kernel never holds the rows.",
                     "Validate on a table variable ({validation=TABLE}), or hold out your own"
                     + " file of rows.");
