@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.events.EpochMetrics;
 import dev.dml.ray.Dml;
-import dev.dml.ray.cluster.ClusterSpec;
-import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.DataFileFixtures;
 import dev.dml.ray.data.LabelKind;
@@ -22,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,26 +31,10 @@ import tech.tablesaw.api.Table;
  * group in that cache.
  */
 @Tag("cluster")
-class WorkerReadIT {
+class WorkerReadIT extends LocalClusterTests {
 
     @TempDir
     static Path dir;
-
-    private static RayCluster cluster;
-    private static DriverProcess driver;
-
-    @BeforeAll
-    static void open() {
-        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
-        driver = cluster.openDriver();
-    }
-
-    @AfterAll
-    static void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void twoWorkersTrainFromParquetRowGroupsAndALaterJobReadsThemFromTheCache()
