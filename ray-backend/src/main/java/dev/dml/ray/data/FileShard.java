@@ -33,6 +33,9 @@ public final class FileShard implements Serializable {
     private final ColumnSelection columns;
     private final String cacheDir;
     private final long cacheBytes;
+    /** What the last {@link #open} found in the cache, for tests and reports. */
+    private transient long lastHits;
+    private transient long lastMisses;
 
     /**
      * A shard.
@@ -98,9 +101,6 @@ public final class FileShard implements Serializable {
         lastMisses = cache.misses();
         return ShardArrays.concat(parts);
     }
-
-    private transient long lastHits;
-    private transient long lastMisses;
 
     /** @return the cache hits of the last {@link #open} */
     public long lastHits() {

@@ -99,8 +99,9 @@ public final class ShardCache {
     }
 
     private void put(Path entry, byte[] b) {
+        Path tmp = null;
         try {
-            Path tmp = Files.createTempFile(dir, ".part-", ".tmp");
+            tmp = Files.createTempFile(dir, ".part-", ".tmp");
             Files.write(tmp, b);
             try {
                 Files.move(tmp, entry, StandardCopyOption.ATOMIC_MOVE,
@@ -108,8 +109,17 @@ public final class ShardCache {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, entry, StandardCopyOption.REPLACE_EXISTING);
             }
+            tmp = null;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            if (tmp != null) { // a failed or interrupted write leaves no part file behind
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // the next eviction does not count it; the folder's owner may remove it
+                }
+            }
         }
     }
 
