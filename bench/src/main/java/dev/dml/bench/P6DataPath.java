@@ -151,6 +151,7 @@ final class P6DataPath implements Benchmark {
         TrialTimes pqCold = new TrialTimes("files_parquet_no_cache", bytes);
         TrialTimes arCold = new TrialTimes("files_arrow_no_cache", bytes);
         TrialTimes hits = new TrialTimes("files_cache_hits", bytes);
+        TrialTimes pqRead = new TrialTimes("files_parquet_to_tablesaw", bytes);
         long[] ipcBytes = new long[1];
         try (ShardDecoder dec = new ShardDecoder(root, "p6/" + name);
                 P6Files files = P6Files.write(name, ArrowShards.encode(t, sel), sel)) {
@@ -161,6 +162,7 @@ final class P6DataPath implements Benchmark {
                     .add(arCold, round -> timed(() -> files.read(files.arrow, null, 0, dec, m)))
                     .add(hits, round -> timed(() -> files.read(files.parquet, files.cacheDir(),
                             1L << 40, dec, m)))
+                    .add(pqRead, round -> files.readTablesOnly())
                     .add(subject, round -> {
                         long t0 = System.nanoTime();
                         byte[] ipc = ArrowShards.encode(t, sel);
@@ -200,7 +202,7 @@ final class P6DataPath implements Benchmark {
                         return (t1 - t0) / 1e9;
                     })
                     .run();
-            workerRead = workerRead(files, memcpy, pqCold, arCold, hits);
+            workerRead = workerRead(files, memcpy, pqCold, arCold, hits, pqRead);
         }
         double ratio = subject.medianMbPerSecond() / memcpy.medianMbPerSecond();
         double[] s = subject.seconds();
@@ -210,7 +212,7 @@ final class P6DataPath implements Benchmark {
             paired[i] = c[i] / s[i];
         }
         print(name, rows, f, ratio, subject, encode, decode, memcpy, fresh, heap, noIpc, pqCold,
-                arCold, hits);
+                arCold, hits, pqRead);
 
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", name);
@@ -260,7 +262,7 @@ final class P6DataPath implements Benchmark {
 
     /** The worker-read path's trials, each against the same memcpy. */
     private static Map<String, Object> workerRead(P6Files files, TrialTimes memcpy,
-            TrialTimes pq, TrialTimes ar, TrialTimes hits) {
+            TrialTimes pq, TrialTimes ar, TrialTimes hits, TrialTimes pqRead) {
         Map<String, Object> w = new LinkedHashMap<>();
         w.put("what", "a worker reads its shard from files (FileShard.open): every unit (row group"
                 + " or record batch of " + P6Files.ROWS_PER_GROUP + " rows) read, encoded as a"
@@ -278,6 +280,9 @@ final class P6DataPath implements Benchmark {
                 + " shard encode -> decode, no cache: a first epoch's read"));
         w.put("arrow_no_cache", ar.toJson("Arrow IPC file record batches -> Tablesaw -> shard"
                 + " encode -> decode, no cache"));
+        w.put("parquet_to_tablesaw", pqRead.toJson("context: only the Parquet reading of the"
+                + " no-cache path, every row group into a Tablesaw table (ParquetFiles), on one"
+                + " thread, no encode, no decode"));
         w.put("cache_hits", hits.toJson("every unit found in the node's disk cache (encoded"
                 + " shard bytes, page-cached) -> decode: a restarted worker's or a later job's"
                 + " read"));

@@ -69,6 +69,22 @@ final class P6Files implements AutoCloseable {
         return new FileShard(files, all, sel, cache, cacheBytes).open(dec, m);
     }
 
+    /** Reads every Parquet row group into a table and drops it; returns the seconds. */
+    double readTablesOnly() {
+        List<String> cols = new java.util.ArrayList<>(sel.features());
+        cols.add(sel.label());
+        long t0 = System.nanoTime();
+        long rows = 0;
+        for (int u = 0; u < parquet.units().size(); u++) {
+            rows += parquet.read(u, cols).rowCount();
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        if (rows != parquet.rows()) {
+            throw new IllegalStateException("read " + rows + " of " + parquet.rows() + " rows");
+        }
+        return s;
+    }
+
     Path cacheDir() {
         return dir.resolve("cache");
     }
@@ -90,7 +106,4 @@ final class P6Files implements AutoCloseable {
         }
     }
 
-    static List<String> trialNames() {
-        return List.of("files_parquet_no_cache", "files_arrow_no_cache", "files_cache_hits");
-    }
 }
