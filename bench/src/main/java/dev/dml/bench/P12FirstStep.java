@@ -94,7 +94,8 @@ final class P12FirstStep implements Benchmark {
                                 + " worker reads its row groups (prefetching the next),"
                                 + " decodes them, initialises the model, runs a step",
                         "first_step_s", "the sum: setFiles to the first step",
-                        "kernel_heap_peak_mb", "the kernel JVM's peak heap in use"));
+                        "kernel_heap_peak_mb", "the sum of the kernel JVM's heap pools' peak use (each pool"
+                                + " peaks at its own time, so the sum may pass -Xmx)"));
     }
 
     private static Map<String, Double> kernel(Path data) throws Exception {
