@@ -16,7 +16,8 @@ import java.util.Map;
  * P12: seconds from {@code %dml train ... --read-on-workers} to the first training step, on a
  * data set larger than the kernel's heap (smaller is better; goal {@value #GOAL} s).
  *
- * <p>This JVM writes {@value #PARTS} Parquet files of synthetic fraud rows ({@value #ROWS_PER_PART}
+ * <p>This JVM writes {@value #PARTS} Parquet files (row groups of {@link
+ * P6Files#ROWS_PER_GROUP} rows) of synthetic fraud rows ({@value #ROWS_PER_PART}
  * rows each, 31 float32 features and an int label) with pyarrow. A child JVM, the kernel, runs
  * with {@code -Xmx}{@value #KERNEL_HEAP_MB}{@code m}: it opens a local cluster (2 CPUs), builds
  * the spec from the folder (the streaming scan), and starts a 2-worker job ({@link
@@ -41,13 +42,7 @@ final class P12FirstStep implements Benchmark {
                     SyntheticFraud.selection());
             Path stream = Files.write(dir.resolve("part.arrows"), ipc);
             Path out = data.resolve(String.format("part-%02d.parquet", i));
-            Process p = new ProcessBuilder("python3", "bench/data/shard_to_files.py",
-                    stream.toString(), SyntheticFraud.LABEL, "65536", out.toString())
-                    .inheritIO().start();
-            if (p.waitFor() != 0) {
-                throw new IllegalStateException("shard_to_files.py failed: P12 needs python3"
-                        + " with pyarrow on the PATH.");
-            }
+            P6Files.toFiles(stream, SyntheticFraud.LABEL, out, null);
             fileBytes += Files.size(out);
         }
         long rows = (long) PARTS * ROWS_PER_PART;
@@ -68,11 +63,7 @@ final class P12FirstStep implements Benchmark {
             phases.put(k, TrialTimes.round(TrialTimes.median(
                     runs.stream().mapToDouble(m -> m.get(k)).toArray()), 3));
         }
-        try (var s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        P6Files.deleteTree(dir);
         return new BenchResult("P12", GOAL, command).setRatio(TrialTimes.round(median, 3))
                 .optSmallerIsBetter()
                 .put("ratio_is", "median seconds from the kernel's TrainSpec.builder().setFiles"

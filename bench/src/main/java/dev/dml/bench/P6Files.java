@@ -50,16 +50,37 @@ final class P6Files implements AutoCloseable {
         Path stream = Files.write(dir.resolve(name + ".arrows"), ipc);
         Path pq = dir.resolve(name + ".parquet");
         Path ar = dir.resolve(name + ".arrow");
-        Process p = new ProcessBuilder("python3", "bench/data/shard_to_files.py",
-                stream.toString(), sel.label(), Integer.toString(ROWS_PER_GROUP),
-                pq.toString(), ar.toString()).inheritIO().start();
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("bench/data/shard_to_files.py failed; P6 needs"
-                    + " python3 with pyarrow on the PATH (PATH=/path/to/venv/bin:$PATH).");
-        }
+        toFiles(stream, sel.label(), pq, ar);
         Files.delete(stream);
         return new P6Files(dir, DataFiles.open(pq.toString()), DataFiles.open(ar.toString()),
                 sel, Files.size(pq));
+    }
+
+    /**
+     * Runs {@code bench/data/shard_to_files.py}: a shard's IPC stream to Parquet (snappy, row
+     * groups of {@link #ROWS_PER_GROUP}) and, if {@code arrow} is given, an Arrow IPC file.
+     */
+    static void toFiles(Path stream, String label, Path parquet, Path arrow) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("python3",
+                "bench/data/shard_to_files.py", stream.toString(), label,
+                Integer.toString(ROWS_PER_GROUP), parquet.toString()));
+        if (arrow != null) {
+            cmd.add(arrow.toString());
+        }
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("bench/data/shard_to_files.py failed; the benchmark"
+                    + " needs python3 with pyarrow on the PATH (PATH=/path/to/venv/bin:$PATH).");
+        }
+    }
+
+    /** Deletes a folder and everything in it. */
+    static void deleteTree(Path dir) throws IOException {
+        try (var s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     /** Reads every unit of the files as one worker's shard; the cache is off for size 0. */
@@ -99,11 +120,7 @@ final class P6Files implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (var s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        deleteTree(dir);
     }
 
 }
