@@ -81,6 +81,9 @@ public final class DataFiles implements Serializable {
 
     private final String location;
     private final ArrayList<Unit> units;
+    /** Scans already made of these files, so that a spec's variants (probes, scale) scan once. */
+    private final transient java.util.Map<ColumnSelection, FileScan> scans =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private DataFiles(String location, List<Unit> units) {
         this.location = location;
@@ -285,6 +288,11 @@ public final class DataFiles implements Serializable {
      */
     public String location() {
         return location;
+    }
+
+    /** The scan of these files for a selection, made once per selection in this JVM. */
+    FileScan scan(ColumnSelection selection, java.util.function.Supplier<FileScan> scan) {
+        return scans == null ? scan.get() : scans.computeIfAbsent(selection, k -> scan.get());
     }
 
     /** A cache key for a unit: the file, its size and time, the unit. */

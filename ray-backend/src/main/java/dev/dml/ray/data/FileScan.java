@@ -17,7 +17,8 @@ import tech.tablesaw.api.Table;
  * features' means and standard deviations. The results equal those {@link LabelClasses},
  * {@link FeatureVocabulary}, {@link TableValidator} and {@link FeatureStats} give on the whole
  * table at once. With a text label or text features it takes two passes (the second needs the
- * categories the first learnt); otherwise one.
+ * categories the first learnt); otherwise one. The same {@link DataFiles} remember their scans,
+ * so the variants of a spec ({@code %dml plan}'s probes, {@code %dml scale}'s sizes) scan once.
  *
  * @param columns the selection with its class names and vocabulary learnt
  * @param stats the features' statistics
@@ -28,13 +29,17 @@ import tech.tablesaw.api.Table;
 public record FileScan(ColumnSelection columns, FeatureStats stats, int classes, long rows) {
 
     /**
-     * Scans the files.
+     * Scans the files, or returns the scan these files already made for this selection.
      *
      * @param files the files
      * @param selection the feature and label columns, as the user gave them
      * @return what the files hold
      */
     public static FileScan of(DataFiles files, ColumnSelection selection) {
+        return files.scan(selection, () -> scan(files, selection));
+    }
+
+    private static FileScan scan(DataFiles files, ColumnSelection selection) {
         int units = files.units().size();
         List<String> wanted = new ArrayList<>(selection.features());
         wanted.add(selection.label());

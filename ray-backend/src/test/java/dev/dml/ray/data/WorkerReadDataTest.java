@@ -3,6 +3,7 @@ package dev.dml.ray.data;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,6 +52,7 @@ class WorkerReadDataTest {
         assertEquals(6, files.units().size());
         FileScan scan = FileScan.of(files, sel);
         assertEquals(569, scan.rows());
+        assertSame(scan, FileScan.of(files, sel), "a spec's variants scan the files once");
         List<String> names = LabelClasses.learn(t, "diagnosis");
         assertEquals(names, scan.columns().classNames());
         assertEquals(2, scan.classes());
