@@ -79,12 +79,10 @@ public final class TrainSpecBuilder extends TrainingSettings {
     }
 
     /**
-     * Trains on files the workers read themselves instead of a table ({@code %dml train PATH
-     * --read-on-workers}): Parquet or Arrow IPC files, a folder of them, or a {@code file://}
-     * URL, at a location every node reaches. Each worker reads only its own row groups (record
-     * batches) through its node's cache ({@link dev.dml.ray.data.ShardCache}); the kernel reads
-     * the files once, one row group at a time, to learn the class names, categories and
-     * feature statistics ({@link dev.dml.ray.data.FileScan}), and never holds the table.
+     * Trains on files the workers read themselves instead of a table ({@code --read-on-workers};
+     * docs/data-files.md): Parquet or Arrow IPC files, a folder of them, or a {@code file://}
+     * URL every node reaches. Each worker reads only its own row groups, through its node's
+     * cache; the kernel scans the files one row group at a time and never holds the table.
      *
      * @param location a file, a folder or a {@code file://} URL
      * @return this builder
