@@ -22,6 +22,7 @@ public final class Bench {
         BENCHMARKS.put("P4", new P4AllReduce());
         BENCHMARKS.put("P5", new P5Compression());
         BENCHMARKS.put("P6", new P6DataPath());
+        BENCHMARKS.put("P12", new P12FirstStep());
         BENCHMARKS.put("P7", new P7LivePlots());
         BENCHMARKS.put("P8", new P8Pipeline());
         BENCHMARKS.put("R1", new R1Recovery());

@@ -34,6 +34,10 @@ import tech.tablesaw.api.Table;
  * allocated PyTorch tensor, a heap {@code System.arraycopy}, the two halves of the subject, and
  * {@link TableArrays#openArrays} (Tablesaw straight to arrays, without IPC).
  *
+ * <p>The worker-read path ({@code --read-on-workers}) runs in the same rounds, against the same
+ * memcpy ({@link P6Files}): the table as Parquet and as Arrow IPC files, read by {@link
+ * dev.dml.ray.data.FileShard#open} without a cache, and from a warm node cache.
+ *
  * <p>Two data sets: the synthetic fraud table (1M rows, 31 features) and Fashion-MNIST's 60,000
  * training images (784 features) from Debian's package. The result's ratio is the lower of the two.
  */
@@ -77,8 +81,15 @@ final class P6DataPath implements Benchmark {
         }
         return new BenchResult("P6", GOAL, command)
                 .setRatio(ratio)
-                .put("ratio_is", "the lower over the data sets of median(subject MB/s) /"
-                        + " median(peer MB/s)")
+                .put("ratio_is", "the kernel-table path: the lower over the data sets of"
+                        + " median(subject MB/s) / median(peer MB/s)")
+                .put("ratio_worker_read_parquet", lowest(datasets, "ratio_parquet_no_cache"))
+                .put("ratio_worker_read_arrow", lowest(datasets, "ratio_arrow_no_cache"))
+                .put("ratio_worker_read_cache_hits", lowest(datasets, "ratio_cache_hits"))
+                .put("worker_read_ratios_are", "the worker-read path (files every node reaches,"
+                        + " read by the worker itself), each the lower over the data sets of"
+                        + " median(path MB/s) / median(peer MB/s), the peer timed in the same"
+                        + " rounds")
                 .put("subject", SUBJECT)
                 .put("peer", PEER)
                 .put("bytes_are", "the payload delivered: rows * F * 4 (float32 features) +"
@@ -129,6 +140,7 @@ final class P6DataPath implements Benchmark {
         src.duplicate().get(heapSrc);
         byte[] heapDst = new byte[n];
 
+        Map<String, Object> workerRead;
         TrialTimes subject = new TrialTimes("tablesaw_arrow_ndarray", bytes);
         TrialTimes encode = new TrialTimes("encode", bytes);
         TrialTimes decode = new TrialTimes("decode", bytes);
@@ -136,10 +148,21 @@ final class P6DataPath implements Benchmark {
         TrialTimes fresh = new TrialTimes("memcpy_fresh_tensor", bytes);
         TrialTimes heap = new TrialTimes("arraycopy_warm_heap", bytes);
         TrialTimes noIpc = new TrialTimes("tablesaw_ndarray_no_ipc", bytes);
+        TrialTimes pqCold = new TrialTimes("files_parquet_no_cache", bytes);
+        TrialTimes arCold = new TrialTimes("files_arrow_no_cache", bytes);
+        TrialTimes hits = new TrialTimes("files_cache_hits", bytes);
+        TrialTimes pqRead = new TrialTimes("files_parquet_to_tablesaw", bytes);
         long[] ipcBytes = new long[1];
-        try (ShardDecoder dec = new ShardDecoder(root, "p6/" + name)) {
+        try (ShardDecoder dec = new ShardDecoder(root, "p6/" + name);
+                P6Files files = P6Files.write(name, ArrowShards.encode(t, sel), sel)) {
             ipcBytes[0] = check(t, sel, dec, m);
+            checkFiles(t, sel, files, dec, m); // and fills the cache for the hits trial
             new SideBySide(WARMUPS, REPETITIONS)
+                    .add(pqCold, round -> timed(() -> files.read(files.parquet, null, 0, dec, m)))
+                    .add(arCold, round -> timed(() -> files.read(files.arrow, null, 0, dec, m)))
+                    .add(hits, round -> timed(() -> files.read(files.parquet, files.cacheDir(),
+                            1L << 40, dec, m)))
+                    .add(pqRead, round -> files.readTablesOnly())
                     .add(subject, round -> {
                         long t0 = System.nanoTime();
                         byte[] ipc = ArrowShards.encode(t, sel);
@@ -179,6 +202,7 @@ final class P6DataPath implements Benchmark {
                         return (t1 - t0) / 1e9;
                     })
                     .run();
+            workerRead = workerRead(files, memcpy, pqCold, arCold, hits, pqRead);
         }
         double ratio = subject.medianMbPerSecond() / memcpy.medianMbPerSecond();
         double[] s = subject.seconds();
@@ -187,7 +211,8 @@ final class P6DataPath implements Benchmark {
         for (int i = 0; i < s.length; i++) {
             paired[i] = c[i] / s[i];
         }
-        print(name, rows, f, ratio, subject, encode, decode, memcpy, fresh, heap, noIpc);
+        print(name, rows, f, ratio, subject, encode, decode, memcpy, fresh, heap, noIpc, pqCold,
+                arCold, hits, pqRead);
 
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", name);
@@ -216,7 +241,68 @@ final class P6DataPath implements Benchmark {
         context.put("tablesaw_ndarray_no_ipc", noIpc.toJson("TableArrays.openArrays: Tablesaw"
                 + " straight into PyTorch tensors in one JVM, no Arrow bytes"));
         out.put("context", context);
+        out.put("worker_read", workerRead);
         return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static double lowest(List<Map<String, Object>> datasets, String key) {
+        return datasets.stream().filter(d -> d.containsKey("worker_read"))
+                .mapToDouble(d -> (double) ((Map<String, Object>) d.get("worker_read")).get(key))
+                .min().orElse(Double.NaN);
+    }
+
+    private static double timed(java.util.function.Supplier<ShardArrays> read) {
+        long t0 = System.nanoTime();
+        ShardArrays s = read.get();
+        long t1 = System.nanoTime();
+        s.close();
+        return (t1 - t0) / 1e9;
+    }
+
+    /** The worker-read path's trials, each against the same memcpy. */
+    private static Map<String, Object> workerRead(P6Files files, TrialTimes memcpy,
+            TrialTimes pq, TrialTimes ar, TrialTimes hits, TrialTimes pqRead) {
+        Map<String, Object> w = new LinkedHashMap<>();
+        w.put("what", "a worker reads its shard from files (FileShard.open): every unit (row group"
+                + " or record batch of " + P6Files.ROWS_PER_GROUP + " rows) read, encoded as a"
+                + " shard and decoded into the same NDArrays, the next unit prefetched on a"
+                + " second thread while the current one decodes");
+        w.put("units", files.units());
+        w.put("parquet_file_bytes", files.parquetBytes());
+        w.put("ratio_parquet_no_cache", TrialTimes.round(pq.medianMbPerSecond()
+                / memcpy.medianMbPerSecond(), 4));
+        w.put("ratio_arrow_no_cache", TrialTimes.round(ar.medianMbPerSecond()
+                / memcpy.medianMbPerSecond(), 4));
+        w.put("ratio_cache_hits", TrialTimes.round(hits.medianMbPerSecond()
+                / memcpy.medianMbPerSecond(), 4));
+        w.put("parquet_no_cache", pq.toJson("Parquet row groups (snappy) -> Tablesaw ->"
+                + " shard encode -> decode, no cache: a first epoch's read"));
+        w.put("arrow_no_cache", ar.toJson("Arrow IPC file record batches -> Tablesaw -> shard"
+                + " encode -> decode, no cache"));
+        w.put("parquet_to_tablesaw", pqRead.toJson("context: only the Parquet reading of the"
+                + " no-cache path, every row group into a Tablesaw table (ParquetFiles), on one"
+                + " thread, no encode, no decode"));
+        w.put("cache_hits", hits.toJson("every unit found in the node's disk cache (encoded"
+                + " shard bytes, page-cached) -> decode: a restarted worker's or a later job's"
+                + " read"));
+        return w;
+    }
+
+    /** Checks once, untimed, that each file path gives the kernel path's arrays. */
+    private static void checkFiles(Table t, ColumnSelection sel, P6Files files,
+            ShardDecoder dec, NDManager m) {
+        try (ShardArrays want = TableArrays.openArrays(t, sel, m);
+                ShardArrays pq = files.read(files.parquet, files.cacheDir(), 1L << 40, dec, m);
+                ShardArrays ar = files.read(files.arrow, null, 0, dec, m)) {
+            for (ShardArrays got : List.of(pq, ar)) {
+                if (!got.features().contentEquals(want.features())
+                        || !got.labels().contentEquals(want.labels())) {
+                    throw new IllegalStateException("A shard read from files differs from the"
+                            + " table's; P6 measured a broken path. Run WorkerReadDataTest.");
+                }
+            }
+        }
     }
 
     /** Checks once, untimed, that the data path gives the same arrays as the direct copy. */

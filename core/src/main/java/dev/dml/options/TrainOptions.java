@@ -23,6 +23,22 @@ public final class TrainOptions {
             "the column to predict (required)").example("is_fraud")
             .noDefault("none: required").java("ColumnSelection.setLabel").done();
 
+    /** Workers read the data files themselves; the kernel never holds the table. */
+    public static final Option<Boolean> READ_ON_WORKERS = kernel("read-on-workers",
+            ValueType.onOff(), null, "the data is a Parquet or Arrow IPC file, a folder of them"
+            + " or a file:// URL that every node reaches: each worker reads only its own row"
+            + " groups (record batches), through its node's cache, and the kernel never holds"
+            + " the table").example("true").fixed(false).java("TrainSpecBuilder.setFiles")
+            .done();
+
+    /** The size of each node's cache of worker-read data. */
+    public static final Option<Integer> DATA_CACHE_MB = spec("data-cache-mb",
+            ValueType.countOrNone(), "MB", "with --read-on-workers, keep up to MB megabytes of"
+            + " decoded row groups on each node's local disk ($DML_DATA_CACHE, else"
+            + " dml-data-cache in the temp folder), least recently used out first, so restarted"
+            + " workers and later jobs read no file again; 0 caches nothing").example("4096")
+            .fixed(2048).java("opt(TrainOptions.DATA_CACHE_MB, ...)").done();
+
     /** The feature columns. */
     public static final Option<List<String>> FEATURES = kernel("features", ValueType.names(),
             "A,B,...", "the feature columns").example("amount,v1")
@@ -292,7 +308,8 @@ public final class TrainOptions {
             "show stack traces with errors").example("true").fixed(false).done();
 
     /** Every option, in the order help lists them. */
-    public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, EPOCHS,
+    public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, READ_ON_WORKERS,
+            DATA_CACHE_MB, MODEL, HIDDEN, EPOCHS,
             BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB,
             SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,

@@ -13,10 +13,13 @@ import org.apache.arrow.memory.RootAllocator;
 import tech.tablesaw.api.Table;
 
 /**
- * Where {@code %dml train} finds its tables: a notebook variable, or else a CSV or Arrow IPC
+ * Where {@code %dml train} finds its tables: a notebook variable, or else a CSV, Arrow IPC or Parquet
  * file. Errors name the variables there are.
  */
 final class NotebookData {
+
+    private static final String FILE_HINT = "Define the table in an earlier cell, or give a"
+            + " .csv, .arrow or .parquet file path.";
 
     private final Function<String, Optional<Object>> variables;
     private final Supplier<List<String>> names;
@@ -47,7 +50,7 @@ final class NotebookData {
             }
             throw new DmlException("The variable '" + source + "' given as " + what + " is a "
                     + value.get().getClass().getSimpleName() + ", not a Tablesaw Table.",
-                    "Pass a tech.tablesaw.api.Table variable, or a .csv or .arrow file path.");
+                    "Pass a tech.tablesaw.api.Table variable, or a .csv, .arrow or .parquet file path.");
         }
         Path path = Path.of(source);
         if (Files.isRegularFile(path)) {
@@ -82,8 +85,7 @@ final class NotebookData {
             return TrainResult.open(path);
         }
         throw new DmlException("There is no variable or model folder '" + name + "' for the"
-                + " model.", hint(name).replace("Define the table in an earlier cell, or give a"
-                        + " .csv or .arrow file path.", "Train one with %dml train ... --into "
+                + " model.", hint(name).replace(FILE_HINT, "Train one with %dml train ... --into "
                         + name + ", or give a folder model.save(dir) wrote."));
     }
 
@@ -94,7 +96,6 @@ final class NotebookData {
         String list = known.isEmpty() ? "This notebook has no variables yet"
                 : "Variables: " + String.join(", ", known.size() > 12 ? known.subList(0, 12)
                         : known);
-        return guess + list + ". Define the table in an earlier cell, or give a .csv or"
-                + " .arrow file path.";
+        return guess + list + ". " + FILE_HINT;
     }
 }

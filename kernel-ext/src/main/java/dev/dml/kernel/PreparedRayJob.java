@@ -64,7 +64,7 @@ final class PreparedRayJob implements PreparedJob {
                 ? spec.minWorkers() + " to " + spec.workers() + " workers (elastic)"
                 : spec.workers() + (spec.workers() == 1 ? " worker" : " workers");
         return String.format("%s on %,d rows x %d features, %s", describe(spec.model()),
-                spec.trainTable().rowCount(), spec.columns().inputCount(), workers);
+                spec.trainRows(), spec.columns().inputCount(), workers);
     }
 
     private static String describe(ModelSpec model) {

@@ -5,6 +5,7 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.magics.TrainRequest;
 import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.data.DataFiles;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
@@ -34,9 +35,18 @@ final class TrainRequests {
      * @return the spec
      */
     static TrainSpec spec(TrainRequest r, NotebookData data) {
-        Table table = data.table(r.source(), "the data");
-        TrainSpecBuilder b = TrainSpec.builder().setTable(table).setColumns(columns(table, r))
-                .optName(jobName(r.source()));
+        TrainSpecBuilder b = TrainSpec.builder();
+        Table table;
+        if (r.get(TrainOptions.READ_ON_WORKERS)) {
+            // the kernel reads one row group, for the column types; the workers read the rest
+            DataFiles files = DataFiles.open(r.source());
+            table = files.read(0, null);
+            b.setFiles(files);
+        } else {
+            table = data.table(r.source(), "the data");
+            b.setTable(table);
+        }
+        b.setColumns(columns(table, r)).optName(jobName(r.source()));
         OptionValues given = r.options();
         for (Option<?> o : given.given()) {
             if (o.target() == Option.Target.SPEC) {
@@ -71,7 +81,10 @@ final class TrainRequests {
                 .addFeatures(r.get(TrainOptions.FEATURES)).build();
     }
 
-    /** Whole numbers (or booleans) are classes; anything else is a regression target. */
+    /**
+     * Whole numbers (or booleans) are classes; anything else is a regression target. With
+     * {@code --read-on-workers} this looks at the first row group only.
+     */
     static LabelKind labelKind(Table table, String label) {
         if (!table.containsColumn(label)) {
             return LabelKind.CLASSES; // the table validator names the missing column

@@ -48,7 +48,34 @@ class EveryTrainOptionTest {
         if (o == TrainOptions.COMPRESS) {
             return " --workers 2"; // one worker exchanges no gradients to compress
         }
+        if (o == TrainOptions.DATA_CACHE_MB) {
+            return " --read-on-workers"; // it sizes the cache of the files workers read
+        }
         return "";
+    }
+
+    /** The data: the table variable, or the same rows as a Parquet file for worker reads. */
+    private static String source(Option<?> o, Path dir) {
+        if (o != TrainOptions.READ_ON_WORKERS && o != TrainOptions.DATA_CACHE_MB) {
+            return "fraud";
+        }
+        Path parquet = dir.resolve("fraud.parquet");
+        if (!java.nio.file.Files.exists(parquet)) {
+            Path csv = dir.resolve("fraud.csv");
+            try {
+                SyntheticFraud.generate(2_000, 7).write().csv(csv.toFile());
+                Process p = new ProcessBuilder("python3", Path.of(System.getProperty("basedir",
+                        "."), "..", "ray-backend", "src", "test", "python", "write_parquet.py")
+                        .toString(), csv.toString(), parquet.toString(), "500", "snappy")
+                        .inheritIO().start();
+                assertEquals(0, p.waitFor(), "write_parquet.py needs python3 with pyarrow");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return parquet.toString();
     }
 
     /** The value the test gives: the declared example, but no address outside loopback. */
@@ -64,16 +91,18 @@ class EveryTrainOptionTest {
         for (Option<?> o : TrainOptions.ALL) {
             String label = o == TrainOptions.LABEL ? "" : " --label is_fraud";
             String flag = o.isSwitch() ? o.flag() : o.flag() + " " + value(o);
-            String line = "fraud" + label + companions(o, dir) + " " + flag;
+            String line = source(o, dir) + label + companions(o, dir) + " " + flag;
             TrainRequest byLine = TrainRequest.parse(List.of(line.split(" ")), null);
             StringBuilder body = new StringBuilder();
             for (String kv : (label + companions(o, dir)).trim().split(" --")) {
                 if (!kv.isBlank()) {
-                    body.append(kv.replaceFirst("^--", "").replaceFirst(" ", ": ")).append('\n');
+                    String k = kv.replaceFirst("^--", "");
+                    body.append(k.contains(" ") ? k.replaceFirst(" ", ": ") : k + ": true")
+                            .append('\n'); // a switch, in the cell form, is name: true
                 }
             }
             body.append(o.name().replace('-', '_')).append(": ").append(value(o)).append('\n');
-            TrainRequest byCell = TrainRequest.parse(List.of("fraud"), body.toString());
+            TrainRequest byCell = TrainRequest.parse(List.of(source(o, dir)), body.toString());
             assertEquals(byLine, byCell, o.flag() + ": line and cell forms differ");
             assertTrue(help.contains(o.usage()) && help.contains("(default: " + o.defaultText()
                     + ")"), o.flag() + " is not in the help with its default");
@@ -110,6 +139,10 @@ class EveryTrainOptionTest {
             assertEquals(List.of("amount", "v1"), spec.columns().features());
         } else if (o == TrainOptions.VALIDATION) {
             assertEquals(0.2, spec.validationFraction());
+        } else if (o == TrainOptions.READ_ON_WORKERS) {
+            assertEquals(2_000, spec.trainRows());
+            assertTrue(spec.files().isPresent() && spec.trainTable() == null,
+                    "the kernel held the rows");
         } else if (o == TrainOptions.CLUSTER) {
             assertEquals("127.0.0.1:6379", spec.clusterAddress().orElseThrow());
         } else {

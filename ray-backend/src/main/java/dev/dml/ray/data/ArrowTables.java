@@ -33,20 +33,35 @@ final class ArrowTables {
     /** Reads every batch of {@code reader} into a table named {@code name}. */
     static Table toTable(ArrowReader reader, String name) throws java.io.IOException {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        Map<String, Column<?>> cols = emptyColumns(root);
+        while (reader.loadNextBatch()) {
+            appendBatch(root, cols);
+        }
+        return Table.create(name, new ArrayList<>(cols.values()));
+    }
+
+    /** The one batch {@code root} holds now, as a table named {@code name}. */
+    static Table toTable(VectorSchemaRoot root, String name) {
+        Map<String, Column<?>> cols = emptyColumns(root);
+        appendBatch(root, cols);
+        return Table.create(name, new ArrayList<>(cols.values()));
+    }
+
+    private static Map<String, Column<?>> emptyColumns(VectorSchemaRoot root) {
         Map<String, Column<?>> cols = new LinkedHashMap<>();
-        List<FieldVector> vectors = root.getFieldVectors();
-        for (FieldVector v : vectors) {
+        for (FieldVector v : root.getFieldVectors()) {
             for (Column<?> c : emptyColumns(v)) {
                 cols.put(c.name(), c);
             }
         }
-        while (reader.loadNextBatch()) {
-            int rows = root.getRowCount();
-            for (FieldVector v : vectors) {
-                append(v, rows, cols);
-            }
+        return cols;
+    }
+
+    private static void appendBatch(VectorSchemaRoot root, Map<String, Column<?>> cols) {
+        int rows = root.getRowCount();
+        for (FieldVector v : root.getFieldVectors()) {
+            append(v, rows, cols);
         }
-        return Table.create(name, new ArrayList<>(cols.values()));
     }
 
     private static List<Column<?>> emptyColumns(FieldVector v) {

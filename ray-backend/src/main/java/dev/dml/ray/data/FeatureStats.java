@@ -34,36 +34,91 @@ public final class FeatureStats implements Serializable {
      * @return the statistics, one entry per feature in selection order
      */
     public static FeatureStats of(Table table, ColumnSelection selection) {
-        TableValidator.validate(table, selection.featuresOnly());
-        Table inputs = FeatureVocabulary.inputsOf(table, selection.featuresOnly());
-        List<String> names = selection.inputs();
-        boolean[] oneHot = selection.vocabulary().oneHot(selection.features());
-        int f = names.size();
-        float[] means = new float[f];
-        float[] stds = new float[f];
-        int n = table.rowCount();
-        for (int c = 0; c < f; c++) {
-            if (oneHot[c]) { // 0 or 1 already; left as they are, so a row has one input at 1
-                means[c] = 0f;
-                stds[c] = 1f;
-                continue;
-            }
-            float[] v = Columns.floats(inputs.column(names.get(c)));
-            double sum = 0;
-            for (int i = 0; i < n; i++) {
-                sum += v[i];
-            }
-            double mean = sum / n;
-            double sq = 0;
-            for (int i = 0; i < n; i++) {
-                double d = v[i] - mean;
-                sq += d * d;
-            }
-            double std = Math.sqrt(sq / n);
-            means[c] = (float) mean;
-            stds[c] = std > 1e-12 ? (float) std : 1f;
+        return new Moments(selection).add(table).stats();
+    }
+
+    /**
+     * Running moments of the inputs over several tables (a file's row groups, read one at a
+     * time): each table's mean and sum of squared deviations, merged exactly (Chan et al.), so
+     * the result equals {@link #of} on all the rows at once, without holding them.
+     */
+    public static final class Moments {
+        private final ColumnSelection selection;
+        private final boolean[] oneHot;
+        private final double[] mean;
+        private final double[] m2;
+        private long n;
+
+        /**
+         * Starts with no rows.
+         *
+         * @param selection the feature columns, with the vocabulary of its text features
+         */
+        public Moments(ColumnSelection selection) {
+            this.selection = selection;
+            this.oneHot = selection.vocabulary().oneHot(selection.features());
+            int f = selection.inputs().size();
+            this.mean = new double[f];
+            this.m2 = new double[f];
         }
-        return new FeatureStats(means, stds);
+
+        /**
+         * Adds a table's rows.
+         *
+         * @param table rows holding the selected features
+         * @return this
+         */
+        public Moments add(Table table) {
+            int rows = table.rowCount();
+            if (rows == 0) {
+                return this;
+            }
+            Table inputs = FeatureVocabulary.inputsOf(table, selection.featuresOnly());
+            List<String> names = selection.inputs();
+            long total = n + rows;
+            for (int c = 0; c < names.size(); c++) {
+                if (oneHot[c]) {
+                    continue;
+                }
+                float[] v = Columns.floats(inputs.column(names.get(c)));
+                double sum = 0;
+                for (int i = 0; i < rows; i++) {
+                    sum += v[i];
+                }
+                double tm = sum / rows;
+                double sq = 0;
+                for (int i = 0; i < rows; i++) {
+                    double d = v[i] - tm;
+                    sq += d * d;
+                }
+                double delta = tm - mean[c];
+                m2[c] += sq + delta * delta * n * rows / total;
+                mean[c] += delta * rows / total;
+            }
+            n = total;
+            return this;
+        }
+
+        /**
+         * Returns the statistics of every row added.
+         *
+         * @return the statistics; a constant input gets a standard deviation of 1
+         */
+        public FeatureStats stats() {
+            int f = mean.length;
+            float[] means = new float[f];
+            float[] stds = new float[f];
+            for (int c = 0; c < f; c++) {
+                if (oneHot[c]) { // 0 or 1 already; left as they are, so a row has one input at 1
+                    stds[c] = 1f;
+                    continue;
+                }
+                double std = Math.sqrt(m2[c] / n);
+                means[c] = (float) mean[c];
+                stds[c] = std > 1e-12 ? (float) std : 1f;
+            }
+            return new FeatureStats(means, stds);
+        }
     }
 
     /**

@@ -112,14 +112,37 @@ public final class FeatureVocabulary implements Serializable {
 
     /** The column's values, most frequent first, ties by name; the missing value left out. */
     private static ArrayList<String> ordered(StringColumn c, int max) {
+        return ordered(c.name(), counts(c), max);
+    }
+
+    /** How often each value of a text column occurs, the missing value left out. */
+    static Map<String, Integer> counts(StringColumn c) {
         Map<String, Integer> counts = new HashMap<>();
         for (int r = 0; r < c.size(); r++) {
             if (!c.isMissing(r) && !OTHER.equals(c.get(r))) { // "(other)" is the other input
                 counts.merge(c.get(r), 1, Integer::sum);
             }
         }
+        return counts;
+    }
+
+    /**
+     * Learns the vocabulary from value counts gathered over several tables, as {@link
+     * #learn(Table, ColumnSelection)} would on all of their rows.
+     *
+     * @param counts per text feature column, how often each value occurs
+     * @return the vocabulary, empty when there are no text features
+     */
+    static FeatureVocabulary fromCounts(Map<String, Map<String, Integer>> counts) {
+        LinkedHashMap<String, ArrayList<String>> out = new LinkedHashMap<>();
+        counts.forEach((col, c) -> out.put(col, ordered(col, c, DEFAULT_MAX_CATEGORIES)));
+        return out.isEmpty() ? NONE : new FeatureVocabulary(out);
+    }
+
+    private static ArrayList<String> ordered(String column, Map<String, Integer> counts,
+            int max) {
         if (counts.size() > MAX_DISTINCT) {
-            throw new DmlException("Feature column '" + DmlException.literal(c.name()) + "' has "
+            throw new DmlException("Feature column '" + DmlException.literal(column) + "' has "
                     + counts.size() + " distinct values, too many to one-hot encode (at most "
                     + MAX_DISTINCT + "); it looks like an id or free text.",
                     "Drop it from the features, or map it to fewer categories first.");

@@ -2,6 +2,8 @@ package dev.dml.ray.data;
 
 import dev.dml.Closeables;
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.index.NDIndex;
 import java.util.List;
 
@@ -132,6 +134,37 @@ public final class ShardArrays implements AutoCloseable {
         @Override
         public void close() {
             Closeables.closeAll(features, labels);
+        }
+    }
+
+    /**
+     * Joins decoded parts (the units a worker read) into one shard, in order, and closes the
+     * parts.
+     *
+     * @param parts shards of the same columns, at least one; owned, closed here
+     * @return the joined shard
+     */
+    public static ShardArrays concat(List<ShardArrays> parts) {
+        ShardArrays first = parts.get(0);
+        if (parts.size() == 1) {
+            return first;
+        }
+        try {
+            NDList f = new NDList();
+            NDList l = new NDList();
+            for (ShardArrays p : parts) {
+                f.add(p.features);
+                if (p.labels != null) {
+                    l.add(p.labels);
+                }
+            }
+            NDArray features = NDArrays.concat(f, 0);
+            NDArray labels = l.isEmpty() ? null : NDArrays.concat(l, 0);
+            int classes = parts.stream().mapToInt(p -> p.classCount).max().orElse(0);
+            return new ShardArrays(features, labels, first.featureNames, first.labelKind,
+                    classes);
+        } finally {
+            Closeables.closeAll(parts.toArray(AutoCloseable[]::new));
         }
     }
 

@@ -19,7 +19,7 @@ import tech.tablesaw.api.Table;
 import tech.tablesaw.io.csv.CsvReadOptions;
 
 /**
- * Reads the inputs a user has, a CSV file or an Arrow IPC file or stream, into a Tablesaw table
+ * Reads the inputs a user has, a CSV file, an Arrow IPC file or stream, or a Parquet file, into a Tablesaw table
  * or straight into shards.
  *
  * <p>Allocators passed in are borrowed; every Arrow buffer is released before a method returns.
@@ -79,8 +79,8 @@ public final class TableReaders {
     }
 
     /**
-     * Reads a CSV ({@code .csv}) or Arrow ({@code .arrow}, {@code .arrows}, {@code .ipc}, {@code
-     * .feather}) file, chosen by extension.
+     * Reads a CSV ({@code .csv}), Arrow ({@code .arrow}, {@code .arrows}, {@code .ipc}, {@code
+     * .feather}) or Parquet ({@code .parquet}, {@code .pq}) file, chosen by extension.
      *
      * @param path the file
      * @param allocator a borrowed allocator, used for Arrow files
@@ -95,9 +95,25 @@ public final class TableReaders {
         if (arrow.stream().anyMatch(name::endsWith)) {
             return readArrow(path, allocator);
         }
+        if (isParquet(path)) {
+            requireFile(path);
+            return ParquetFiles.read(path);
+        }
         throw new DmlException(
                 "Cannot tell the format of " + path + " from its extension.",
-                "Name it .csv, .arrow, .arrows, .ipc or .feather, or call readCsv/readArrow.");
+                "Name it .csv, .arrow, .arrows, .ipc, .feather or .parquet, or call"
+                        + " readCsv/readArrow/ParquetFiles.read.");
+    }
+
+    /**
+     * Tells a Parquet file by its extension, {@code .parquet} or {@code .pq}.
+     *
+     * @param path the file
+     * @return {@code true} for a Parquet name
+     */
+    public static boolean isParquet(Path path) {
+        String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
+        return name.endsWith(".parquet") || name.endsWith(".pq");
     }
 
     /**

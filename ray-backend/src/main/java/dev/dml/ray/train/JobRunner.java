@@ -18,14 +18,12 @@ import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.collective.TransportKind;
 import dev.dml.ray.data.ColumnSelection;
 import java.io.IOException;
-import dev.dml.ray.data.RowOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tech.tablesaw.api.Table;
 
 /**
  * The one lifecycle of every training job, in the driver, whatever its strategy: check the
@@ -118,12 +116,7 @@ final class JobRunner implements DriverTask<TrainResult> {
 
     /** Encodes a spec's shards (in the calling JVM, the kernel) into a runner. */
     static JobRunner of(TrainSpec spec, String job, Duration timeout) {
-        int shards = spec.strategy() instanceof Strategy.Staged s ? s.replicas() : spec.workers();
-        Table train = spec.trainTable();
-        RowOrder.Split split = RowOrder.split(train.rowCount(), shards,
-                spec.get(TrainOptions.SHUFFLE), spec.get(TrainOptions.STRATIFY)
-                        ? RowOrder.classes(train, spec.columns()) : null, spec.seed());
-        List<byte[]> encoded = ArrowShards.split(train, spec.columns(), split);
+        List<byte[]> encoded = ShardPayloads.of(spec);
         byte[] val = spec.validationTable()
                 .map(t -> ArrowShards.encode(t, spec.columns())).orElse(null);
         // 32 MB G1 regions: a step's flat gradients and ring chunks (up to 16 MB, 4M parameters)
@@ -132,6 +125,11 @@ final class JobRunner implements DriverTask<TrainResult> {
                 "-Dai.djl.offline=true", "-XX:G1HeapRegionSize=32m"));
         opts.addAll(spec.workerJvmOptions());
         return new JobRunner(spec, job, encoded, val, opts, timeout);
+    }
+
+    /** The shards it sends: Arrow IPC rows, or {@link dev.dml.ray.data.FileShard} references. */
+    List<byte[]> shards() {
+        return shards;
     }
 
     @Override

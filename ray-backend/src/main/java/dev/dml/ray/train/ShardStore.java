@@ -3,6 +3,7 @@ package dev.dml.ray.train;
 import ai.djl.ndarray.NDManager;
 import dev.dml.Closeables;
 import dev.dml.DmlException;
+import dev.dml.ray.data.FileShard;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.data.ShardDecoder;
 import org.apache.arrow.memory.BufferAllocator;
@@ -28,10 +29,14 @@ final class ShardStore implements AutoCloseable {
         manager.setName(name);
     }
 
-    /** Decodes the training shard, replacing any earlier one; returns its rows. */
+    /**
+     * Decodes the training shard, replacing any earlier one; returns its rows. A {@link
+     * FileShard} is read here, from the files, through the node's cache.
+     */
     int loadTrain(byte[] ipc) {
         ShardArrays old = train;
-        train = decoder.openArrays(ipc, manager);
+        train = FileShard.isFileShard(ipc) ? FileShard.fromBytes(ipc).open(decoder, manager)
+                : decoder.openArrays(ipc, manager);
         Closeables.closeAll(old);
         return train.rows();
     }

@@ -8,6 +8,7 @@ import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.FeatureVocabulary;
+import dev.dml.ray.data.FileScan;
 import dev.dml.ray.data.LabelClasses;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
@@ -35,50 +36,68 @@ final class SpecResolution {
         checkCheckpoints(v);
         Strategy strategy = StrategyOptions.resolve(b.strategy, v);
         ColumnSelection columns = b.columns;
-        if (columns.labelKind() == LabelKind.CLASSES && columns.classNames().isEmpty()
-                && LabelClasses.holdsNames(b.table, columns.label())) {
-            // class names are learnt on the table the user trains on, validation rows held out
-            columns = columns.withClassNames(LabelClasses.learn(b.table, columns.label()));
-        }
-        int classes = TableValidator.validate(b.table, columns);
-        if (v.get(TrainOptions.STRATIFY) && columns.labelKind() != LabelKind.CLASSES) {
-            throw new DmlException("{stratify} balances classes, but the label '"
-                    + columns.label() + "' holds regression targets.",
-                    "Drop {stratify}; {shuffle} already mixes the rows.");
-        }
-        Table train = b.table;
-        Table validation = b.validationTable;
-        if (validation != null) {
-            if (b.validationFraction > 0) {
-                throw new DmlException("Both a validation table and a validation fraction are"
-                        + " set.", "Keep one: optValidationTable or optValidationFraction.");
-            }
-            TableValidator.validate(validation, columns);
-        } else if (b.validationFraction > 0) {
-            int rows = b.table.rowCount();
-            int held = (int) Math.max(1, Math.round(rows * b.validationFraction));
-            if (held >= rows) {
-                throw new DmlException("A validation fraction of " + b.validationFraction
-                        + " leaves no training rows of " + rows + ".",
-                        "Use a smaller {validation}.");
-            }
-            int[] perm = RowOrder.permutation(rows, v.get(TrainOptions.SEED));
-            int[] val = Arrays.copyOf(perm, held);
-            int[] tr = Arrays.copyOfRange(perm, held, rows);
-            Arrays.sort(val);
-            Arrays.sort(tr);
-            validation = b.table.rows(val);
-            train = b.table.rows(tr);
-        }
-        if (columns.vocabulary().isEmpty()) {
-            // categories are learnt on the training rows: validation rows may hold unseen ones
-            columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns));
-        }
-        int batch = v.get(TrainOptions.BATCH_SIZE);
         boolean staged = strategy instanceof Strategy.Staged;
         int shards = staged ? ((Strategy.Staged) strategy).replicas()
                 : v.get(TrainOptions.WORKERS).max();
-        int smallest = train.rowCount() / shards;
+        Table train = b.table;
+        Table validation = b.validationTable;
+        int classes;
+        int smallest;
+        java.util.function.Supplier<FeatureStats> stats;
+        FileInput fileInput = null;
+        if (b.files != null) {
+            FileScan scan = FileScan.of(b.files, columns);
+            columns = scan.columns();
+            classes = scan.classes();
+            checkFileOptions(v, b);
+            fileInput = FileInput.deal(b.files, shards, v.get(TrainOptions.SHUFFLE),
+                    v.get(TrainOptions.SEED), v.get(TrainOptions.DATA_CACHE_MB));
+            smallest = (int) Math.min(Integer.MAX_VALUE, fileInput.smallestShard());
+            stats = scan::stats;
+            if (validation != null) {
+                TableValidator.validate(validation, columns);
+            }
+        } else {
+            if (columns.labelKind() == LabelKind.CLASSES && columns.classNames().isEmpty()
+                    && LabelClasses.holdsNames(b.table, columns.label())) {
+                // class names are learnt on the table the user trains on, validation rows held
+                // out
+                columns = columns.withClassNames(LabelClasses.learn(b.table, columns.label()));
+            }
+            classes = TableValidator.validate(b.table, columns);
+            if (v.get(TrainOptions.STRATIFY) && columns.labelKind() != LabelKind.CLASSES) {
+                throw new DmlException("{stratify} balances classes, but the label '"
+                        + columns.label() + "' holds regression targets.",
+                        "Drop {stratify}; {shuffle} already mixes the rows.");
+            }
+            if (v.isSet(TrainOptions.DATA_CACHE_MB)) {
+                throw new DmlException("{data-cache-mb} sizes the cache of files the workers"
+                        + " read, but this job trains on a table in the kernel.",
+                        "Leave {data-cache-mb} out, or train with {read-on-workers}.");
+            }
+            if (validation != null) {
+                if (b.validationFraction > 0) {
+                    throw new DmlException("Both a validation table and a validation fraction"
+                            + " are set.", "Keep one: optValidationTable or"
+                            + " optValidationFraction.");
+                }
+                TableValidator.validate(validation, columns);
+            } else if (b.validationFraction > 0) {
+                Table[] split = holdOut(b.table, b.validationFraction, v.get(TrainOptions.SEED));
+                train = split[0];
+                validation = split[1];
+            }
+            if (columns.vocabulary().isEmpty()) {
+                // categories are learnt on the training rows: validation rows may hold unseen
+                // ones
+                columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns));
+            }
+            smallest = train.rowCount() / shards;
+            Table rows = train;
+            ColumnSelection cols = columns;
+            stats = () -> FeatureStats.of(rows, cols);
+        }
+        int batch = v.get(TrainOptions.BATCH_SIZE);
         List<String> notices = new ArrayList<>();
         if (smallest < batch) {
             // A small table trains with the batch it has (a multiple of the micro-batches).
@@ -106,7 +125,7 @@ final class SpecResolution {
         if (v.isSet(TrainOptions.STEPS_PER_EPOCH)) {
             steps = Math.min(steps, v.get(TrainOptions.STEPS_PER_EPOCH));
         }
-        ModelSpec model = resolveModel(b, columns, train, classes);
+        ModelSpec model = resolveModel(b, columns, stats, classes);
         int workers = v.get(TrainOptions.WORKERS).max();
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
@@ -120,7 +139,39 @@ final class SpecResolution {
         OptimizerSpec optimizer = UpdateResolution.optimizer(b, v, steps, notices);
         UpdateResolution.check(v, strategy, validation != null, optimizer);
         return new TrainSpec(b, v, columns, strategy, optimizer, workers, train, validation,
-                model, steps, notices);
+                model, steps, notices, fileInput);
+    }
+
+    /** A seeded hold-out of {@code fraction} of the rows: {training, validation}. */
+    private static Table[] holdOut(Table table, double fraction, long seed) {
+        int rows = table.rowCount();
+        int held = (int) Math.max(1, Math.round(rows * fraction));
+        if (held >= rows) {
+            throw new DmlException("A validation fraction of " + fraction
+                    + " leaves no training rows of " + rows + ".",
+                    "Use a smaller {validation}.");
+        }
+        int[] perm = RowOrder.permutation(rows, seed);
+        int[] val = Arrays.copyOf(perm, held);
+        int[] tr = Arrays.copyOfRange(perm, held, rows);
+        Arrays.sort(val);
+        Arrays.sort(tr);
+        return new Table[] {table.rows(tr), table.rows(val)};
+    }
+
+    /** Refuses what files read on the workers cannot do (yet). */
+    private static void checkFileOptions(OptionValues v, TrainSpecBuilder b) {
+        if (b.validationFraction > 0) {
+            throw new DmlException("{validation} holds out a fraction of a table's rows in the"
+                    + " kernel; with {read-on-workers} the kernel never holds the rows.",
+                    "Validate on a table variable ({validation=TABLE}), or hold out your own"
+                    + " file of rows.");
+        }
+        if (v.get(TrainOptions.STRATIFY)) {
+            throw new DmlException("{stratify} deals rows by class; with {read-on-workers}"
+                    + " workers read whole row groups.", "Leave {stratify} out; {shuffle}"
+                    + " deals the row groups in a seeded order.");
+        }
     }
 
     /** Refuses {@code --bucket-mb} set where no all-reduce runs during the backward. */
@@ -219,7 +270,7 @@ final class SpecResolution {
     }
 
     private static ModelSpec resolveModel(TrainSpecBuilder spec, ColumnSelection columns,
-            Table train, int classes) {
+            java.util.function.Supplier<FeatureStats> stats, int classes) {
         int features = columns.inputCount();
         boolean isClasses = columns.labelKind() == LabelKind.CLASSES;
         ModelSpec given = spec.modelSpec;
@@ -247,7 +298,7 @@ final class SpecResolution {
         }
         ModelSpec.Builder b = ModelSpec.builder(family).optSeed(v.get(TrainOptions.SEED));
         if (family != ModelSpec.Family.CNN) {
-            b.setInputs(features).optStandardize(FeatureStats.of(train, columns));
+            b.setInputs(features).optStandardize(stats.get());
         } else if (features != 28 * 28) {
             throw new DmlException("A cnn takes 28x28 images (784 features), got " + features
                     + " feature columns.", "Select 784 pixel columns, or train the mlp family.");
@@ -263,6 +314,7 @@ final class SpecResolution {
     static TrainSpecBuilder copy(TrainSpecBuilder b) {
         TrainSpecBuilder c = new TrainSpecBuilder();
         c.table = b.table;
+        c.files = b.files;
         c.columns = b.columns;
         c.options = b.options;
         c.modelSpec = b.modelSpec;

@@ -59,10 +59,12 @@ public final class TrainSpec {
     private final int stepsPerEpoch;
     private final List<String> notices;
     private final TrainSpecBuilder source;
+    private final FileInput files;
 
     TrainSpec(TrainSpecBuilder b, OptionValues options, ColumnSelection columns,
             Strategy strategy, OptimizerSpec optimizer, int workers, Table train,
-            Table validation, ModelSpec model, int stepsPerEpoch, List<String> notices) {
+            Table validation, ModelSpec model, int stepsPerEpoch, List<String> notices,
+            FileInput files) {
         this.options = options;
         this.table = b.table;
         this.trainTable = train;
@@ -81,6 +83,7 @@ public final class TrainSpec {
         this.stepsPerEpoch = stepsPerEpoch;
         this.notices = List.copyOf(notices);
         this.source = SpecResolution.copy(b);
+        this.files = files;
     }
 
     /**
@@ -138,7 +141,7 @@ public final class TrainSpec {
     /**
      * Returns the whole table, before the validation split.
      *
-     * @return the table
+     * @return the table; null when the workers read files ({@link #files()})
      */
     public Table table() {
         return table;
@@ -147,10 +150,33 @@ public final class TrainSpec {
     /**
      * Returns the rows the workers train on.
      *
-     * @return the training rows
+     * @return the training rows; null when the workers read files ({@link #files()})
      */
     public Table trainTable() {
         return trainTable;
+    }
+
+    /**
+     * Returns the number of training rows, of the table or of the worker-read files.
+     *
+     * @return the rows
+     */
+    public long trainRows() {
+        return files != null ? files.rows() : trainTable.rowCount();
+    }
+
+    /**
+     * Returns the files the workers read, when the job was given files rather than a table.
+     *
+     * @return the files, or empty for a table
+     */
+    public Optional<dev.dml.ray.data.DataFiles> files() {
+        return Optional.ofNullable(files).map(FileInput::files);
+    }
+
+    /** The worker-read input, or null for a table. */
+    FileInput fileInput() {
+        return files;
     }
 
     /**

@@ -32,6 +32,7 @@ public final class TrainSpecBuilder extends TrainingSettings {
     // Package-private: SpecResolution reads the builder's state.
 
     Table table;
+    dev.dml.ray.data.DataFiles files;
     ColumnSelection columns;
     OptionValues options = OptionValues.empty();
     /** Richer than the options allow, each set by its own method; null when not given. */
@@ -74,6 +75,31 @@ public final class TrainSpecBuilder extends TrainingSettings {
      */
     public TrainSpecBuilder setTable(Table t) {
         this.table = required(t, "table", "Pass a Tablesaw Table to setTable.");
+        return this;
+    }
+
+    /**
+     * Trains on files the workers read themselves instead of a table ({@code --read-on-workers};
+     * docs/data-files.md): Parquet or Arrow IPC files, a folder of them, or a {@code file://}
+     * URL every node reaches. Each worker reads only its own row groups, through its node's
+     * cache; the kernel scans the files one row group at a time and never holds the table.
+     *
+     * @param location a file, a folder or a {@code file://} URL
+     * @return this builder
+     */
+    public TrainSpecBuilder setFiles(String location) {
+        required(location, "file location", "Pass a path or a file:// URL to setFiles.");
+        return setFiles(dev.dml.ray.data.DataFiles.open(location));
+    }
+
+    /**
+     * Trains on files the workers read themselves, already opened ({@link #setFiles(String)}).
+     *
+     * @param dataFiles the files
+     * @return this builder
+     */
+    public TrainSpecBuilder setFiles(dev.dml.ray.data.DataFiles dataFiles) {
+        this.files = required(dataFiles, "data files", "Pass DataFiles.open(location).");
         return this;
     }
 
@@ -354,8 +380,12 @@ public final class TrainSpecBuilder extends TrainingSettings {
      */
     public TrainSpec build() {
         List<String> missing = new ArrayList<>();
-        if (table == null) {
+        if (table == null && files == null) {
             missing.add("setTable");
+        }
+        if (table != null && files != null) {
+            throw new DmlException("The spec has both a table and files to read on the"
+                    + " workers.", "Keep one: setTable or setFiles.");
         }
         if (columns == null) {
             missing.add("setColumns");

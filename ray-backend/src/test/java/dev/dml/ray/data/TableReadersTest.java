@@ -102,7 +102,11 @@ class TableReadersTest {
                 () -> TableReaders.readCsv(dir.resolve("nope.csv")));
         assertTrue(e.what().endsWith("does not exist or is not a regular file."), e.what());
         DmlException e2 = assertThrows(DmlException.class,
-                () -> TableReaders.read(dir.resolve("data.parquet"), root));
+                () -> TableReaders.read(dir.resolve("data.xlsx"), root));
         assertTrue(e2.hint().contains(".csv, .arrow"), e2.hint());
+        assertTrue(e2.hint().contains(".parquet"), e2.hint());
+        DmlException e3 = assertThrows(DmlException.class,
+                () -> TableReaders.read(dir.resolve("data.parquet"), root));
+        assertTrue(e3.what().endsWith("does not exist or is not a regular file."), e3.what());
     }
 }

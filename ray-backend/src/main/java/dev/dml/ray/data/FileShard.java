@@ -1,0 +1,156 @@
+package dev.dml.ray.data;
+
+import ai.djl.ndarray.NDManager;
+import dev.dml.DmlException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's shard as a reference to units of {@link DataFiles} rather than rows: the worker
+ * reads them itself, through its node's {@link ShardCache}, reading unit {@code i+1} while it
+ * decodes unit {@code i} ({@link Prefetch}). It crosses Ray as bytes ({@link #toBytes()}), in
+ * the place of a shard's Arrow IPC bytes, and {@link #isFileShard} tells the two apart.
+ */
+public final class FileShard implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(FileShard.class);
+    private static final byte[] MAGIC = "DMLFILESHARD1".getBytes(StandardCharsets.US_ASCII);
+
+    private final DataFiles files;
+    private final int[] units;
+    private final ColumnSelection columns;
+    private final String cacheDir;
+    private final long cacheBytes;
+    /** What the last {@link #open} found in the cache, for tests and reports. */
+    private transient long lastHits;
+    private transient long lastMisses;
+
+    /**
+     * A shard.
+     *
+     * @param files the files
+     * @param units the units of this shard, in reading order
+     * @param columns the columns, with class names and vocabulary learnt
+     * @param cacheDir the node's cache folder, or null for {@link ShardCache#defaultDir()}
+     * @param cacheBytes the cache's size; 0 reads without caching
+     */
+    public FileShard(DataFiles files, int[] units, ColumnSelection columns, Path cacheDir,
+            long cacheBytes) {
+        this.files = files;
+        this.units = units.clone();
+        this.columns = columns;
+        this.cacheDir = cacheDir == null ? null : cacheDir.toString();
+        this.cacheBytes = cacheBytes;
+    }
+
+    /**
+     * Returns the units' rows.
+     *
+     * @return the shard's row count
+     */
+    public long rows() {
+        List<DataFiles.Unit> all = files.units();
+        return Arrays.stream(units).mapToLong(u -> all.get(u).rows()).sum();
+    }
+
+    /**
+     * Reads, decodes and joins this shard's units on the calling worker.
+     *
+     * @param decoder the worker's decoder
+     * @param manager where the arrays live
+     * @return the shard
+     */
+    public ShardArrays open(ShardDecoder decoder, NDManager manager) {
+        ShardCache cache = new ShardCache(cacheDir == null ? ShardCache.defaultDir()
+                : Path.of(cacheDir), cacheBytes);
+        List<String> wanted = new ArrayList<>(columns.features());
+        wanted.add(columns.label());
+        String encoding = "|" + columns; // toString: the same on every JVM
+        long t0 = System.nanoTime();
+        List<ShardArrays> parts = new ArrayList<>();
+        try (Prefetch<byte[]> next = new Prefetch<>(units.length, i -> cache.get(
+                files.key(units[i]) + encoding,
+                () -> ArrowShards.encode(files.read(units[i], wanted), columns)),
+                "dml-prefetch")) {
+            while (next.hasNext()) {
+                parts.add(decoder.openArrays(next.next(), manager));
+            }
+        } catch (RuntimeException e) {
+            parts.forEach(ShardArrays::close);
+            throw e instanceof DmlException ? e : new DmlException("Could not read the"
+                    + " shard's files " + files.location() + ": " + e + ".",
+                    "Check that every node reaches them at the same path.", e);
+        }
+        LOG.info("read {} units ({} rows) of {} in {} ms; cache {}: {} hits, {} misses,"
+                + " {} evicted, {} of {} bytes used", units.length, rows(), files.location(),
+                (System.nanoTime() - t0) / 1_000_000, cache.dir(), cache.hits(),
+                cache.misses(), cache.evicted(), cache.bytes(), cache.maxBytes());
+        lastHits = cache.hits();
+        lastMisses = cache.misses();
+        return ShardArrays.concat(parts);
+    }
+
+    /** @return the cache hits of the last {@link #open} */
+    public long lastHits() {
+        return lastHits;
+    }
+
+    /** @return the cache misses of the last {@link #open} */
+    public long lastMisses() {
+        return lastMisses;
+    }
+
+    /**
+     * Serialises this reference for the trip to a worker.
+     *
+     * @return the bytes, starting with a magic that {@link #isFileShard} knows
+     */
+    public byte[] toBytes() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(MAGIC);
+        try (ObjectOutputStream o = new ObjectOutputStream(out)) {
+            o.writeObject(this);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Tells a file shard's bytes from a shard's Arrow IPC bytes.
+     *
+     * @param bytes a shard
+     * @return {@code true} for {@link #toBytes()}'s output
+     */
+    public static boolean isFileShard(byte[] bytes) {
+        return bytes.length > MAGIC.length
+                && Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    }
+
+    /**
+     * Reads {@link #toBytes()}'s output back.
+     *
+     * @param bytes the bytes
+     * @return the shard
+     */
+    public static FileShard fromBytes(byte[] bytes) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes,
+                MAGIC.length, bytes.length - MAGIC.length))) {
+            return (FileShard) in.readObject();
+        } catch (IOException | ClassNotFoundException e) {
+            throw new IllegalStateException("not a file shard", e);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package dev.dml.ray.data;
+
+import dev.dml.DmlException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.FloatColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.LongColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
+
+/**
+ * Reads flat Parquet files (one value per column and row, as pandas and pyarrow write tables)
+ * into Tablesaw tables: a whole file, or one row group, the unit workers read their shards in.
+ * Booleans, 32- and 64-bit integers, floats, doubles and strings become the matching Tablesaw
+ * columns; a null becomes a missing value. Nested columns are refused.
+ */
+public final class ParquetFiles {
+
+    private ParquetFiles() {}
+
+    /**
+     * Reads every row group of a file.
+     *
+     * @param path the file
+     * @return the table, named after the file
+     */
+    public static Table read(Path path) {
+        return read(path, null, -1);
+    }
+
+    /**
+     * Reads one row group, only the named columns (all of them when {@code columns} is null).
+     *
+     * @param path the file
+     * @param group the row group, from 0
+     * @param columns the columns to read, or null
+     * @return the rows of that group
+     */
+    public static Table readRowGroup(Path path, int group, Collection<String> columns) {
+        return read(path, columns, group);
+    }
+
+    /**
+     * Returns the row count of each row group, from the file's footer alone.
+     *
+     * @param path the file
+     * @return one count per row group
+     */
+    public static long[] rowGroupRows(Path path) {
+        try (ParquetFileReader r = open(path)) {
+            return r.getRowGroups().stream().mapToLong(BlockMetaData::getRowCount).toArray();
+        } catch (IOException e) {
+            throw unreadable(path, e);
+        }
+    }
+
+    private static Table read(Path path, Collection<String> only, int group) {
+        try (ParquetFileReader r = open(path)) {
+            MessageType schema = r.getFooter().getFileMetaData().getSchema();
+            List<Type> fields = new ArrayList<>();
+            for (Type t : schema.getFields()) {
+                if (only == null || only.contains(t.getName())) {
+                    fields.add(requireFlat(path, t));
+                }
+            }
+            MessageType wanted = new MessageType(schema.getName(), fields);
+            r.setRequestedSchema(wanted);
+            String createdBy = r.getFooter().getFileMetaData().getCreatedBy();
+            List<Column<?>> cols = new ArrayList<>();
+            for (Type t : fields) {
+                cols.add(newColumn(path, t.asPrimitiveType()));
+            }
+            if (group >= 0) {
+                if (group >= r.getRowGroups().size()) {
+                    throw new DmlException("The Parquet file " + path + " has "
+                            + r.getRowGroups().size() + " row groups, not " + (group + 1) + ".",
+                            "The file changed since its row groups were counted; start again.");
+                }
+                append(r.readRowGroup(group), wanted, createdBy, cols);
+            } else {
+                for (PageReadStore pages; (pages = r.readNextRowGroup()) != null; ) {
+                    append(pages, wanted, createdBy, cols);
+                }
+            }
+            return Table.create(baseName(path), cols);
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof DmlException d) {
+                throw d;
+            }
+            throw unreadable(path, e);
+        }
+    }
+
+    static ParquetFileReader open(Path path) throws IOException {
+        ParquetReadOptions opts = ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withCodecFactory(new ParquetCodecs()).build();
+        return ParquetFileReader.open(new LocalInputFile(path), opts);
+    }
+
+    private static void append(PageReadStore pages, MessageType schema, String createdBy,
+            List<Column<?>> cols) {
+        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
+                new GroupRecordConverter(schema).getRootConverter(), schema, createdBy);
+        long rows = pages.getRowCount();
+        List<ColumnDescriptor> descs = schema.getColumns();
+        for (int c = 0; c < descs.size(); c++) {
+            ColumnDescriptor d = descs.get(c);
+            ColumnReader in = store.getColumnReader(d);
+            Column<?> out = cols.get(c);
+            int full = d.getMaxDefinitionLevel();
+            for (long i = 0; i < rows; i++) {
+                if (in.getCurrentDefinitionLevel() < full) {
+                    out.appendMissing();
+                } else {
+                    appendValue(in, out);
+                }
+                in.consume();
+            }
+        }
+    }
+
+    private static void appendValue(ColumnReader in, Column<?> out) {
+        if (out instanceof DoubleColumn c) {
+            c.append(in.getDouble());
+        } else if (out instanceof FloatColumn c) {
+            c.append(in.getFloat());
+        } else if (out instanceof IntColumn c) {
+            c.append(in.getInteger());
+        } else if (out instanceof LongColumn c) {
+            c.append(in.getLong());
+        } else if (out instanceof BooleanColumn c) {
+            c.append(in.getBoolean());
+        } else {
+            ((StringColumn) out).append(in.getBinary().toStringUsingUTF8());
+        }
+    }
+
+    private static Column<?> newColumn(Path path, PrimitiveType t) {
+        String name = t.getName();
+        return switch (t.getPrimitiveTypeName()) {
+            case DOUBLE -> DoubleColumn.create(name);
+            case FLOAT -> FloatColumn.create(name);
+            case INT32 -> IntColumn.create(name);
+            case INT64 -> LongColumn.create(name);
+            case BOOLEAN -> BooleanColumn.create(name);
+            case BINARY, FIXED_LEN_BYTE_ARRAY -> StringColumn.create(name);
+            default -> throw new DmlException("The Parquet column '" + name + "' of " + path
+                    + " holds " + t.getPrimitiveTypeName() + " values, which dml cannot read.",
+                    "Cast it to a number or a string before writing the file.");
+        };
+    }
+
+    private static Type requireFlat(Path path, Type t) {
+        if (!t.isPrimitive() || t.isRepetition(Type.Repetition.REPEATED)) {
+            throw new DmlException("The Parquet column '" + t.getName() + "' of " + path
+                    + " is nested (a list, map or struct); dml reads flat tables.",
+                    "Flatten it into one column per value before writing the file.");
+        }
+        return t;
+    }
+
+    private static DmlException unreadable(Path path, Exception e) {
+        return new DmlException("Could not read Parquet file " + path + ": " + e.getMessage(),
+                "Check that it is a Parquet file (pyarrow.parquet.write_table or"
+                        + " pandas.DataFrame.to_parquet write one).", e);
+    }
+
+    private static String baseName(Path path) {
+        String n = path.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        return dot > 0 ? n.substring(0, dot) : n;
+    }
+}
