@@ -74,7 +74,8 @@ class CompressLocalTest {
         assertTrue(staged.speaking(Vocabulary.NOTEBOOK).what().startsWith("--compress"
                 + " compresses the gradients of data parallelism;"), staged.what());
         DmlException bad = assertThrows(DmlException.class, () -> job(t, "topk:2", 2));
-        assertEquals("optCompress must be none, fp16, bf16, int8, topk:RATIO with 0 < RATIO"
-                + " \u2264 1 or powersgd:RANK with a whole RANK \u2265 1, got topk:2.", bad.what());
+        assertEquals("optCompress must be none, fp16, bf16, int8, topk:RATIO[:WARMUP] with 0"
+                + " < RATIO \u2264 1 and WARMUP \u2265 0 epochs, or powersgd:RANK with a whole"
+                + " RANK \u2265 1, got topk:2.", bad.what());
     }
 }
