@@ -97,15 +97,7 @@ class MomentumCorrectionTest {
                 applied[i] += out[i];
             }
         }
-        for (GradientCompressor gc : gcs) {
-            float[] res = gc.residual();
-            for (int i = 0; i < length - 1; i++) {
-                applied[i] += res[i];
-            }
-        }
-        for (int i = 0; i < length - 1; i++) {
-            assertEquals(velocities[i], applied[i], 1e-3, "element " + i);
-        }
+        CompressedAllReduceTest.assertHeld(velocities, applied, gcs, "velocity");
     }
 
     @Test
