@@ -193,8 +193,7 @@ final class JobRunner implements DriverTask<TrainResult> {
 
     /**
      * The model as checkpoints tell it apart: shape, objective, optimizer (and whether top-k
-     * runs its momentum), stages and, with text
-     * features, their categories (a resume with other categories would read inputs wrongly).
+     * runs its momentum), stages and, with text features, their categories.
      */
     private String describe(StepPlan plan) {
         var vocabulary = columns.vocabulary();
