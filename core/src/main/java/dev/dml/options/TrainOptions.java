@@ -99,7 +99,8 @@ public final class TrainOptions {
     /** A cap on the gradients' global norm. */
     public static final Option<Double> CLIP_NORM = spec("clip-norm", ValueType.positive(), "C",
             "scale the averaged gradients down to a global L2 norm of C when it is larger"
-            + " (data parallelism; every worker clips the same all-reduced gradients)")
+            + " (data parallelism; every worker clips the same all-reduced gradients, or with"
+            + " --compress topk its own, to C / sqrt(workers), before its momentum)")
             .example("1.0").noDefault("none").java("optClipNorm").done();
 
     /** Epochs without a better validation loss before the job stops. */
