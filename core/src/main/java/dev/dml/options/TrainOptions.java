@@ -115,7 +115,8 @@ public final class TrainOptions {
     /** A cap on the gradients' global norm. */
     public static final Option<Double> CLIP_NORM = spec("clip-norm", ValueType.positive(), "C",
             "scale the averaged gradients down to a global L2 norm of C when it is larger"
-            + " (data parallelism; every worker clips the same all-reduced gradients)")
+            + " (data parallelism; every worker clips the same all-reduced gradients, or with"
+            + " --compress topk its own, to C / sqrt(workers), before its momentum)")
             .example("1.0").noDefault("none").java("optClipNorm").done();
 
     /** Epochs without a better validation loss before the job stops. */
@@ -233,10 +234,12 @@ public final class TrainOptions {
 
     /** How gradients are compressed on the wire. */
     public static final Option<String> COMPRESS = spec("compress", ValueType.compression(),
-            "none|fp16|bf16|int8|topk:RATIO|powersgd:RANK", "compress the gradients the"
-            + " workers exchange (data parallelism): half floats, 8-bit integers, the largest"
-            + " RATIO of them, or each weight matrix as a rank-RANK product (PowerSGD); what a"
-            + " lossy scheme drops is added to the next step (error feedback)")
+            "none|fp16|bf16|int8|topk:RATIO[:WARMUP]|powersgd:RANK", "compress the gradients"
+            + " the workers exchange (data parallelism): half floats, 8-bit integers, the"
+            + " largest RATIO of the optimizer's local velocities (Deep Gradient Compression;"
+            + " the share sent falls from 25 % to RATIO over the first WARMUP epochs), or each"
+            + " weight matrix as a rank-RANK product (PowerSGD); what a lossy scheme drops is"
+            + " added to the next step (error feedback)")
             .example("topk:0.01").fixed("none").java("optCompress").done();
 
     /** How the workers' collectives move data. */

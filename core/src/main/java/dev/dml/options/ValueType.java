@@ -203,15 +203,17 @@ public final class ValueType<T> {
     }
 
     /**
-     * A gradient compression scheme: {@code none}, {@code fp16}, {@code bf16}, {@code int8} or
-     * {@code topk:RATIO} with {@code 0 < RATIO <= 1}, or {@code powersgd:RANK} with a whole
-     * {@code RANK >= 1}; the value is the scheme in lower case, the ratio or rank as written.
+     * A gradient compression scheme: {@code none}, {@code fp16}, {@code bf16}, {@code int8},
+     * {@code topk:RATIO[:WARMUP]} with {@code 0 < RATIO <= 1} and {@code WARMUP >= 0} epochs,
+     * or {@code powersgd:RANK} with a whole {@code RANK >= 1}; the value is the scheme in lower
+     * case, the numbers as written.
      *
      * @return the type
      */
     public static ValueType<String> compression() {
-        return new ValueType<>("none, fp16, bf16, int8, topk:RATIO with 0 < RATIO \u2264 1 or"
-                + " powersgd:RANK with a whole RANK \u2265 1",
+        return new ValueType<>("none, fp16, bf16, int8, topk:RATIO[:WARMUP] with 0 < RATIO"
+                + " \u2264 1 and WARMUP \u2265 0 epochs, or powersgd:RANK with a whole RANK"
+                + " \u2265 1",
                 s -> s.strip().toLowerCase(Locale.ROOT), ValueType::isCompression, s -> s);
     }
 
@@ -245,6 +247,10 @@ public final class ValueType<T> {
             return true;
         }
         String[] parts = s.split(":", -1);
+        if (parts.length == 3 && parts[0].equals("topk")) {
+            double w = Double.parseDouble(parts[2]);
+            return isCompression(parts[0] + ":" + parts[1]) && w >= 0 && !Double.isInfinite(w);
+        }
         if (parts.length != 2) {
             return false;
         }

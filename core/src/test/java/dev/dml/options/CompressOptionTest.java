@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 /** {@code --compress}: the schemes it takes, and one line for everything else. */
 class CompressOptionTest {
 
-    private static final String SCHEMES = "none, fp16, bf16, int8, topk:RATIO with 0 < RATIO"
-            + " \u2264 1 or powersgd:RANK with a whole RANK \u2265 1";
+    private static final String SCHEMES = "none, fp16, bf16, int8, topk:RATIO[:WARMUP] with 0"
+            + " < RATIO \u2264 1 and WARMUP \u2265 0 epochs, or powersgd:RANK with a whole RANK"
+            + " \u2265 1";
 
     @Test
     void theSchemesParseInAnyCase() {
@@ -22,6 +23,8 @@ class CompressOptionTest {
         assertEquals("int8", TrainOptions.COMPRESS.parse("int8"));
         assertEquals("topk:0.01", TrainOptions.COMPRESS.parse("TopK:0.01"));
         assertEquals("topk:1", TrainOptions.COMPRESS.parse("topk:1"));
+        assertEquals("topk:0.01:0.5", TrainOptions.COMPRESS.parse("topk:0.01:0.5"));
+        assertEquals("topk:0.01:0", TrainOptions.COMPRESS.parse("topk:0.01:0"));
         assertEquals("powersgd:4", TrainOptions.COMPRESS.parse("PowerSGD:4"));
         assertEquals("powersgd:1", OptionValues.empty().with(TrainOptions.COMPRESS, "powersgd:1")
                 .get(TrainOptions.COMPRESS), "the Java side takes it too");
@@ -30,7 +33,8 @@ class CompressOptionTest {
     @Test
     void aBadValueGivesOneLineNamingTheSchemes() {
         for (String bad : List.of("topk:2", "topk:0", "topk:-0.1", "topk:", "topk", "int4",
-                "fp16:2", "", "topk:NaN", "powersgd:0", "powersgd:x", "powersgd:1.5",
+                "fp16:2", "", "topk:NaN", "topk:0.01:-1", "topk:0.01:", "topk:0.01:x", "topk:2:1",
+                "topk:0.01:1:1", "topk:0.01:Infinity", "powersgd:0", "powersgd:x", "powersgd:1.5",
                 "powersgd:-2", "powersgd:", "powersgd")) {
             DmlException e = assertThrows(DmlException.class,
                     () -> TrainOptions.COMPRESS.parse(bad), bad);

@@ -80,15 +80,19 @@ class TrainGrammarTest {
                 .get(TrainOptions.COMPRESS));
         assertEquals("int8", TrainRequest.parse(List.of(), "table: fraud\nlabel: y\n"
                 + "compress: int8").get(TrainOptions.COMPRESS));
+        assertEquals("topk:0.01:0.5", line("fraud --label y --compress topk:0.01:0.5")
+                .get(TrainOptions.COMPRESS));
         assertEquals("powersgd:4", line("fraud --label y --compress powersgd:4")
                 .get(TrainOptions.COMPRESS));
         assertTrue(error(() -> line("fraud --label y --compress topk:2")).startsWith(
-                "%dml train: --compress must be none, fp16, bf16, int8, topk:RATIO with"
-                + " 0 < RATIO \u2264 1 or powersgd:RANK with a whole RANK \u2265 1, got"
+                "%dml train: --compress must be none, fp16, bf16, int8, topk:RATIO[:WARMUP]"
+                + " with 0 < RATIO \u2264 1 and WARMUP \u2265 0 epochs, or powersgd:RANK with"
+                + " a whole RANK \u2265 1, got"
                 + " 'topk:2'."));
         assertTrue(error(() -> line("fraud --label y --compress powersgd:0")).startsWith(
-                "%dml train: --compress must be none, fp16, bf16, int8, topk:RATIO with"
-                + " 0 < RATIO \u2264 1 or powersgd:RANK with a whole RANK \u2265 1, got"
+                "%dml train: --compress must be none, fp16, bf16, int8, topk:RATIO[:WARMUP]"
+                + " with 0 < RATIO \u2264 1 and WARMUP \u2265 0 epochs, or powersgd:RANK with"
+                + " a whole RANK \u2265 1, got"
                 + " 'powersgd:0'."));
     }
 

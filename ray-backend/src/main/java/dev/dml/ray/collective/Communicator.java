@@ -122,7 +122,8 @@ final class Communicator {
      * factors ({@link LowRankAllReduce}), each counted in the stats as one operation.
      */
     synchronized float[] allReduce(float[] data, ReduceOp op, GradientCompressor compressor) {
-        if (!compressor.scheme().lossy() || size == 1) {
+        // a lone top-k rank still runs its momentum correction: its optimizer has none
+        if (!compressor.scheme().lossy() || size == 1 && !(compressor.scheme() instanceof TopK)) {
             return allReduce(data, op);
         }
         if (compressor.scheme() instanceof PowerSgd) {

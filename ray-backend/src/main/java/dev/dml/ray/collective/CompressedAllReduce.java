@@ -14,7 +14,9 @@ import java.util.List;
  *       once for the all-gather, which forwards those bytes unchanged, and uses the decoded
  *       values itself, so every rank ends with the same array.
  *   <li>{@link TopK} sends each rank's pairs to every other rank (an all-gather), and each
- *       rank adds all of them in rank order, again the same array everywhere.
+ *       rank adds all of them in rank order, again the same array everywhere. With a {@link
+ *       MomentumCorrection} the rank's momentum first turns its gradient into its velocity,
+ *       and the momentum of the elements sent is cleared after.
  * </ul>
  *
  * Every encoding's loss goes to the encoding rank's residual (error feedback). The last {@link
@@ -40,12 +42,12 @@ final class CompressedAllReduce {
     /** Replaces {@code buf} (this rank's gradients) by the sum over ranks. */
     float[] sum(float[] buf, GradientCompressor c) {
         int m = buf.length - c.exactTail();
-        float[] lost = c.feedBack(buf, m);
         if (c.scheme() instanceof DenseCodec d) {
-            ring(buf, m, d, lost);
+            ring(buf, m, d, c.feedBack(buf, m));
             return buf;
         }
-        return allGather(buf, m, (TopK) c.scheme(), lost);
+        c.correct(buf, m); // DGC: the residual accumulates the velocity, not the gradient
+        return allGather(buf, m, c, c.feedBack(buf, m));
     }
 
     private void ring(float[] buf, int m, DenseCodec codec, float[] lost) {
@@ -94,10 +96,11 @@ final class CompressedAllReduce {
         }
     }
 
-    private float[] allGather(float[] buf, int m, TopK topK, float[] lost) {
+    private float[] allGather(float[] buf, int m, GradientCompressor c, float[] lost) {
         int tail = buf.length - m;
-        ByteBuffer out = buffer(topK.maxBytes(m) + Float.BYTES * tail);
-        topK.encode(buf, m, out, lost);
+        int k = c.topKCount(m);
+        ByteBuffer out = buffer(TopK.bytesFor(k) + Float.BYTES * tail);
+        c.sent(TopK.encodeTop(buf, c.selectionWeights(), m, k, out, lost));
         for (int i = m; i < buf.length; i++) {
             out.putFloat(buf[i]);
         }

@@ -27,8 +27,8 @@ public sealed interface GradientCompression
      * Returns the scheme that a {@code --compress} value names.
      *
      * @param scheme {@code none}, {@code fp16}, {@code bf16}, {@code int8}, {@code
-     *     topk:RATIO} with {@code 0 < RATIO <= 1} or {@code powersgd:RANK} with a whole {@code
-     *     RANK >= 1}
+     *     topk:RATIO[:WARMUP]} with {@code 0 < RATIO <= 1} and {@code WARMUP >= 0} epochs of
+     *     sparsity warm-up, or {@code powersgd:RANK} with a whole {@code RANK >= 1}
      * @return the scheme
      * @throws DmlException for any other text
      */
@@ -46,11 +46,13 @@ public sealed interface GradientCompression
             default:
                 break;
         }
-        if (s.startsWith("topk:")) {
+        String[] topk = s.split(":", -1);
+        if (topk[0].equals("topk") && (topk.length == 2 || topk.length == 3)) {
             try {
-                double r = Double.parseDouble(s.substring("topk:".length()));
-                if (r > 0 && r <= 1) {
-                    return new TopK(r);
+                double r = Double.parseDouble(topk[1]);
+                double w = topk.length == 3 ? Double.parseDouble(topk[2]) : 0;
+                if (r > 0 && r <= 1 && w >= 0 && !Double.isInfinite(w)) {
+                    return new TopK(r, w);
                 }
             } catch (NumberFormatException notANumber) {
                 // falls through to the one error line
@@ -67,7 +69,8 @@ public sealed interface GradientCompression
             }
         }
         throw new DmlException("Unknown gradient compression '" + DmlException.literal(scheme)
-                + "'.", "Use none, fp16, bf16, int8, topk:RATIO with 0 < RATIO <= 1 or"
+                + "'.", "Use none, fp16, bf16, int8, topk:RATIO[:WARMUP] with 0 < RATIO <= 1 and"
+                        + " WARMUP >= 0 epochs, or"
                         + " powersgd:RANK with a whole RANK >= 1.");
     }
 

@@ -8,8 +8,10 @@ import java.util.Arrays;
  * warm-starts from). Whatever an encoding loses (rounding, elements top-k left out, and
  * the re-encoding of partial sums in the ring) is kept in a residual and added to the next
  * step's gradients, so that over the steps the sum of what is applied tracks the sum of the true
- * gradients (Seide et al.'s 1-bit SGD, Karimireddy et al.'s EF-SGD). Owned by one worker;
- * not thread-safe.
+ * gradients (Seide et al.'s 1-bit SGD, Karimireddy et al.'s EF-SGD). With {@link TopK} and a
+ * {@link MomentumCorrection}, the optimizer's momentum runs here, before the encoding, and the
+ * residual keeps the velocity instead of the raw gradient (Deep Gradient Compression). Owned
+ * by one worker; not thread-safe.
  */
 public final class GradientCompressor {
 
@@ -19,6 +21,10 @@ public final class GradientCompressor {
     private float[] residual = new float[0];
     /** {@link PowerSgd}'s {@code Q} per tensor, kept between steps; null before the first. */
     private float[][] lowRankFactors;
+    /** Top-k's momentum correction; null without one. */
+    private final Velocity velocity;
+    /** The training's progress in epochs, for top-k's warm-up. */
+    private double epochs;
 
     /**
      * Creates a compressor with an empty residual, for an element-wise scheme.
@@ -43,6 +49,29 @@ public final class GradientCompressor {
      */
     public GradientCompressor(GradientCompression scheme, GradientLayout layout,
             int exactTail) {
+        this(scheme, layout, exactTail, null, 1);
+    }
+
+    /**
+     * Creates a compressor with an empty residual that, for {@link TopK}, runs the optimizer's
+     * momentum before the encoding.
+     *
+     * @param scheme how to encode
+     * @param layout the shapes of the tensors in the arrays' first elements (all but the exact
+     *     tail); may be null for an element-wise scheme
+     * @param exactTail the last elements of every array, which travel as float32 untouched
+     * @param correction the momentum and clipping to run before a top-k encoding, whose
+     *     directions the optimizer then applies as plain SGD; null for none
+     * @param workers the workers that all-reduce, which scale the local clip norm
+     * @throws IllegalArgumentException for {@link PowerSgd} without a layout, or a correction
+     *     for a scheme other than {@link TopK}
+     */
+    public GradientCompressor(GradientCompression scheme, GradientLayout layout,
+            int exactTail, MomentumCorrection correction, int workers) {
+        if (correction != null && !(scheme instanceof TopK)) {
+            throw new IllegalArgumentException("momentum correction is top-k's, not " + scheme);
+        }
+        this.velocity = correction == null ? null : new Velocity(correction, workers);
         if (exactTail < 0) {
             throw new IllegalArgumentException("exactTail " + exactTail);
         }
@@ -79,6 +108,63 @@ public final class GradientCompressor {
     public void reset() {
         Arrays.fill(residual, 0f);
         lowRankFactors = null;
+        if (velocity != null) {
+            velocity.reset();
+        }
+    }
+
+    /**
+     * Says how far the training is, for top-k's warm-up ({@link TopK#ratioAt}).
+     *
+     * @param epochsDone the epochs done before the coming step, fractional
+     */
+    public void setProgress(double epochsDone) {
+        epochs = epochsDone;
+    }
+
+    /**
+     * Returns a copy of the momentum that runs before the encoding: SGD's velocity or Adam's
+     * first moment, zero where momentum factor masking cleared it.
+     *
+     * @return one float per compressed element; empty without a momentum correction or before
+     *     the first step
+     */
+    public float[] momentum() {
+        return velocity == null ? new float[0] : velocity.momentum();
+    }
+
+    /**
+     * Says whether this compressor runs the optimizer's momentum before the encoding, so that
+     * the model steps with plain SGD on what the all-reduce returns.
+     *
+     * @return {@code true} with a {@link MomentumCorrection}
+     */
+    public boolean correctsMomentum() {
+        return velocity != null;
+    }
+
+    /** The pairs top-k sends out of {@code m} elements at the current progress. */
+    int topKCount(int m) {
+        return TopK.count(m, ((TopK) scheme).ratioAt(epochs));
+    }
+
+    /** Turns a local gradient into the direction top-k encodes, when there is a correction. */
+    void correct(float[] buf, int m) {
+        if (velocity != null) {
+            velocity.advance(buf, m);
+        }
+    }
+
+    /** What top-k weighs the elements' sizes by, when it chooses them; null for none. */
+    float[] selectionWeights() {
+        return velocity == null ? null : velocity.selectionWeights();
+    }
+
+    /** Momentum factor masking of the elements sent, when there is a correction. */
+    void sent(int[] index) {
+        if (velocity != null) {
+            velocity.mask(index);
+        }
     }
 
     int exactTail() {

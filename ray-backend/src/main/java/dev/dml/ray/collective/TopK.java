@@ -3,48 +3,117 @@ package dev.dml.ray.collective;
 import java.nio.ByteBuffer;
 
 /**
- * Top-k sparsification: only the {@code ratio} largest elements by magnitude travel, as
- * (index, value) pairs; the rest wait in the error feedback until they grow large enough (Deep
- * Gradient Compression). An encoding is the count {@code k}, the gaps between successive
- * indices as unsigned LEB128 varints (1 to 2 bytes at 1 % density), and the {@code k} values as
- * float32.
+ * Top-k sparsification as Deep Gradient Compression (Lin et al., ICLR 2018) runs it: only the
+ * {@code ratio} largest elements by magnitude travel, as (index, value) pairs; the rest wait in
+ * the error feedback until they grow large enough. An encoding is the count {@code k}, the gaps
+ * between successive indices as unsigned LEB128 varints (1 to 2 bytes at 1 % density), and the
+ * {@code k} values as float32.
+ *
+ * <p>With a warm-up of {@code W} epochs the share sent starts at {@value #WARMUP_START} (or
+ * {@code ratio} if larger) and falls geometrically to {@code ratio} over the first {@code W}
+ * epochs (DGC's exponential sparsity warm-up, smooth instead of one level per epoch). The
+ * worker's optimizer momentum runs before the encoding ({@link MomentumCorrection}).
  *
  * @param ratio the share of elements sent, {@code 0 < ratio <= 1}
+ * @param warmupEpochs the epochs over which the share falls to {@code ratio}; 0 for none
  */
-public record TopK(double ratio) implements GradientCompression {
+public record TopK(double ratio, double warmupEpochs) implements GradientCompression {
+
+    /** The share sent at the start of a warm-up: DGC's first level (75 % sparsity). */
+    public static final double WARMUP_START = 0.25;
 
     /**
-     * Checks the ratio.
+     * Checks the ratio and the warm-up.
      *
      * @param ratio the share of elements sent
+     * @param warmupEpochs the warm-up's length in epochs, 0 or more
      */
     public TopK {
         if (!(ratio > 0 && ratio <= 1)) {
             throw new IllegalArgumentException("top-k ratio " + ratio + " is not in (0, 1]");
         }
-    }
-
-    /** The elements sent out of {@code m}: at least one. */
-    int count(int m) {
-        return m == 0 ? 0 : (int) Math.min(m, Math.max(1, Math.ceil(ratio * m)));
-    }
-
-    /** The most bytes an encoding of {@code m} elements takes. */
-    int maxBytes(int m) {
-        return Integer.BYTES + count(m) * (5 + Float.BYTES);
+        if (!(warmupEpochs >= 0) || Double.isInfinite(warmupEpochs)) {
+            throw new IllegalArgumentException("top-k warm-up " + warmupEpochs + " epochs");
+        }
     }
 
     /**
-     * Encodes the {@link #count} largest of {@code v[0, m)} into {@code out}, and adds every
-     * other element to {@code lost}: the error feedback. Ties at the threshold go to the lower
-     * indices.
+     * Top-k without a warm-up.
+     *
+     * @param ratio the share of elements sent, {@code 0 < ratio <= 1}
      */
-    void encode(float[] v, int m, ByteBuffer out, float[] lost) {
-        int k = count(m);
-        float threshold = k == 0 ? 0 : kthLargestMagnitude(v, m, k);
+    public TopK(double ratio) {
+        this(ratio, 0);
+    }
+
+    /**
+     * Returns the share of elements sent at a point of the training.
+     *
+     * @param epochs the training's progress, in epochs (fractional)
+     * @return {@code ratio} after the warm-up; during it, between {@code max(ratio,
+     *     WARMUP_START)} and {@code ratio}, falling geometrically
+     */
+    public double ratioAt(double epochs) {
+        double start = Math.max(ratio, WARMUP_START);
+        if (!(epochs < warmupEpochs) || start == ratio) {
+            return ratio;
+        }
+        return start * Math.pow(ratio / start, Math.max(0, epochs) / warmupEpochs);
+    }
+
+    /** The elements sent out of {@code m} at {@code ratio}: at least one. */
+    int count(int m) {
+        return count(m, ratio);
+    }
+
+    /** The elements sent out of {@code m} at a share {@code r}: at least one. */
+    static int count(int m, double r) {
+        return m == 0 ? 0 : (int) Math.min(m, Math.max(1, Math.ceil(r * m)));
+    }
+
+    /** The most bytes an encoding of {@code m} elements takes at {@code ratio}. */
+    int maxBytes(int m) {
+        return bytesFor(count(m));
+    }
+
+    /** The most bytes an encoding of {@code k} pairs takes. */
+    static int bytesFor(int k) {
+        return Integer.BYTES + k * (5 + Float.BYTES);
+    }
+
+    /** Encodes the {@link #count} largest of {@code v[0, m)}; see {@link #encodeTop}. */
+    int[] encode(float[] v, int m, ByteBuffer out, float[] lost) {
+        return encodeTop(v, m, count(m), out, lost);
+    }
+
+    /**
+     * Encodes the {@code k} largest of {@code v[0, m)} into {@code out}, and adds every other
+     * element to {@code lost}: the error feedback. Ties at the threshold go to the lower
+     * indices.
+     *
+     * @return the indices sent, ascending
+     */
+    static int[] encodeTop(float[] v, int m, int k, ByteBuffer out, float[] lost) {
+        return encodeTop(v, null, m, k, out, lost);
+    }
+
+    /**
+     * As {@link #encodeTop(float[], int, int, ByteBuffer, float[])}, choosing the elements by
+     * {@code |v[i]| * weight[i]} instead of {@code |v[i]|} when {@code weight} is not null.
+     */
+    static int[] encodeTop(float[] v, float[] weight, int m, int k, ByteBuffer out,
+            float[] lost) {
+        float[] key = v;
+        if (weight != null) {
+            key = new float[m];
+            for (int i = 0; i < m; i++) {
+                key[i] = v[i] * weight[i];
+            }
+        }
+        float threshold = k == 0 ? 0 : kthLargestMagnitude(key, m, k);
         int above = 0;
         for (int i = 0; i < m; i++) {
-            if (Math.abs(v[i]) > threshold) {
+            if (Math.abs(key[i]) > threshold) {
                 above++;
             }
         }
@@ -52,7 +121,7 @@ public record TopK(double ratio) implements GradientCompression {
         int[] index = new int[k];
         int n = 0;
         for (int i = 0; i < m && n < k; i++) {
-            float a = Math.abs(v[i]);
+            float a = Math.abs(key[i]);
             if (a > threshold || (a == threshold && ties-- > 0)) {
                 index[n++] = i;
             }
@@ -72,6 +141,7 @@ public record TopK(double ratio) implements GradientCompression {
                 lost[i] += v[i];
             }
         }
+        return n == k ? index : java.util.Arrays.copyOf(index, n);
     }
 
     /** Adds an encoding's pairs into {@code dst}. */
@@ -149,6 +219,6 @@ public record TopK(double ratio) implements GradientCompression {
 
     @Override
     public String toString() {
-        return "topk:" + ratio;
+        return "topk:" + ratio + (warmupEpochs == 0 ? "" : ":" + warmupEpochs);
     }
 }

@@ -128,6 +128,20 @@ public final class OptimizerSpec implements Serializable {
                 weightDecay, clipNorm);
     }
 
+    /**
+     * Returns the optimizer that applies update directions whose momentum already ran on each
+     * worker (top-k's momentum correction, {@code dev.dml.ray.collective.MomentumCorrection}):
+     * plain SGD at this spec's rate and schedule, with its weight decay (without momentum, L2
+     * and decoupled decay are the same update, {@code p = p (1 - lr w) - lr d}), and without
+     * clipping, which each worker did on its own gradient.
+     *
+     * @return a new spec
+     */
+    public OptimizerSpec forCorrectedDirections() {
+        return new OptimizerSpec(Kind.SGD, learningRate, 0f, 0f, 0f, 0f, schedule, weightDecay,
+                0f);
+    }
+
     /** A spec saved before schedules existed reads back with the constant one. */
     private Object readResolve() {
         return schedule != null ? this : new OptimizerSpec(kind, learningRate, momentum, beta1,

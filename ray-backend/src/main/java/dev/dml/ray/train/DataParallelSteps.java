@@ -148,8 +148,11 @@ final class DataParallelSteps implements AutoCloseable {
         int batchesPerStep = config.shards * k;
         if (compressor == null) {
             compressor = new GradientCompressor(GradientCompression.of(config.compress),
-                    GradientLayout.of(m.parameterShapes()), 1);
+                    GradientLayout.of(m.parameterShapes()), 1, config.momentumCorrection(),
+                    world);
         }
+        // A momentum that runs before the all-reduce needs each rank's mean gradient, not a sum.
+        boolean sumOfBatches = severalPerRank && !compressor.correctsMomentum();
         float[] losses = new float[range.count];
         long[] compute = new long[range.count];
         long[] comm = new long[range.count];
@@ -188,26 +191,27 @@ final class DataParallelSteps implements AutoCloseable {
             long t1 = System.nanoTime();
             long t2 = t1;
             stop = RecoverableWorker.leaving();
-            if (world > 1 || severalPerRank) {
+            if (world > 1 || severalPerRank || compressor.correctsMomentum()) {
                 // Alone with its one shard, a rank's gradients already are the mean: no copies.
                 if (!severalPerRank) {
                     m.copyGradients(FloatBuffer.wrap(gradients, 0, n));
+                } else if (!sumOfBatches) {
+                    scale(gradients, n, (float) world / batchesPerStep);
                 }
                 gradients[n] = stop ? 1f : 0f;
                 float[] reduced = gradients;
-                if (world > 1) {
+                if (world > 1 || compressor.correctsMomentum()) {
                     CollectiveStats before = peers.stats();
+                    compressor.setProgress(config.stepsPerEpoch <= 0 ? 0
+                            : (double) (range.globalFirst + done) / config.stepsPerEpoch);
                     reduced = peers.allReduceCompressed(gradients,
-                            severalPerRank ? ReduceOp.SUM : ReduceOp.AVERAGE, compressor);
+                            sumOfBatches ? ReduceOp.SUM : ReduceOp.AVERAGE, compressor);
                     CollectiveStats after = peers.stats();
                     bytes[done] = after.bytesSent() - before.bytesSent();
                     inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();
                 }
-                if (severalPerRank) {
-                    float scale = 1f / batchesPerStep;
-                    for (int i = 0; i < n; i++) {
-                        reduced[i] *= scale;
-                    }
+                if (sumOfBatches) {
+                    scale(reduced, n, 1f / batchesPerStep);
                 }
                 t2 = System.nanoTime();
                 m.setGradients(FloatBuffer.wrap(reduced, 0, n));
@@ -221,6 +225,12 @@ final class DataParallelSteps implements AutoCloseable {
         }
         return new Done(done, stop, Arrays.copyOf(losses, done), Arrays.copyOf(compute, done),
                 Arrays.copyOf(comm, done), Arrays.copyOf(bytes, done), Arrays.copyOf(inter, done));
+    }
+
+    private static void scale(float[] a, int n, float by) {
+        for (int i = 0; i < n; i++) {
+            a[i] *= by;
+        }
     }
 
     private static float train(ModelStage m, ShardArrays shard, int[] order, int from,

@@ -190,13 +190,15 @@ final class JobRunner implements DriverTask<TrainResult> {
     }
 
     /**
-     * The model as checkpoints tell it apart: shape, objective, optimizer, stages and, with text
-     * features, their categories (a resume with other categories would read inputs wrongly).
+     * The model as checkpoints tell it apart: shape, objective, optimizer (and whether top-k
+     * runs its momentum), stages and, with text features, their categories.
      */
     private String describe(StepPlan plan) {
         var vocabulary = columns.vocabulary();
         return config.model.toString().replaceAll(", seed=-?\\d+", "") + ", "
-                + config.optimizer.kind().name().toLowerCase(java.util.Locale.ROOT) + ", "
+                + config.optimizer.kind().name().toLowerCase(java.util.Locale.ROOT)
+                // top-k's workers hold the momentum, and the model's optimizer keeps no state
+                + (config.momentumCorrection() == null ? "" : " (momentum before top-k)") + ", "
                 + plan.layout() + (vocabulary.isEmpty() ? "" : ", categories "
                         + CheckpointStore.fingerprint(vocabulary.toString()));
     }

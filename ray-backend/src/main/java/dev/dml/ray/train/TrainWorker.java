@@ -143,7 +143,7 @@ public class TrainWorker extends RecoverableWorker {
         this.config = cfg;
         Closeables.closeAll(model);
         model = null;
-        model = ModelStage.open(cfg.model, cfg.optimizer, cfg.fromLayer, cfg.toLayer,
+        model = ModelStage.open(cfg.model, cfg.modelOptimizer(), cfg.fromLayer, cfg.toLayer,
                 cfg.job + "/" + cfg.stage + "/" + rank(), device.select(cfg.gpus));
         if ((model.isFirst() || model.isLast()) && (data == null || !data.hasTrain())) {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",

@@ -1,5 +1,8 @@
 package dev.dml.ray.train;
 
+import dev.dml.ray.collective.GradientCompression;
+import dev.dml.ray.collective.MomentumCorrection;
+import dev.dml.ray.collective.TopK;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
@@ -107,6 +110,34 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig withGpus(double g) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress, bucketFloats);
+    }
+
+    /** Whether the scheme is top-k, whose workers run the optimizer's momentum themselves. */
+    private boolean correctsMomentum() {
+        return GradientCompression.of(compress) instanceof TopK;
+    }
+
+    /**
+     * The optimizer a worker's model steps with: plain SGD on the summed velocities when top-k
+     * runs the momentum before compressing ({@link #momentumCorrection}), else the job's.
+     */
+    OptimizerSpec modelOptimizer() {
+        return correctsMomentum() ? optimizer.forCorrectedDirections() : optimizer;
+    }
+
+    /**
+     * The job's optimizer momentum (SGD's, or Adam's moments) and clip norm, for top-k to run
+     * before it compresses (Deep Gradient Compression's momentum correction); null for any
+     * other scheme.
+     */
+    MomentumCorrection momentumCorrection() {
+        if (!correctsMomentum()) {
+            return null;
+        }
+        return optimizer.kind() == OptimizerSpec.Kind.ADAM
+                ? new MomentumCorrection.Adam(optimizer.beta1(), optimizer.beta2(),
+                        optimizer.epsilon(), optimizer.clipNorm())
+                : new MomentumCorrection.Sgd(optimizer.momentum(), optimizer.clipNorm());
     }
 
     /**

@@ -74,7 +74,30 @@ class CompressLocalTest {
         assertTrue(staged.speaking(Vocabulary.NOTEBOOK).what().startsWith("--compress"
                 + " compresses the gradients of data parallelism;"), staged.what());
         DmlException bad = assertThrows(DmlException.class, () -> job(t, "topk:2", 2));
-        assertEquals("optCompress must be none, fp16, bf16, int8, topk:RATIO with 0 < RATIO"
-                + " \u2264 1 or powersgd:RANK with a whole RANK \u2265 1, got topk:2.", bad.what());
+        assertEquals("optCompress must be none, fp16, bf16, int8, topk:RATIO[:WARMUP] with 0"
+                + " < RATIO \u2264 1 and WARMUP \u2265 0 epochs, or powersgd:RANK with a whole"
+                + " RANK \u2265 1, got topk:2.", bad.what());
+    }
+
+    /**
+     * Top-k sending every element clears every element's momentum after each step (momentum
+     * factor masking), so with SGD and momentum it is plain SGD on the mean gradient; with
+     * {@code --accumulate 2} the workers' momentum sees each one's mean, not its sum, and the
+     * step equals uncompressed SGD without momentum on the same batches.
+     */
+    @Test
+    void topKSendingEverythingIsPlainSgdAlsoWhenAccumulating() {
+        Table t = SyntheticFraud.generate(2 * 16 * 10, 11);
+        OptimizerSpec plain = OptimizerSpec.sgd(0.05f, 0f);
+        for (int k : new int[] {1, 2}) {
+            TrainResult topk = TrainLocalTest.run(job(t, "topk:1", 2)
+                    .opt(dev.dml.options.TrainOptions.ACCUMULATE, k).build(),
+                    new FakeDriverContext());
+            TrainResult none = TrainLocalTest.run(job(t, "none", 2).optOptimizer(plain)
+                    .opt(dev.dml.options.TrainOptions.ACCUMULATE, k).build(),
+                    new FakeDriverContext());
+            assertEquals(none.globalSteps(), topk.globalSteps());
+            TrainLocalTest.assertClose(none.parameters(), topk.parameters(), 1e-5, 1e-6);
+        }
     }
 }
