@@ -37,13 +37,13 @@ public final class FeatureStats implements Serializable {
         TableValidator.validate(table, selection.featuresOnly());
         Table inputs = FeatureVocabulary.inputsOf(table, selection.featuresOnly());
         List<String> names = selection.inputs();
-        boolean[] oneHot = selection.vocabulary().oneHot(selection.features());
+        boolean[] categorical = selection.vocabulary().categorical(selection.features());
         int f = names.size();
         float[] means = new float[f];
         float[] stds = new float[f];
         int n = table.rowCount();
         for (int c = 0; c < f; c++) {
-            if (oneHot[c]) { // 0 or 1 already; left as they are, so a row has one input at 1
+            if (categorical[c]) { // one-hot 0 or 1, or an index: left as they are
                 means[c] = 0f;
                 stds[c] = 1f;
                 continue;

@@ -33,7 +33,9 @@ public final class ModelSpec implements Serializable {
         /** Linear layers with ReLU between them, sizes from {@link Builder#addHidden}. */
         MLP("mlp"),
         /** conv(5x5)-ReLU-maxpool-conv(5x5)-ReLU-maxpool-dense-ReLU-dense, for small images. */
-        CNN("cnn");
+        CNN("cnn"),
+        /** Matrix factorization of two embedded id inputs, see {@link MatrixFactorization}. */
+        MF("mf");
 
         private final String optionName;
 
@@ -57,7 +59,7 @@ public final class ModelSpec implements Serializable {
                 }
             }
             throw new DmlException("No model family is called '" + DmlException.literal(name)
-                    + "'.", "Use one of mlp, logistic, cnn ({model}).");
+                    + "'.", "Use one of mlp, logistic, cnn, mf ({model}).");
         }
     }
 
@@ -70,6 +72,8 @@ public final class ModelSpec implements Serializable {
     private final Objective objective;
     private final long seed;
     private final FeatureStats standardize;
+    private final Embeddings embeddings;
+    private final float offset;
 
     private ModelSpec(Builder b) {
         this.family = b.family;
@@ -81,6 +85,8 @@ public final class ModelSpec implements Serializable {
         this.objective = b.objective;
         this.seed = b.seed;
         this.standardize = b.standardize;
+        this.embeddings = b.embeddings;
+        this.offset = b.offset;
     }
 
     /**
@@ -194,8 +200,22 @@ public final class ModelSpec implements Serializable {
      * @return at least 1
      */
     public int layerCount() {
+        if (family == Family.MF) {
+            return 1;
+        }
         int dense = family == Family.LOGISTIC_REGRESSION ? 0 : hidden.length;
-        return (family == Family.CNN ? convChannels.length : 0) + dense + 1;
+        return (family == Family.CNN ? convChannels.length : 0) + dense + 1
+                + (embeddings.isEmpty() ? 0 : 1);
+    }
+
+    /** @return the inputs that are category indices to embed; empty when none */
+    public Embeddings embeddings() {
+        return embeddings;
+    }
+
+    /** @return the constant an mf model's score starts from (0 for other families) */
+    public float offset() {
+        return offset;
     }
 
     /** @return the input standardisation built into the model, or {@code null} */
@@ -221,6 +241,8 @@ public final class ModelSpec implements Serializable {
         b.objective = objective;
         b.seed = seed;
         b.standardize = standardize;
+        b.embeddings = embeddings;
+        b.offset = offset;
         return b;
     }
 
@@ -241,6 +263,8 @@ public final class ModelSpec implements Serializable {
                 + Arrays.toString(hidden) + (family == Family.CNN
                         ? ", conv=" + Arrays.toString(convChannels) + ", image="
                                 + Arrays.toString(image) : "")
+                + (embeddings.isEmpty() ? "" : ", " + embeddings)
+                + (family == Family.MF ? ", offset=" + offset : "")
                 + ", objective=" + objective + ", seed=" + seed
                 + (standardize != null ? ", standardized" : "") + "}";
     }
@@ -258,6 +282,8 @@ public final class ModelSpec implements Serializable {
         private long seed = 42;
         private boolean customHidden;
         private FeatureStats standardize;
+        private Embeddings embeddings = Embeddings.none();
+        private float offset;
 
         private Builder(Family family) {
             if (family == null) {
@@ -359,6 +385,29 @@ public final class ModelSpec implements Serializable {
         }
 
         /**
+         * Embeds category-index inputs (see {@link Embeddings}); an mf model embeds its two
+         * inputs, user and item, with the widths as its factors.
+         *
+         * @param e the embedded inputs
+         * @return this builder
+         */
+        public Builder optEmbeddings(Embeddings e) {
+            this.embeddings = e == null ? Embeddings.none() : e;
+            return this;
+        }
+
+        /**
+         * Sets the constant an mf model's score starts from, e.g. the mean training rating.
+         *
+         * @param value the offset, default 0
+         * @return this builder
+         */
+        public Builder optOffset(float value) {
+            this.offset = value;
+            return this;
+        }
+
+        /**
          * Sets the loss; default softmax cross-entropy, or L2 when there is one output.
          *
          * @param o the objective
@@ -393,6 +442,7 @@ public final class ModelSpec implements Serializable {
             }
             ModelSpecChecks.requireConsistent(
                     family, inputs, outputs, image, objective, standardize);
+            ModelSpecChecks.requireEmbeddable(family, inputs, outputs, embeddings, offset);
             return new ModelSpec(this);
         }
     }

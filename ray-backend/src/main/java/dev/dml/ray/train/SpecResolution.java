@@ -12,6 +12,7 @@ import dev.dml.ray.data.LabelClasses;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
+import dev.dml.ray.model.Embeddings;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.util.ArrayList;
@@ -72,7 +73,11 @@ final class SpecResolution {
         }
         if (columns.vocabulary().isEmpty()) {
             // categories are learnt on the training rows: validation rows may hold unseen ones
-            columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns));
+            boolean mf = b.modelSpec == null && "mf".equals(v.get(TrainOptions.MODEL))
+                    || b.modelSpec != null && b.modelSpec.family() == ModelSpec.Family.MF;
+            columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns,
+                    FeatureVocabulary.DEFAULT_MAX_CATEGORIES, v.get(TrainOptions.EMBED_ABOVE),
+                    mf ? columns.features() : List.of()));
         }
         int batch = v.get(TrainOptions.BATCH_SIZE);
         boolean staged = strategy instanceof Strategy.Staged;
@@ -223,7 +228,9 @@ final class SpecResolution {
         int features = columns.inputCount();
         boolean isClasses = columns.labelKind() == LabelKind.CLASSES;
         ModelSpec given = spec.modelSpec;
+        Embeddings embeddings = ModelEmbeddings.of(columns);
         if (given != null) {
+            ModelEmbeddings.requireSame(given, embeddings, columns);
             if (given.inputs() != features) {
                 throw new DmlException("The model takes " + given.inputs()
                         + " inputs, but the selected feature columns make " + features
@@ -245,7 +252,11 @@ final class SpecResolution {
             throw new DmlException("{hidden} sets the hidden layers of an mlp or a cnn, not of a"
                     + " logistic model.", "Drop {hidden}, or train the mlp family.");
         }
-        ModelSpec.Builder b = ModelSpec.builder(family).optSeed(v.get(TrainOptions.SEED));
+        if (family == ModelSpec.Family.MF) {
+            return ModelEmbeddings.matrixFactorization(v, columns, train, classes);
+        }
+        ModelSpec.Builder b = ModelSpec.builder(family).optSeed(v.get(TrainOptions.SEED))
+                .optEmbeddings(embeddings);
         if (family != ModelSpec.Family.CNN) {
             b.setInputs(features).optStandardize(FeatureStats.of(train, columns));
         } else if (features != 28 * 28) {
