@@ -44,6 +44,13 @@ public final class TrainOptions {
                     : "mf".equals(v.get(MODEL)) ? List.of(16) : null)
             .java("setModel(family, hidden...)").done();
 
+    /** A user's own DJL block. */
+    public static final Option<String> BLOCK = kernel("block", ValueType.variableName(), "VAR",
+            "train your own DJL block instead of --model: a variable holding a"
+            + " dev.dml.ray.model.BlockFactory, whose newBlock(inputs, outputs) every worker"
+            + " calls (its class may be defined in a cell)").example("net")
+            .noDefault("none: --model").java("setBlock").done();
+
     /** Distinct values above which a text feature is embedded, not one-hot encoded. */
     public static final Option<Integer> EMBED_ABOVE = spec("embed-above", ValueType.count(), "N",
             "a text feature with more than N distinct training values gets a learnt embedding"
@@ -304,7 +311,7 @@ public final class TrainOptions {
             "show stack traces with errors").example("true").fixed(false).done();
 
     /** Every option, in the order help lists them. */
-    public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN,
+    public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, MODEL, HIDDEN, BLOCK,
             EMBED_ABOVE, EPOCHS, BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB,
             SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,

@@ -51,6 +51,10 @@ final class TrainRequests {
                 b.optValidationFraction(Double.parseDouble(validation));
             }
         }
+        String block = r.get(TrainOptions.BLOCK);
+        if (block != null) {
+            b.setBlock(data.block(block));
+        }
         if (r.cluster() != null) {
             b.optClusterAddress(r.cluster());
         }

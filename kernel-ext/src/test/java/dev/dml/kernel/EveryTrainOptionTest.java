@@ -26,8 +26,9 @@ class EveryTrainOptionTest {
 
     private final Table fraud = SyntheticFraud.generate(2_000, 7);
     private final NotebookData data = new NotebookData(
-            name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud).get(name)),
-            () -> List.of("fraud"));
+            name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud, "net",
+                    new CellBlockTest.Logistic()).get(name)), () -> List.of("fraud", "net"),
+            Map::of);
 
     /** What each option needs beside it to make a valid job. */
     private static String companions(Option<?> o, Path dir) {
@@ -110,6 +111,8 @@ class EveryTrainOptionTest {
             assertEquals(List.of("amount", "v1"), spec.columns().features());
         } else if (o == TrainOptions.VALIDATION) {
             assertEquals(0.2, spec.validationFraction());
+        } else if (o == TrainOptions.BLOCK) {
+            assertEquals(dev.dml.ray.model.ModelSpec.Family.CUSTOM, spec.model().family());
         } else if (o == TrainOptions.CLUSTER) {
             assertEquals("127.0.0.1:6379", spec.clusterAddress().orElseThrow());
         } else {

@@ -34,7 +34,7 @@ class TrainRequestsTest {
                             DateColumn.create("day", LocalDate.of(2026, 1, 1),
                                     LocalDate.of(2026, 1, 2)), IntColumn.create("y", 0, 1)))
                     .get(name)),
-            () -> List.of("dates", "fraud", "holdout", "text", "words"));
+            () -> List.of("dates", "fraud", "holdout", "text", "words"), Map::of);
 
     private TrainSpec spec(String words) {
         return TrainRequests.spec(TrainRequest.parse(List.of(words.split(" ")), null), data);

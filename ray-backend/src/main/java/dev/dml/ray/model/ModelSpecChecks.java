@@ -5,7 +5,7 @@ import dev.dml.DmlException;
 import dev.dml.ray.data.FeatureStats;
 import java.util.Arrays;
 
-/** The checks behind {@link ModelSpec.Builder} and a model's batches: each says what to do. */
+/** The checks behind {@link ModelSpecBuilder} and a model's batches: each says what to do. */
 final class ModelSpecChecks {
 
     private ModelSpecChecks() {}

@@ -95,6 +95,12 @@ public final class ResultFiles {
      */
     static void requireExportable(TrainResult result) {
         ModelSpec spec = result.model();
+        if (spec.family() == ModelSpec.Family.CUSTOM) {
+            throw new DmlException("This model is your own " + DmlException.literal(
+                    spec.block()) + ", whose layers save cannot describe for plain DJL and"
+                    + " PyTorch.", "Predict with it in this session (model.predict, %dml"
+                    + " predict), or save its parameters from model.openModel().");
+        }
         if (spec.embeddings().isEmpty()) {
             return;
         }

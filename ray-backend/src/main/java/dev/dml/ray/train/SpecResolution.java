@@ -14,6 +14,7 @@ import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.model.Embeddings;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.ModelSpecBuilder;
 import dev.dml.ray.model.OptimizerSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -252,10 +253,13 @@ final class SpecResolution {
             throw new DmlException("{hidden} sets the hidden layers of an mlp or a cnn, not of a"
                     + " logistic model.", "Drop {hidden}, or train the mlp family.");
         }
+        if (spec.block != null) {
+            return UserModels.of(spec.block, v, columns, train, classes, embeddings);
+        }
         if (family == ModelSpec.Family.MF) {
             return ModelEmbeddings.matrixFactorization(v, columns, train, classes);
         }
-        ModelSpec.Builder b = ModelSpec.builder(family).optSeed(v.get(TrainOptions.SEED))
+        ModelSpecBuilder b = ModelSpec.builder(family).optSeed(v.get(TrainOptions.SEED))
                 .optEmbeddings(embeddings);
         if (family != ModelSpec.Family.CNN) {
             b.setInputs(features).optStandardize(FeatureStats.of(train, columns));
@@ -277,6 +281,7 @@ final class SpecResolution {
         c.columns = b.columns;
         c.options = b.options;
         c.modelSpec = b.modelSpec;
+        c.block = b.block;
         c.optimizer = b.optimizer;
         c.strategy = b.strategy;
         c.clusterAddress = b.clusterAddress;

@@ -8,12 +8,15 @@ import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.RowOrder;
+import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.UserBlock;
 import dev.dml.ray.model.OptimizerSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import tech.tablesaw.api.Table;
 
@@ -36,6 +39,7 @@ public final class TrainSpecBuilder extends TrainingSettings {
     OptionValues options = OptionValues.empty();
     /** Richer than the options allow, each set by its own method; null when not given. */
     ModelSpec modelSpec;
+    UserBlock block;
     OptimizerSpec optimizer;
     Strategy strategy;
     String clusterAddress;
@@ -100,6 +104,34 @@ public final class TrainSpecBuilder extends TrainingSettings {
      */
     public TrainSpecBuilder setModel(ModelSpec spec) {
         this.modelSpec = required(spec, "model spec", "Pass a ModelSpec to setModel.");
+        this.block = null;
+        return this;
+    }
+
+    /**
+     * Trains a user's own DJL block ({@code --block VAR}): every worker builds its replica
+     * with the factory; the inputs, the outputs and the standardisation of the features come
+     * from the table at {@link #build()}.
+     *
+     * @param name what the messages call it
+     * @param factory the factory, whose class is on dml's class path
+     * @return this builder
+     */
+    public TrainSpecBuilder setBlock(String name, BlockFactory factory) {
+        required(factory, "block factory", "Pass a BlockFactory to setBlock.");
+        return setBlock(UserBlock.of(name, factory, Map.of()));
+    }
+
+    /**
+     * Like {@link #setBlock(String, BlockFactory)} with a captured factory, e.g. one whose
+     * classes a notebook cell defined.
+     *
+     * @param captured the factory as {@link UserBlock#of} captured it
+     * @return this builder
+     */
+    public TrainSpecBuilder setBlock(UserBlock captured) {
+        this.block = required(captured, "block", "Pass UserBlock.of(name, factory, classes).");
+        this.modelSpec = null;
         return this;
     }
 
@@ -119,6 +151,7 @@ public final class TrainSpecBuilder extends TrainingSettings {
             opt(TrainOptions.HIDDEN, Arrays.stream(hiddenSizes).boxed().toList());
         }
         this.modelSpec = null;
+        this.block = null;
         return this;
     }
 
