@@ -53,22 +53,19 @@ public class CellBlockTest extends EvaluatorTestBase {
     @Test
     void aBlockFactoryDefinedInACellCrossesAsBytecode() throws Exception {
         evaluator.eval("""
-                class Net implements dev.dml.ray.model.BlockFactory {
-                    final int hidden;
-                    Net(int hidden) { this.hidden = hidden; }
-                    public ai.djl.nn.Block newBlock(int inputs, int outputs) {
-                        return new ai.djl.nn.SequentialBlock()
-                                .add(ai.djl.nn.core.Linear.builder().setUnits(hidden).build())
-                                .add(ai.djl.nn.Activation.reluBlock())
-                                .add(ai.djl.nn.core.Linear.builder().setUnits(outputs).build());
+                class Wide implements dev.dml.ray.model.BlockFactory {
+                    public ai.djl.nn.Block newBlock(int in, int out) {
+                        var b = new ai.djl.nn.SequentialBlock();
+                        b.add(ai.djl.nn.core.Linear.builder().setUnits(2 * in).build());
+                        return b.add(ai.djl.nn.core.Linear.builder().setUnits(out).build());
                     }
                 }""");
-        evaluator.eval("var net = new Net(8);");
+        evaluator.eval("var net = new Wide();");
         TrainSpec spec = spec("fraud --label is_fraud --block net");
         assertEquals(ModelSpec.Family.CUSTOM, spec.model().family());
         assertEquals(1, spec.model().layerCount());
         UserBlock block = spec.model().block();
-        assertTrue(evaluator.cellClasses().keySet().stream().anyMatch(n -> n.endsWith("$Net")));
+        assertTrue(evaluator.cellClasses().keySet().stream().anyMatch(n -> n.endsWith("$Wide")));
         // as Ray sends it: bytes, read back where no JShell loader exists
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {

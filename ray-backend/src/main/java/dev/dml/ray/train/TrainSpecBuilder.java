@@ -109,12 +109,11 @@ public final class TrainSpecBuilder extends TrainingSettings {
     }
 
     /**
-     * Trains a user's own DJL block ({@code --block VAR}): every worker builds its replica
-     * with the factory; the inputs, the outputs and the standardisation of the features come
-     * from the table at {@link #build()}.
+     * Trains a user's own DJL block ({@code --block VAR}); inputs, outputs and the features'
+     * standardisation come from the table at {@link #build()}.
      *
-     * @param name what the messages call it
-     * @param factory the factory, whose class is on dml's class path
+     * @param name what messages call it
+     * @param factory the factory; its class on dml's class path
      * @return this builder
      */
     public TrainSpecBuilder setBlock(String name, BlockFactory factory) {
@@ -123,10 +122,9 @@ public final class TrainSpecBuilder extends TrainingSettings {
     }
 
     /**
-     * Like {@link #setBlock(String, BlockFactory)} with a captured factory, e.g. one whose
-     * classes a notebook cell defined.
+     * As {@link #setBlock(String, BlockFactory)}, with a captured factory (a cell's class).
      *
-     * @param captured the factory as {@link UserBlock#of} captured it
+     * @param captured from {@link UserBlock#of}
      * @return this builder
      */
     public TrainSpecBuilder setBlock(UserBlock captured) {
@@ -145,7 +143,11 @@ public final class TrainSpecBuilder extends TrainingSettings {
      * @return this builder
      */
     public TrainSpecBuilder setModel(ModelSpec.Family family, int... hiddenSizes) {
-        required(family, "model family", "Pass MLP, LOGISTIC_REGRESSION or CNN.");
+        required(family, "model family", "Pass MLP, LOGISTIC_REGRESSION, CNN or MF.");
+        if (family == ModelSpec.Family.CUSTOM) {
+            throw new DmlException("A custom model is trained from its factory.",
+                    "Call setBlock(name, factory) instead of setModel.");
+        }
         opt(TrainOptions.MODEL, family.optionName());
         if (hiddenSizes.length > 0) {
             opt(TrainOptions.HIDDEN, Arrays.stream(hiddenSizes).boxed().toList());

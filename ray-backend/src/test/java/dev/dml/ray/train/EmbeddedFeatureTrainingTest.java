@@ -1,7 +1,6 @@
 package dev.dml.ray.train;
 
 import static dev.dml.ray.train.RealTableJobs.accuracy;
-import static dev.dml.ray.train.RealTableJobs.everyFourth;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,7 +11,6 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
-import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.ModelSpec;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -38,12 +36,11 @@ class EmbeddedFeatureTrainingTest {
     @BeforeAll
     static void trainWithTheIslandEmbedded() throws IOException {
         LocalRay.start();
-        Table t = RealTables.penguins();
-        t = t.dropWhere(t.numberColumn("bill_length_mm").isMissing());
-        test = t.where(everyFourth(t));
-        train = t.dropWhere(everyFourth(t));
+        Table[] split = RealTableJobs.measuredPenguins();
+        train = split[0];
+        test = split[1];
         model = RealTableJobs.run(TrainSpec.builder().setTable(train)
-                .setColumns(ColumnSelection.allExcept(t, "species", LabelKind.CLASSES))
+                .setColumns(ColumnSelection.allExcept(train, "species", LabelKind.CLASSES))
                 .setModel(ModelSpec.Family.MLP, 16).opt(TrainOptions.EMBED_ABOVE, 2)
                 .optEpochs(15).optBatchSize(16).optWorkers(2).optLearningRate(0.01f)
                 .optCpusPerWorker(0).optName("penguins-embedded").build());
