@@ -74,6 +74,31 @@ class RecommenderTrainingTest {
     }
 
     @Test
+    void implicitFeedbackTrainsAsTwoClassesAndBeatsTheMajority() {
+        Table t = ratings.copy();
+        IntColumn liked = IntColumn.create("liked", t.rowCount());
+        for (int i = 0; i < t.rowCount(); i++) {
+            liked.set(i, t.doubleColumn(SyntheticRatings.RATING).get(i) > 3.5 ? 1 : 0);
+        }
+        t.addColumns(liked);
+        TrainResult r = RealTableJobs.run(TrainSpec.builder().setTable(t)
+                .setColumns(ColumnSelection.builder().addFeatures("user", "item")
+                        .setLabel("liked", LabelKind.CLASSES).build())
+                .setModel(ModelSpec.Family.MF, 4).optEpochs(6).optBatchSize(64).optWorkers(2)
+                .optLearningRate(0.02f).optValidationFraction(0.2).optCpusPerWorker(0)
+                .optName("liked").build());
+        assertEquals(2, r.model().outputs());
+        var last = r.epochs().get(r.epochs().size() - 1);
+        double liking = liked.sum() / (double) t.rowCount();
+        double majority = Math.max(liking, 1 - liking);
+        System.out.printf("mf on 0/1 likes: validation accuracy %.3f, AUC %.3f, majority %.3f%n",
+                last.validationAccuracy(), last.validationAuc(), majority);
+        // a constant predictor scores the majority's accuracy and an AUC of 0.5
+        assertTrue(last.validationAccuracy() > majority + 0.05, last.toString());
+        assertTrue(last.validationAuc() > 0.65, last.toString());
+    }
+
+    @Test
     void anUnseenUserPredictsFromTheItemAlone() {
         Table rows = Table.create("new", StringColumn.create("user", "nobody", "stranger", "u3"),
                 IntColumn.create("item", 1000, 1000, 1000));
