@@ -68,6 +68,11 @@ final class TrainRequests {
     private static ColumnSelection columns(Table table, TrainRequest r) {
         String label = r.get(TrainOptions.LABEL);
         LabelKind kind = labelKind(table, label);
+        if ("mf".equals(r.get(TrainOptions.MODEL)) && kind == LabelKind.CLASSES
+                && table.column(label) instanceof NumericColumn<?> stars
+                && stars.countUnique() > 2) {
+            kind = LabelKind.REGRESSION; // mf scores whole-number ratings (1-5 stars) as ratings
+        }
         if (r.get(TrainOptions.FEATURES) == null) {
             return ColumnSelection.allExcept(table, label, kind);
         }

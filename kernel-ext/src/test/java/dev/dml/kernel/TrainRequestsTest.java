@@ -62,6 +62,19 @@ class TrainRequestsTest {
     }
 
     @Test
+    void mfReadsWholeNumberStarsAsRatings() {
+        Table stars = Table.create("stars", StringColumn.create("user", "a", "b", "a", "c"),
+                IntColumn.create("item", 1, 1, 2, 2), IntColumn.create("stars", 1, 5, 3, 4));
+        TrainSpec s = TrainRequests.spec(TrainRequest.parse(List.of("stars", "--label", "stars",
+                "--model", "mf", "--batch-size", "2"), null), new NotebookData(
+                        name -> Optional.ofNullable(Map.<String, Object>of("stars", stars)
+                                .get(name)), () -> List.of("stars"), Map::of));
+        assertEquals(dev.dml.ray.data.LabelKind.REGRESSION, s.columns().labelKind());
+        assertEquals(1, s.model().outputs());
+        assertEquals(3.25f, s.model().offset(), 1e-6, "the mean rating");
+    }
+
+    @Test
     void strategiesMapToTheEngines() {
         Strategy.Staged pipeline = (Strategy.Staged) spec("fraud --label is_fraud --hidden 32,16"
                 + " --strategy pipeline --stages 3 --microbatches 4 --schedule 1f1b"
