@@ -3,7 +3,6 @@ package dev.dml.options;
 import dev.dml.options.Option.Target;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * Every option of {@code %dml train}, each declared once: here are its flag, value type,
@@ -47,14 +46,34 @@ public final class TrainOptions {
 
     /** The model family. */
     public static final Option<String> MODEL = spec("model",
-            ValueType.choice("mlp", "logistic", "cnn"), "mlp|logistic|cnn", "the model family")
-            .example("logistic").fixed("mlp").java("setModel(ModelSpec.Family)").done();
+            ValueType.choice("mlp", "logistic", "cnn", "mf"), "mlp|logistic|cnn|mf",
+            "the model family; mf is matrix factorization for recommenders: --features"
+            + " USER,ITEM (ids, text or integers), a rating label (regression) or a 0/1 label"
+            + " (implicit feedback)").example("logistic").fixed("mlp")
+            .java("setModel(ModelSpec.Family)").done();
 
-    /** The hidden layer sizes of an MLP, or the channels of a CNN. */
+    /** The hidden layer sizes of an MLP, the channels of a CNN, the factors of MF. */
     public static final Option<List<Integer>> HIDDEN = spec("hidden", ValueType.sizes(),
-            "64,32", "hidden layer sizes of an mlp (channels of a cnn)").example("64,32")
-            .derived("64 for an mlp", v -> "mlp".equals(v.get(MODEL)) ? List.of(64) : null)
+            "64,32", "hidden layer sizes of an mlp (channels of a cnn; the embedding size of"
+            + " mf)").example("64,32")
+            .derived("64 for an mlp, 16 for mf", v -> "mlp".equals(v.get(MODEL)) ? List.of(64)
+                    : "mf".equals(v.get(MODEL)) ? List.of(16) : null)
             .java("setModel(family, hidden...)").done();
+
+    /** A user's own DJL block. */
+    public static final Option<String> BLOCK = kernel("block", ValueType.variableName(), "VAR",
+            "train your own DJL block instead of --model: a variable holding a"
+            + " dev.dml.ray.model.BlockFactory, whose newBlock(inputs, outputs) every worker"
+            + " calls (its class may be defined in a cell)").example("net")
+            .noDefault("none: --model").java("setBlock").done();
+
+    /** Distinct values above which a text feature is embedded, not one-hot encoded. */
+    public static final Option<Integer> EMBED_ABOVE = spec("embed-above", ValueType.count(), "N",
+            "a text feature with more than N distinct training values gets a learnt embedding"
+            + " (one input, its category's index) instead of one-hot inputs; an unseen or"
+            + " missing value embeds to zeros. Such a model predicts in dml but is not saved"
+            + " for plain DJL or PyTorch").example("32").fixed(1000)
+            .java("opt(TrainOptions.EMBED_ABOVE, ...)").done();
 
     /** Passes over the training rows. */
     public static final Option<Integer> EPOCHS = spec("epochs", ValueType.count(), "N",
@@ -312,8 +331,8 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, READ_ON_WORKERS,
-            DATA_CACHE_MB, MODEL, HIDDEN, EPOCHS,
-            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB,
+            DATA_CACHE_MB, MODEL, HIDDEN, BLOCK, EMBED_ABOVE, EPOCHS, BATCH_SIZE,
+            STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB,
             SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
@@ -355,58 +374,5 @@ public final class TrainOptions {
     static <T> Declaration<T> kernel(String name, ValueType<T> type, String metavar,
             String help) {
         return new Declaration<>(name, type, metavar, help, Target.KERNEL);
-    }
-
-    /** The parts of one declaration, in the order they read best. */
-    static final class Declaration<T> {
-        private final String name;
-        private final ValueType<T> type;
-        private final String metavar;
-        private final String help;
-        private final Target target;
-        private String example;
-        private String defaultText;
-        private Function<OptionValues, T> defaultValue;
-        private String javaTerm;
-
-        Declaration(String name, ValueType<T> type, String metavar, String help, Target target) {
-            this.name = name;
-            this.type = type;
-            this.metavar = metavar;
-            this.help = help;
-            this.target = target;
-        }
-
-        Declaration<T> example(String e) {
-            this.example = e;
-            return this;
-        }
-
-        Declaration<T> fixed(T value) {
-            this.defaultText = type.format(value);
-            this.defaultValue = v -> value;
-            return this;
-        }
-
-        Declaration<T> derived(String text, Function<OptionValues, T> value) {
-            this.defaultText = text;
-            this.defaultValue = value;
-            return this;
-        }
-
-        Declaration<T> noDefault(String text) {
-            this.defaultText = text;
-            return this;
-        }
-
-        Declaration<T> java(String term) {
-            this.javaTerm = term;
-            return this;
-        }
-
-        Option<T> done() {
-            return new Option<>(name, type, metavar, help, defaultText, defaultValue, example,
-                    javaTerm, target);
-        }
     }
 }

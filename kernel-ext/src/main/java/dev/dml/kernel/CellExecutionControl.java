@@ -28,9 +28,37 @@ final class CellExecutionControl extends DirectExecutionControl {
     static final long STOP_GRACE_MS = 1_000;
 
     private final Map<String, Object> parked = new ConcurrentHashMap<>();
+    /** The bytecode of every class the cells defined, by binary name, the latest version. */
+    private final Map<String, byte[]> classes = new ConcurrentHashMap<>();
     private final AtomicLong keys = new AtomicLong();
     private boolean stopRequested;
     private volatile Thread running;
+
+    @Override
+    public void load(ClassBytecodes[] cbcs) throws ClassInstallException, NotImplementedException,
+            EngineTerminationException {
+        keep(cbcs);
+        super.load(cbcs);
+    }
+
+    @Override
+    public void redefine(ClassBytecodes[] cbcs) throws ClassInstallException,
+            NotImplementedException, EngineTerminationException {
+        keep(cbcs);
+        super.redefine(cbcs);
+    }
+
+    /** Keeps the cells' bytecode, so that a job can send a cell's class to its workers. */
+    private void keep(ClassBytecodes[] cbcs) {
+        for (ClassBytecodes c : cbcs) {
+            classes.put(c.name(), c.bytecodes().clone());
+        }
+    }
+
+    /** @return the bytecode of the classes the cells defined, by binary name; a copy */
+    Map<String, byte[]> cellClasses() {
+        return Map.copyOf(classes);
+    }
 
     @Override
     protected String invoke(Method doitMethod) throws Exception {

@@ -3,6 +3,7 @@ package dev.dml.kernel;
 import java.nio.charset.Charset;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.dflib.jjava.jupyter.channels.ShellReplyEnvironment;
@@ -107,6 +108,11 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
      */
     Optional<Object> variable(String name) {
         return evaluator.variable(name);
+    }
+
+    /** The bytecode of the classes the cells defined, for {@code %dml train --block}. */
+    Map<String, byte[]> cellClasses() {
+        return evaluator.cellClasses();
     }
 
     /** The notebook's variable names, for "did you mean" hints. */

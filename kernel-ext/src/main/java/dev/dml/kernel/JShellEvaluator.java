@@ -69,6 +69,11 @@ final class JShellEvaluator implements AutoCloseable {
         return evaluator;
     }
 
+    /** @return the bytecode of the classes the cells defined, by binary name */
+    Map<String, byte[]> cellClasses() {
+        return control.cellClasses();
+    }
+
     /** The JShell instance, for code assistance. */
     SourceCodeAnalysis analysis() {
         return shell.sourceCodeAnalysis();

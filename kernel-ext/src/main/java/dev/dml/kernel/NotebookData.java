@@ -2,10 +2,13 @@ package dev.dml.kernel;
 
 import dev.dml.DmlException;
 import dev.dml.ray.data.TableReaders;
+import dev.dml.ray.model.BlockFactory;
+import dev.dml.ray.model.UserBlock;
 import dev.dml.ray.train.TrainResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -23,16 +26,18 @@ final class NotebookData {
 
     private final Function<String, Optional<Object>> variables;
     private final Supplier<List<String>> names;
+    private final Supplier<Map<String, byte[]>> cellClasses;
 
     NotebookData(Function<String, Optional<Object>> variables,
-            Supplier<List<String>> names) {
+            Supplier<List<String>> names, Supplier<Map<String, byte[]>> cellClasses) {
         this.variables = variables;
         this.names = names;
+        this.cellClasses = cellClasses;
     }
 
     /** A workspace with no variables: a kernel other than dml's; files still work. */
     static NotebookData filesOnly() {
-        return new NotebookData(name -> Optional.empty(), List::of);
+        return new NotebookData(name -> Optional.empty(), List::of, Map::of);
     }
 
     /**
@@ -87,6 +92,41 @@ final class NotebookData {
         throw new DmlException("There is no variable or model folder '" + name + "' for the"
                 + " model.", hint(name).replace(FILE_HINT, "Train one with %dml train ... --into "
                         + name + ", or give a folder model.save(dir) wrote."));
+    }
+
+    /**
+     * Returns the block factory a variable holds, captured to cross Ray: with the cells'
+     * classes when a cell defined its class.
+     *
+     * @param name the variable of {@code --block}
+     * @return the captured factory
+     */
+    UserBlock block(String name) {
+        Object value = variables.apply(name).orElseThrow(() -> new DmlException("There is no"
+                + " variable '" + name + "' for --block.", hint(name).replace("Define the table"
+                + " in an earlier cell, or give a .csv or .arrow file path.", "Define it in an"
+                + " earlier cell: var " + name + " = new MyNet(); with class MyNet implements"
+                + " BlockFactory.")));
+        if (!(value instanceof BlockFactory factory)) {
+            throw new DmlException("The variable '" + name + "' given as --block is a "
+                    + value.getClass().getSimpleName() + ", not a dev.dml.ray.model"
+                    + ".BlockFactory.", value instanceof ai.djl.nn.Block ? "A block cannot"
+                    + " cross to the workers; write a class implementing BlockFactory whose"
+                    + " newBlock(inputs, outputs) builds it, and pass an instance."
+                    : "Pass an instance of a class implementing BlockFactory.");
+        }
+        Class<?> c = factory.getClass();
+        if (c.getClassLoader() == BlockFactory.class.getClassLoader()) {
+            return UserBlock.of(name, factory, Map.of()); // on the workers' class path too
+        }
+        Map<String, byte[]> cells = cellClasses.get();
+        if (!cells.containsKey(c.getName())) {
+            throw new DmlException("The class " + c.getName() + " of '" + name + "' comes from"
+                    + " a jar added with %jars or %maven, which the workers do not have yet.",
+                    "Define the class in a notebook cell: dml sends the cells' classes with"
+                            + " the job.");
+        }
+        return UserBlock.of(name, factory, cells);
     }
 
     private String hint(String source) {

@@ -65,7 +65,8 @@ final class RayBackend implements DmlBackend {
         @Override
         public DmlBackend open(BaseKernel kernel) {
             if (kernel instanceof DmlKernel dml) {
-                return new RayBackend(new NotebookData(dml::variable, dml::variableNames), dml);
+                return new RayBackend(new NotebookData(dml::variable, dml::variableNames,
+                        dml::cellClasses), dml);
             }
             return new RayBackend(NotebookData.filesOnly(), null);
         }

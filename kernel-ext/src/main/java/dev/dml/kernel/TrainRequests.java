@@ -61,6 +61,10 @@ final class TrainRequests {
                 b.optValidationFraction(Double.parseDouble(validation));
             }
         }
+        String block = r.get(TrainOptions.BLOCK);
+        if (block != null) {
+            b.setBlock(data.block(block));
+        }
         if (r.cluster() != null) {
             b.optClusterAddress(r.cluster());
         }
@@ -74,6 +78,11 @@ final class TrainRequests {
     private static ColumnSelection columns(Table table, TrainRequest r) {
         String label = r.get(TrainOptions.LABEL);
         LabelKind kind = labelKind(table, label);
+        if ("mf".equals(r.get(TrainOptions.MODEL)) && kind == LabelKind.CLASSES
+                && table.column(label) instanceof NumericColumn<?> stars
+                && stars.countUnique() > 2) {
+            kind = LabelKind.REGRESSION; // mf scores whole-number ratings (1-5 stars) as ratings
+        }
         if (r.get(TrainOptions.FEATURES) == null) {
             return ColumnSelection.allExcept(table, label, kind);
         }

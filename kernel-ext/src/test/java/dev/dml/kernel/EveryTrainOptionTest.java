@@ -26,8 +26,9 @@ class EveryTrainOptionTest {
 
     private final Table fraud = SyntheticFraud.generate(2_000, 7);
     private final NotebookData data = new NotebookData(
-            name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud).get(name)),
-            () -> List.of("fraud"));
+            name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud, "net",
+                    new CellBlockTest.Logistic()).get(name)), () -> List.of("fraud", "net"),
+            Map::of);
 
     /** What each option needs beside it to make a valid job. */
     private static String companions(Option<?> o, Path dir) {
@@ -143,6 +144,8 @@ class EveryTrainOptionTest {
             assertEquals(2_000, spec.trainRows());
             assertTrue(spec.files().isPresent() && spec.trainTable() == null,
                     "the kernel held the rows");
+        } else if (o == TrainOptions.BLOCK) {
+            assertEquals(dev.dml.ray.model.ModelSpec.Family.CUSTOM, spec.model().family());
         } else if (o == TrainOptions.CLUSTER) {
             assertEquals("127.0.0.1:6379", spec.clusterAddress().orElseThrow());
         } else {

@@ -15,7 +15,7 @@ class PredictModelTest {
 
     private final NotebookData data = new NotebookData(
             name -> Optional.ofNullable(Map.<String, Object>of("test", Table.create("test"),
-                    "model", "a string").get(name)), () -> List.of("model", "test"));
+                    "model", "a string").get(name)), () -> List.of("model", "test"), Map::of);
 
     private static String failure(Runnable r) {
         return assertThrows(DmlException.class, r::run).getMessage();

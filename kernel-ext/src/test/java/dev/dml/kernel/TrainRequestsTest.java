@@ -34,7 +34,7 @@ class TrainRequestsTest {
                             DateColumn.create("day", LocalDate.of(2026, 1, 1),
                                     LocalDate.of(2026, 1, 2)), IntColumn.create("y", 0, 1)))
                     .get(name)),
-            () -> List.of("dates", "fraud", "holdout", "text", "words"));
+            () -> List.of("dates", "fraud", "holdout", "text", "words"), Map::of);
 
     private TrainSpec spec(String words) {
         return TrainRequests.spec(TrainRequest.parse(List.of(words.split(" ")), null), data);
@@ -59,6 +59,19 @@ class TrainRequestsTest {
         assertEquals(Strategy.data(), s.strategy());
         assertEquals(400, spec("fraud --label is_fraud --validation 0.2").validationTable()
                 .orElseThrow().rowCount());
+    }
+
+    @Test
+    void mfReadsWholeNumberStarsAsRatings() {
+        Table stars = Table.create("stars", StringColumn.create("user", "a", "b", "a", "c"),
+                IntColumn.create("item", 1, 1, 2, 2), IntColumn.create("stars", 1, 5, 3, 4));
+        TrainSpec s = TrainRequests.spec(TrainRequest.parse(List.of("stars", "--label", "stars",
+                "--model", "mf", "--batch-size", "2"), null), new NotebookData(
+                        name -> Optional.ofNullable(Map.<String, Object>of("stars", stars)
+                                .get(name)), () -> List.of("stars"), Map::of));
+        assertEquals(dev.dml.ray.data.LabelKind.REGRESSION, s.columns().labelKind());
+        assertEquals(1, s.model().outputs());
+        assertEquals(3.25f, s.model().offset(), 1e-6, "the mean rating");
     }
 
     @Test

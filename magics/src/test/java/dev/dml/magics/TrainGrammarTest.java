@@ -110,7 +110,7 @@ class TrainGrammarTest {
                 "%dml train: --workers must be a whole number of at least 1, or a range of them such as"
                 + " 2:4, got '4:2'."), error(() -> line("fraud --label y --workers 4:2")));
         assertTrue(error(() -> line("fraud --label y --model rnn"))
-                .contains("--model must be one of mlp, logistic, cnn"));
+                .contains("--model must be one of mlp, logistic, cnn, mf"));
         assertTrue(error(() -> line("fraud --label y --hidden 64,x"))
                 .contains("--hidden must be sizes of at least 1"));
         assertTrue(error(() -> line("fraud --label y --into 2fast"))

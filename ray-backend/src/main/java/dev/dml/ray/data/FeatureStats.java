@@ -26,14 +26,15 @@ public final class FeatureStats implements Serializable {
     /**
      * Computes the statistics of the selected features' inputs (the table is validated first). A
      * constant column gets a standard deviation of 1, so that it maps to 0. The one-hot inputs
-     * of a text feature ({@link FeatureVocabulary}) get mean 0 and standard deviation 1: they
-     * are not standardised.
+     * of a text feature ({@link FeatureVocabulary}), and an embedded one's index, get mean 0 and
+     * standard deviation 1: they are not standardised.
      *
      * @param table the training table
      * @param selection the feature columns
      * @return the statistics, one entry per feature in selection order
      */
     public static FeatureStats of(Table table, ColumnSelection selection) {
+        TableValidator.validate(table, selection.featuresOnly());
         return new Moments(selection).add(table).stats();
     }
 
@@ -44,7 +45,7 @@ public final class FeatureStats implements Serializable {
      */
     public static final class Moments {
         private final ColumnSelection selection;
-        private final boolean[] oneHot;
+        private final boolean[] categorical;
         private final double[] mean;
         private final double[] m2;
         private long n;
@@ -56,7 +57,7 @@ public final class FeatureStats implements Serializable {
          */
         public Moments(ColumnSelection selection) {
             this.selection = selection;
-            this.oneHot = selection.vocabulary().oneHot(selection.features());
+            this.categorical = selection.vocabulary().categorical(selection.features());
             int f = selection.inputs().size();
             this.mean = new double[f];
             this.m2 = new double[f];
@@ -77,7 +78,7 @@ public final class FeatureStats implements Serializable {
             List<String> names = selection.inputs();
             long total = n + rows;
             for (int c = 0; c < names.size(); c++) {
-                if (oneHot[c]) {
+                if (categorical[c]) {
                     continue;
                 }
                 float[] v = Columns.floats(inputs.column(names.get(c)));
@@ -109,7 +110,7 @@ public final class FeatureStats implements Serializable {
             float[] means = new float[f];
             float[] stds = new float[f];
             for (int c = 0; c < f; c++) {
-                if (oneHot[c]) { // 0 or 1 already; left as they are, so a row has one input at 1
+                if (categorical[c]) { // one-hot 0 or 1, or an index: left as they are
                     stds[c] = 1f;
                     continue;
                 }

@@ -73,7 +73,8 @@ public record FileScan(ColumnSelection columns, FeatureStats stats, int classes,
                 columns = columns.withClassNames(List.copyOf(classNames));
             }
             if (!text.isEmpty()) {
-                columns = columns.withVocabulary(FeatureVocabulary.fromCounts(counts));
+                columns = columns.withVocabulary(FeatureVocabulary.fromCounts(counts,
+                        FeatureVocabulary.DEFAULT_EMBED_ABOVE));
             }
         }
         FeatureStats.Moments moments = new FeatureStats.Moments(columns);

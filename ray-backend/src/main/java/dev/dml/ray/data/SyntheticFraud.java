@@ -87,7 +87,7 @@ public final class SyntheticFraud {
     }
 
     /** Box–Muller with a fixed draw order, so values do not depend on the JDK version. */
-    private static double gaussian(SplittableRandom rnd) {
+    static double gaussian(SplittableRandom rnd) {
         double u1 = rnd.nextDouble();
         double u2 = rnd.nextDouble();
         return StrictMath.sqrt(-2.0 * StrictMath.log1p(-u1)) * StrictMath.cos(2.0 * Math.PI * u2);

@@ -29,6 +29,17 @@ final class ModelBlocks {
                 return new NDList(x.sub(m.create(mean)).div(m.create(std)));
             }, "standardize"));
         }
+        if (spec.family() == ModelSpec.Family.CUSTOM) {
+            net.add(spec.block().factory().newBlock(spec.inputs(), spec.outputs()));
+            return net;
+        }
+        if (spec.family() == ModelSpec.Family.MF) {
+            net.add(new MatrixFactorization(spec.embeddings(), spec.offset(), spec.outputs()));
+            return net;
+        }
+        if (!spec.embeddings().isEmpty()) {
+            net.add(new EmbeddingBlock(spec.embeddings()));
+        }
         if (spec.family() == ModelSpec.Family.CNN) {
             int[] image = spec.image();
             long c = image[0];

@@ -132,6 +132,16 @@ public final class ModelExport {
      */
     public static void save(ModelStage whole, Info info, Path dir) {
         ModelSpec spec = whole.spec();
+        if (spec.family() == ModelSpec.Family.CUSTOM) {
+            throw new DmlException("The model is a user's " + DmlException.literal(spec.block())
+                    + "; dml-model.json and safetensors describe built-in layers only.",
+                    "Save the parameters from the DJL model of openDjlModel.");
+        }
+        if (!spec.embeddings().isEmpty()) {
+            throw new DmlException("The model embeds its inputs " + spec.embeddings() + "; the"
+                    + " layers of dml-model.json and safetensors have no embedding yet.",
+                    "Predict with it in dml, or one-hot encode the columns ({embed-above}).");
+        }
         if (info.features().size() != spec.inputs()) {
             throw new IllegalArgumentException(info.features().size()
                     + " feature names for a model of " + spec.inputs() + " inputs");

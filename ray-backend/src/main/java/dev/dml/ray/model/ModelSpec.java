@@ -30,10 +30,14 @@ public final class ModelSpec implements Serializable {
     public enum Family {
         /** One linear layer; with {@link Objective#L2} this is linear regression. */
         LOGISTIC_REGRESSION("logistic"),
-        /** Linear layers with ReLU between them, sizes from {@link Builder#addHidden}. */
+        /** Linear layers with ReLU between them, sizes from {@link ModelSpecBuilder#addHidden}. */
         MLP("mlp"),
         /** conv(5x5)-ReLU-maxpool-conv(5x5)-ReLU-maxpool-dense-ReLU-dense, for small images. */
-        CNN("cnn");
+        CNN("cnn"),
+        /** Matrix factorization of two embedded id inputs, see {@link MatrixFactorization}. */
+        MF("mf"),
+        /** A user's own block from a {@link BlockFactory} ({@code --block VAR}). */
+        CUSTOM("block");
 
         private final String optionName;
 
@@ -57,7 +61,7 @@ public final class ModelSpec implements Serializable {
                 }
             }
             throw new DmlException("No model family is called '" + DmlException.literal(name)
-                    + "'.", "Use one of mlp, logistic, cnn ({model}).");
+                    + "'.", "Use one of mlp, logistic, cnn, mf ({model}).");
         }
     }
 
@@ -70,8 +74,15 @@ public final class ModelSpec implements Serializable {
     private final Objective objective;
     private final long seed;
     private final FeatureStats standardize;
+    private final Embeddings embeddings;
+    private final float offset;
+    private final UserBlock block;
 
-    private ModelSpec(Builder b) {
+    static ModelSpec of(ModelSpecBuilder b) {
+        return new ModelSpec(b);
+    }
+
+    private ModelSpec(ModelSpecBuilder b) {
         this.family = b.family;
         this.inputs = b.inputs;
         this.outputs = b.outputs;
@@ -81,6 +92,9 @@ public final class ModelSpec implements Serializable {
         this.objective = b.objective;
         this.seed = b.seed;
         this.standardize = b.standardize;
+        this.embeddings = b.embeddings;
+        this.offset = b.offset;
+        this.block = b.block;
     }
 
     /**
@@ -89,8 +103,8 @@ public final class ModelSpec implements Serializable {
      * @param family the model family
      * @return a builder
      */
-    public static Builder builder(Family family) {
-        return new Builder(family);
+    public static ModelSpecBuilder builder(Family family) {
+        return new ModelSpecBuilder(family);
     }
 
     /**
@@ -113,7 +127,7 @@ public final class ModelSpec implements Serializable {
      * @return the spec
      */
     public static ModelSpec mlp(int inputs, int classes, int... hidden) {
-        Builder b = builder(Family.MLP).setInputs(inputs).setOutputs(classes);
+        ModelSpecBuilder b = builder(Family.MLP).setInputs(inputs).setOutputs(classes);
         for (int h : hidden) {
             b.addHidden(h);
         }
@@ -171,7 +185,7 @@ public final class ModelSpec implements Serializable {
      * @return a new spec
      */
     public ModelSpec withSeed(long newSeed) {
-        Builder b = toBuilder();
+        ModelSpecBuilder b = toBuilder();
         b.seed = newSeed;
         return b.build();
     }
@@ -194,8 +208,27 @@ public final class ModelSpec implements Serializable {
      * @return at least 1
      */
     public int layerCount() {
+        if (family == Family.MF || family == Family.CUSTOM) {
+            return 1;
+        }
         int dense = family == Family.LOGISTIC_REGRESSION ? 0 : hidden.length;
-        return (family == Family.CNN ? convChannels.length : 0) + dense + 1;
+        return (family == Family.CNN ? convChannels.length : 0) + dense + 1
+                + (embeddings.isEmpty() ? 0 : 1);
+    }
+
+    /** @return the inputs that are category indices to embed; empty when none */
+    public Embeddings embeddings() {
+        return embeddings;
+    }
+
+    /** @return the user's block of a {@link Family#CUSTOM} model, else {@code null} */
+    public UserBlock block() {
+        return block;
+    }
+
+    /** @return the constant an mf model's score starts from (0 for other families) */
+    public float offset() {
+        return offset;
     }
 
     /** @return the input standardisation built into the model, or {@code null} */
@@ -211,8 +244,8 @@ public final class ModelSpec implements Serializable {
         return image.clone();
     }
 
-    private Builder toBuilder() {
-        Builder b = new Builder(family);
+    private ModelSpecBuilder toBuilder() {
+        ModelSpecBuilder b = new ModelSpecBuilder(family);
         b.inputs = inputs;
         b.outputs = outputs;
         b.hidden = hidden.clone();
@@ -221,6 +254,9 @@ public final class ModelSpec implements Serializable {
         b.objective = objective;
         b.seed = seed;
         b.standardize = standardize;
+        b.embeddings = embeddings;
+        b.offset = offset;
+        b.block = block;
         return b;
     }
 
@@ -241,159 +277,10 @@ public final class ModelSpec implements Serializable {
                 + Arrays.toString(hidden) + (family == Family.CNN
                         ? ", conv=" + Arrays.toString(convChannels) + ", image="
                                 + Arrays.toString(image) : "")
+                + (embeddings.isEmpty() ? "" : ", " + embeddings)
+                + (family == Family.MF ? ", offset=" + offset : "")
+                + (block != null ? ", " + block : "")
                 + ", objective=" + objective + ", seed=" + seed
                 + (standardize != null ? ", standardized" : "") + "}";
-    }
-
-    /** Builds a {@link ModelSpec}; setters reject bad values at once. */
-    public static final class Builder {
-
-        private final Family family;
-        private int inputs;
-        private int outputs;
-        private int[] hidden = new int[0];
-        private int[] convChannels = {8, 16};
-        private int[] image = {1, 28, 28};
-        private Objective objective;
-        private long seed = 42;
-        private boolean customHidden;
-        private FeatureStats standardize;
-
-        private Builder(Family family) {
-            if (family == null) {
-                throw new DmlException("The model family is missing.", "Pass a ModelSpec.Family.");
-            }
-            this.family = family;
-            if (family == Family.CNN) {
-                inputs = 28 * 28;
-                hidden = new int[] {64};
-            }
-        }
-
-        /**
-         * Sets the number of input features (required, except for a CNN where it follows from
-         * {@link #optImage}).
-         *
-         * @param n the feature count
-         * @return this builder
-         */
-        public Builder setInputs(int n) {
-            ModelSpecChecks.positive(n, "inputs");
-            this.inputs = n;
-            return this;
-        }
-
-        /**
-         * Sets the number of outputs: classes, or 1 for sigmoid or regression (required).
-         *
-         * @param n the output count
-         * @return this builder
-         */
-        public Builder setOutputs(int n) {
-            ModelSpecChecks.positive(n, "outputs");
-            this.outputs = n;
-            return this;
-        }
-
-        /**
-         * Appends a hidden dense layer (MLP; for a CNN the first call replaces the default 64).
-         *
-         * @param units the layer width
-         * @return this builder
-         */
-        public Builder addHidden(int units) {
-            ModelSpecChecks.positive(units, "hidden units");
-            if (family == Family.CNN && Arrays.equals(hidden, new int[] {64}) && !customHidden) {
-                hidden = new int[0];
-            }
-            customHidden = true;
-            hidden = Arrays.copyOf(hidden, hidden.length + 1);
-            hidden[hidden.length - 1] = units;
-            return this;
-        }
-
-        /**
-         * Sets the CNN's convolution channels, one 5x5 conv + 2x2 max-pool per entry.
-         *
-         * @param channels the channel counts, default {@code 8, 16}
-         * @return this builder
-         */
-        public Builder optConvChannels(int... channels) {
-            if (channels.length == 0) {
-                throw new DmlException("A CNN needs at least one conv layer.", "Pass e.g. 8, 16.");
-            }
-            for (int c : channels) {
-                ModelSpecChecks.positive(c, "conv channels");
-            }
-            this.convChannels = channels.clone();
-            return this;
-        }
-
-        /**
-         * Sets the CNN's image layout; the input width becomes {@code c * h * w}.
-         *
-         * @param channels image channels, default 1
-         * @param height image height, default 28
-         * @param width image width, default 28
-         * @return this builder
-         */
-        public Builder optImage(int channels, int height, int width) {
-            ModelSpecChecks.positive(channels, "image channels");
-            ModelSpecChecks.positive(height, "image height");
-            ModelSpecChecks.positive(width, "image width");
-            this.image = new int[] {channels, height, width};
-            this.inputs = channels * height * width;
-            return this;
-        }
-
-        /**
-         * Builds input standardisation {@code (x - mean) / std} into the model, so raw features
-         * (e.g. amounts in the thousands) train well and predictions need no extra step.
-         *
-         * @param stats per-feature statistics from {@link FeatureStats#of}
-         * @return this builder
-         */
-        public Builder optStandardize(FeatureStats stats) {
-            this.standardize = stats;
-            return this;
-        }
-
-        /**
-         * Sets the loss; default softmax cross-entropy, or L2 when there is one output.
-         *
-         * @param o the objective
-         * @return this builder
-         */
-        public Builder optObjective(Objective o) {
-            this.objective = o;
-            return this;
-        }
-
-        /**
-         * Sets the initialisation seed (default 42): the same seed gives bitwise identical
-         * initial parameters.
-         *
-         * @param s the seed
-         * @return this builder
-         */
-        public Builder optSeed(long s) {
-            this.seed = s;
-            return this;
-        }
-
-        /**
-         * Builds the spec.
-         *
-         * @return the immutable spec
-         */
-        public ModelSpec build() {
-            ModelSpecChecks.requireShape(family, inputs, outputs, hidden);
-            if (objective == null) {
-                objective = outputs == 1 ? Objective.L2 : Objective.SOFTMAX_CROSS_ENTROPY;
-            }
-            ModelSpecChecks.requireConsistent(
-                    family, inputs, outputs, image, objective, standardize);
-            return new ModelSpec(this);
-        }
     }
 }

@@ -5,7 +5,7 @@ import dev.dml.DmlException;
 import dev.dml.ray.data.FeatureStats;
 import java.util.Arrays;
 
-/** The checks behind {@link ModelSpec.Builder} and a model's batches: each says what to do. */
+/** The checks behind {@link ModelSpecBuilder} and a model's batches: each says what to do. */
 final class ModelSpecChecks {
 
     private ModelSpecChecks() {}
@@ -60,6 +60,40 @@ final class ModelSpecChecks {
                     "A CNN over " + Arrays.toString(image) + " images takes "
                             + image[0] * image[1] * image[2] + " inputs, not " + inputs + ".",
                     "Call optImage(channels, height, width) instead of setInputs.");
+        }
+    }
+
+    /** Requires the embedded inputs to be inputs, and an mf model's two ids and one score. */
+    static void requireEmbeddable(ModelSpec.Family family, int inputs, int outputs,
+            Embeddings embeddings, float offset) {
+        int[] at = embeddings.positions();
+        if (at.length > 0 && at[at.length - 1] >= inputs) {
+            throw new DmlException("The embedded input " + at[at.length - 1] + " is not one of"
+                    + " the model's " + inputs + " inputs.", "Embed inputs 0.." + (inputs - 1)
+                    + ".");
+        }
+        if (family == ModelSpec.Family.CNN && !embeddings.isEmpty()) {
+            throw new DmlException("A cnn reads pixels, which are not categories to embed.",
+                    "Train the mlp or logistic family on embedded columns.");
+        }
+        if (family != ModelSpec.Family.MF) {
+            if (offset != 0f) {
+                throw new DmlException("optOffset sets where an mf model's score starts; this"
+                        + " is a " + family.optionName() + " model.", "Drop optOffset.");
+            }
+            return;
+        }
+        int[] widths = embeddings.widths();
+        if (inputs != 2 || embeddings.size() != 2 || widths[0] != widths[1]) {
+            throw new DmlException("An mf model takes two embedded inputs, a user and an item"
+                    + " index, with embeddings of one width; got " + inputs + " inputs, "
+                    + embeddings + ".", "Call setInputs(2) and optEmbeddings(Embeddings.none()"
+                    + ".add(0, users + 1, k).add(1, items + 1, k)).");
+        }
+        if (outputs > 2) {
+            throw new DmlException("An mf model scores a rating (1 output) or a 0/1 label (2"
+                    + " outputs), not " + outputs + " classes.", "Use a rating or a 0/1 label,"
+                    + " or the mlp family with embedded columns.");
         }
     }
 

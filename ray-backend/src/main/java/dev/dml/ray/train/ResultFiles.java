@@ -5,6 +5,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelExport;
+import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,6 +86,33 @@ public final class ResultFiles {
                     + ": " + DmlException.literal(e.getMessage()) + ".",
                     "Pass a folder you can write to.", e);
         }
+    }
+
+    /**
+     * Refuses a model the formats of {@link #export} cannot describe: their layers (linear,
+     * conv2d, ...) have no embedding, and a safetensors file of them would load into a wrong
+     * network.
+     */
+    static void requireExportable(TrainResult result) {
+        ModelSpec spec = result.model();
+        if (spec.family() == ModelSpec.Family.CUSTOM) {
+            throw new DmlException("This model is your own " + DmlException.literal(
+                    spec.block()) + ", whose layers save cannot describe for plain DJL and"
+                    + " PyTorch.", "Predict with it in this session (model.predict, %dml"
+                    + " predict), or save its parameters from model.openModel().");
+        }
+        if (spec.embeddings().isEmpty()) {
+            return;
+        }
+        List<String> embedded = result.columns().features().stream()
+                .filter(result.columns().vocabulary()::embeds).toList();
+        throw new DmlException("This " + (spec.family() == ModelSpec.Family.MF ? "mf model"
+                : "model") + " embeds the columns " + DmlException.literal(embedded) + ", and"
+                + " save writes formats for plain DJL and PyTorch that have no embedding layer"
+                + " yet.", spec.family() == ModelSpec.Family.MF ? "Predict with it in this"
+                + " session (model.predict, %dml predict)." : "Predict with it in this session"
+                + " (model.predict, %dml predict), or train with {embed-above} at least the"
+                + " columns' distinct values to one-hot encode them.");
     }
 
     /** Writes the formats programs without dml load: DJL's, safetensors, dml-model.json. */

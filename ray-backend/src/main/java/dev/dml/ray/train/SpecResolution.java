@@ -13,7 +13,9 @@ import dev.dml.ray.data.LabelClasses;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
+import dev.dml.ray.model.Embeddings;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.ModelSpecBuilder;
 import dev.dml.ray.model.OptimizerSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -89,8 +91,12 @@ final class SpecResolution {
             }
             if (columns.vocabulary().isEmpty()) {
                 // categories are learnt on the training rows: validation rows may hold unseen
-                // ones
-                columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns));
+                // ones; an mf model embeds its id columns whatever they hold
+                boolean mf = b.modelSpec == null && "mf".equals(v.get(TrainOptions.MODEL))
+                        || b.modelSpec != null && b.modelSpec.family() == ModelSpec.Family.MF;
+                columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns,
+                        FeatureVocabulary.DEFAULT_MAX_CATEGORIES, v.get(TrainOptions.EMBED_ABOVE),
+                        mf ? columns.features() : List.of()));
             }
             smallest = train.rowCount() / shards;
             Table rows = train;
@@ -125,7 +131,7 @@ final class SpecResolution {
         if (v.isSet(TrainOptions.STEPS_PER_EPOCH)) {
             steps = Math.min(steps, v.get(TrainOptions.STEPS_PER_EPOCH));
         }
-        ModelSpec model = resolveModel(b, columns, stats, classes);
+        ModelSpec model = resolveModel(b, columns, train, stats, classes);
         int workers = v.get(TrainOptions.WORKERS).max();
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
@@ -171,6 +177,18 @@ final class SpecResolution {
             throw new DmlException("{stratify} deals rows by class; with {read-on-workers}"
                     + " workers read whole row groups.", "Leave {stratify} out; {shuffle}"
                     + " deals the row groups in a seeded order.");
+        }
+        if (b.modelSpec == null && "mf".equals(v.get(TrainOptions.MODEL))
+                || b.modelSpec != null && b.modelSpec.family() == ModelSpec.Family.MF) {
+            throw new DmlException("{model=mf} learns its ids and mean rating from a table in the"
+                    + " kernel; with {read-on-workers} the kernel never holds the rows.",
+                    "Read the ratings into a table variable and train on it.");
+        }
+        if (v.isSet(TrainOptions.EMBED_ABOVE)) {
+            throw new DmlException("{embed-above} is set, but with {read-on-workers} the scan of"
+                    + " the files embeds text columns above the default "
+                    + FeatureVocabulary.DEFAULT_EMBED_ABOVE + " values.",
+                    "Leave {embed-above} out, or train on a table variable.");
         }
     }
 
@@ -270,11 +288,13 @@ final class SpecResolution {
     }
 
     private static ModelSpec resolveModel(TrainSpecBuilder spec, ColumnSelection columns,
-            java.util.function.Supplier<FeatureStats> stats, int classes) {
+            Table train, java.util.function.Supplier<FeatureStats> stats, int classes) {
         int features = columns.inputCount();
         boolean isClasses = columns.labelKind() == LabelKind.CLASSES;
         ModelSpec given = spec.modelSpec;
+        Embeddings embeddings = ModelEmbeddings.of(columns);
         if (given != null) {
+            ModelEmbeddings.requireSame(given, embeddings, columns);
             if (given.inputs() != features) {
                 throw new DmlException("The model takes " + given.inputs()
                         + " inputs, but the selected feature columns make " + features
@@ -296,7 +316,14 @@ final class SpecResolution {
             throw new DmlException("{hidden} sets the hidden layers of an mlp or a cnn, not of a"
                     + " logistic model.", "Drop {hidden}, or train the mlp family.");
         }
-        ModelSpec.Builder b = ModelSpec.builder(family).optSeed(v.get(TrainOptions.SEED));
+        if (spec.block != null) {
+            return UserModels.of(spec.block, v, columns, stats, classes, embeddings);
+        }
+        if (family == ModelSpec.Family.MF) {
+            return ModelEmbeddings.matrixFactorization(v, columns, train, classes);
+        }
+        ModelSpecBuilder b = ModelSpec.builder(family).optSeed(v.get(TrainOptions.SEED))
+                .optEmbeddings(embeddings);
         if (family != ModelSpec.Family.CNN) {
             b.setInputs(features).optStandardize(stats.get());
         } else if (features != 28 * 28) {
@@ -318,6 +345,7 @@ final class SpecResolution {
         c.columns = b.columns;
         c.options = b.options;
         c.modelSpec = b.modelSpec;
+        c.block = b.block;
         c.optimizer = b.optimizer;
         c.strategy = b.strategy;
         c.clusterAddress = b.clusterAddress;

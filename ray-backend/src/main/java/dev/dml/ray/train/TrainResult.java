@@ -387,6 +387,7 @@ public final class TrainResult implements Serializable {
      * @throws dev.dml.DmlException when the folder cannot be written
      */
     public void save(Path dir) {
+        ResultFiles.requireExportable(this); // before any file is written
         ResultFiles.write(this, dir);
         ResultFiles.export(this, dir);
     }

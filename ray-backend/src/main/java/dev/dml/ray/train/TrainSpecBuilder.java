@@ -8,12 +8,15 @@ import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.RowOrder;
+import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.UserBlock;
 import dev.dml.ray.model.OptimizerSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import tech.tablesaw.api.Table;
 
@@ -37,6 +40,7 @@ public final class TrainSpecBuilder extends TrainingSettings {
     OptionValues options = OptionValues.empty();
     /** Richer than the options allow, each set by its own method; null when not given. */
     ModelSpec modelSpec;
+    UserBlock block;
     OptimizerSpec optimizer;
     Strategy strategy;
     String clusterAddress;
@@ -126,6 +130,32 @@ public final class TrainSpecBuilder extends TrainingSettings {
      */
     public TrainSpecBuilder setModel(ModelSpec spec) {
         this.modelSpec = required(spec, "model spec", "Pass a ModelSpec to setModel.");
+        this.block = null;
+        return this;
+    }
+
+    /**
+     * Trains a user's own DJL block ({@code --block VAR}); inputs, outputs and the features'
+     * standardisation come from the table at {@link #build()}.
+     *
+     * @param name what messages call it
+     * @param factory the factory; its class on dml's class path
+     * @return this builder
+     */
+    public TrainSpecBuilder setBlock(String name, BlockFactory factory) {
+        required(factory, "block factory", "Pass a BlockFactory to setBlock.");
+        return setBlock(UserBlock.of(name, factory, Map.of()));
+    }
+
+    /**
+     * As {@link #setBlock(String, BlockFactory)}, with a captured factory (a cell's class).
+     *
+     * @param captured from {@link UserBlock#of}
+     * @return this builder
+     */
+    public TrainSpecBuilder setBlock(UserBlock captured) {
+        this.block = required(captured, "block", "Pass UserBlock.of(name, factory, classes).");
+        this.modelSpec = null;
         return this;
     }
 
@@ -139,12 +169,17 @@ public final class TrainSpecBuilder extends TrainingSettings {
      * @return this builder
      */
     public TrainSpecBuilder setModel(ModelSpec.Family family, int... hiddenSizes) {
-        required(family, "model family", "Pass MLP, LOGISTIC_REGRESSION or CNN.");
+        required(family, "model family", "Pass MLP, LOGISTIC_REGRESSION, CNN or MF.");
+        if (family == ModelSpec.Family.CUSTOM) {
+            throw new DmlException("A custom model is trained from its factory.",
+                    "Call setBlock(name, factory) instead of setModel.");
+        }
         opt(TrainOptions.MODEL, family.optionName());
         if (hiddenSizes.length > 0) {
             opt(TrainOptions.HIDDEN, Arrays.stream(hiddenSizes).boxed().toList());
         }
         this.modelSpec = null;
+        this.block = null;
         return this;
     }
 

@@ -3,6 +3,7 @@ package dev.dml.ray.data;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
@@ -65,17 +66,57 @@ class FeatureVocabularyTest {
     }
 
     @Test
-    void anIdLikeColumnIsRefusedInOneLine() {
+    void aColumnWithMoreValuesThanEmbedAboveIsOneIndexInput() {
+        FeatureVocabulary v = FeatureVocabulary.learn(train(), SEL, 32, 2, List.of());
+        assertTrue(v.embeds("colour"), "3 values, more than 2");
+        ColumnSelection s = SEL.withVocabulary(v);
+        assertEquals(List.of("size", "colour=(index)"), s.inputs());
+        assertArrayEquals(new int[] {1}, v.indexInputs(SEL.features()));
+        Table rows = Table.create("new", DoubleColumn.create("size", 1, 2, 3, 4, 5),
+                StringColumn.create("colour", "red", "blue", "green", "purple", null));
+        try (NDManager m = NDManager.newBaseManager()) {
+            NDArray x = TableArrays.openFeatures(rows, s, m);
+            // red, blue, green by frequency are 1, 2, 3; unseen and missing take index 0
+            assertArrayEquals(new float[] {1, 1, 2, 2, 3, 3, 4, 0, 5, 0}, x.toFloatArray());
+        }
+        FeatureStats stats = FeatureStats.of(train(), s);
+        assertEquals(0f, stats.means()[1], "an index is not standardised");
+        assertEquals(1f, stats.stds()[1]);
+    }
+
+    @Test
+    void anIdColumnOf1001UsersIsEmbeddedByDefault() {
         Table t = Table.create("users", StringColumn.create("user",
                 IntStream.range(0, 1001).mapToObj(i -> "u" + i).toArray(String[]::new)),
                 IntColumn.create("y", new int[1001]));
         ColumnSelection s = ColumnSelection.builder().addFeature("user")
                 .setLabel("y", LabelKind.CLASSES).build();
-        DmlException e = assertThrows(DmlException.class, () -> FeatureVocabulary.learn(t, s));
-        assertEquals("Feature column 'user' has 1001 distinct values, too many to one-hot"
-                + " encode (at most 1000); it looks like an id or free text.", e.what());
-        assertEquals("Drop it from the features, or map it to fewer categories first.",
-                e.hint());
+        FeatureVocabulary v = FeatureVocabulary.learn(t, s);
+        assertTrue(v.embeds("user"));
+        assertEquals(1001, v.categories().get("user").size());
+    }
+
+    @Test
+    void integerIdsAreCategoriesWhenNamedToBeEmbedded() {
+        Table t = Table.create("ratings", IntColumn.create("item", 7, 9, 7, 11),
+                DoubleColumn.create("rating", 1, 2, 3, 4));
+        ColumnSelection s = ColumnSelection.builder().addFeature("item")
+                .setLabel("rating", LabelKind.REGRESSION).build();
+        assertTrue(FeatureVocabulary.learn(t, s).isEmpty(), "numbers unless named");
+        FeatureVocabulary v = FeatureVocabulary.learn(t, s, 32, 1000, List.of("item"));
+        assertEquals(List.of("7", "11", "9"), v.categories().get("item"));
+        Table rows = Table.create("new", IntColumn.create("item", 11, 5));
+        try (NDManager m = NDManager.newBaseManager()) {
+            assertArrayEquals(new float[] {2, 0}, TableArrays.openFeatures(rows,
+                    s.featuresOnly().withVocabulary(v), m).toFloatArray());
+        }
+    }
+
+    @Test
+    void embedAboveBelowOneIsRefusedInOneLine() {
+        DmlException e = assertThrows(DmlException.class,
+                () -> FeatureVocabulary.learn(train(), SEL, 32, 0, List.of()));
+        assertEquals("opt(TrainOptions.EMBED_ABOVE, ...) must be at least 1, got 0.", e.what());
     }
 
     @Test

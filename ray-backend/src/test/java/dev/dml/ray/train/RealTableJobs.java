@@ -37,6 +37,18 @@ public final class RealTableJobs {
         return r;
     }
 
+    /**
+     * The penguins with their measurements (2 rows lack them), split into training rows and
+     * every 4th row held out.
+     *
+     * @return the training and the held-out table
+     */
+    static Table[] measuredPenguins() {
+        Table t = RealTables.penguins();
+        t = t.dropWhere(t.numberColumn("bill_length_mm").isMissing());
+        return new Table[] {t.dropWhere(everyFourth(t)), t.where(everyFourth(t))};
+    }
+
     /** Every 4th row, for a held-out test table. */
     static Selection everyFourth(Table t) {
         Selection s = Selection.withRange(0, 0);

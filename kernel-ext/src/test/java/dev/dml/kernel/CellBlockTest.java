@@ -1,0 +1,108 @@
+package dev.dml.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.nn.Block;
+import ai.djl.nn.core.Linear;
+import dev.dml.DmlException;
+import dev.dml.magics.TrainRequest;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.model.BlockFactory;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.UserBlock;
+import dev.dml.ray.train.TrainSpec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
+
+/**
+ * {@code %dml train --block VAR} with a factory whose class a JShell cell defined: its bytecode
+ * goes with the spec, and a class loader that has only dml's class path and those bytes builds
+ * the block again, as a worker does. What cannot cross is refused in one line.
+ */
+public class CellBlockTest extends EvaluatorTestBase {
+
+    /** A factory on the class path, as a jar on the kernel's would be. */
+    public static final class Logistic implements BlockFactory {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Block newBlock(int inputs, int outputs) {
+            return Linear.builder().setUnits(outputs).build();
+        }
+    }
+
+    private final Table fraud = SyntheticFraud.generate(500, 3);
+
+    private NotebookData data() {
+        return new NotebookData(name -> name.equals("fraud") ? java.util.Optional.of(fraud)
+                : evaluator.variable(name), evaluator::variableNames, evaluator::cellClasses);
+    }
+
+    private TrainSpec spec(String line) {
+        return TrainRequests.spec(TrainRequest.parse(List.of(line.split(" ")), null), data());
+    }
+
+    @Test
+    void aBlockFactoryDefinedInACellCrossesAsBytecode() throws Exception {
+        evaluator.eval("""
+                class Wide implements dev.dml.ray.model.BlockFactory {
+                    public ai.djl.nn.Block newBlock(int in, int out) {
+                        var b = new ai.djl.nn.SequentialBlock();
+                        b.add(ai.djl.nn.core.Linear.builder().setUnits(2 * in).build());
+                        return b.add(ai.djl.nn.core.Linear.builder().setUnits(out).build());
+                    }
+                }""");
+        evaluator.eval("var net = new Wide();");
+        TrainSpec spec = spec("fraud --label is_fraud --block net");
+        assertEquals(ModelSpec.Family.CUSTOM, spec.model().family());
+        assertEquals(1, spec.model().layerCount());
+        UserBlock block = spec.model().block();
+        assertTrue(evaluator.cellClasses().keySet().stream().anyMatch(n -> n.endsWith("$Wide")));
+        // as Ray sends it: bytes, read back where no JShell loader exists
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(block);
+        }
+        UserBlock sent = (UserBlock) new ObjectInputStream(
+                new ByteArrayInputStream(bytes.toByteArray())).readObject();
+        BlockFactory there = sent.factory();
+        assertEquals("dml-cell-classes", there.getClass().getClassLoader().getName());
+        assertTrue(there.newBlock(31, 2) instanceof ai.djl.nn.SequentialBlock);
+    }
+
+    @Test
+    void aFactoryOnTheClassPathNeedsNoBytecode() {
+        TrainSpec spec = TrainRequests.spec(TrainRequest.parse(List.of("fraud", "--label",
+                "is_fraud", "--block", "net"), null), new NotebookData(name -> java.util.Optional
+                        .ofNullable(Map.<String, Object>of("fraud", fraud, "net", new Logistic())
+                                .get(name)), () -> List.of("fraud", "net"), Map::of));
+        assertEquals(ModelSpec.Family.CUSTOM, spec.model().family());
+    }
+
+    @Test
+    void aBlockItselfIsRefusedInOneLine() {
+        evaluator.eval("var plain = new ai.djl.nn.SequentialBlock();");
+        DmlException e = assertThrows(DmlException.class,
+                () -> spec("fraud --label is_fraud --block plain"));
+        assertEquals("The variable 'plain' given as --block is a SequentialBlock, not a"
+                + " dev.dml.ray.model.BlockFactory.", e.what());
+        assertTrue(e.hint().startsWith("A block cannot cross to the workers"), e.hint());
+    }
+
+    @Test
+    void blockAndHiddenTogetherAreRefusedInOneLine() {
+        evaluator.eval("var lr = new dev.dml.kernel.CellBlockTest.Logistic();");
+        DmlException e = assertThrows(DmlException.class,
+                () -> spec("fraud --label is_fraud --block lr --hidden 8"));
+        assertEquals("--block trains your own block, and --hidden sizes a built-in one.",
+                e.speaking(dev.dml.Vocabulary.NOTEBOOK).what());
+    }
+}
