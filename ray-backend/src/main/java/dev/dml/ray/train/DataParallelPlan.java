@@ -85,6 +85,20 @@ final class DataParallelPlan implements StepPlan {
         return this;
     }
 
+    /**
+     * The workers as the cell shows their links: an asynchronous job's workers reach the
+     * servers through Ray's actor calls, whatever links they have among themselves.
+     */
+    private List<WorkerInfo> described(List<WorkerInfo> workers) {
+        if (serverCount == 0) {
+            return workers;
+        }
+        String how = (bound < 0 ? "async" : "ssp:" + bound) + " via " + serverCount
+                + (serverCount == 1 ? " parameter server" : " parameter servers")
+                + " (Ray calls)";
+        return workers.stream().map(w -> w.withTransport(how)).toList();
+    }
+
     private boolean elastic() {
         return fewest < shardCount;
     }
@@ -112,7 +126,7 @@ final class DataParallelPlan implements StepPlan {
                 : Math.max(fewest, Math.min(shardCount, roomSeen));
         group = settings.group(size).open();
         control.attach(group);
-        who = group.workers();
+        who = described(group.workers());
         return who;
     }
 
@@ -292,7 +306,7 @@ final class DataParallelPlan implements StepPlan {
             return shrink(lost, control, noRoom);
         }
         control.attach(group);
-        who = group.workers();
+        who = described(group.workers());
         fresh = List.copyOf(lost);
         assign(true);
         if (lost.contains(0) && validation != null) {

@@ -64,6 +64,10 @@ class AsyncFashionMnistTest {
         TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
         assertTrue(ctx.resources.isEmpty(), "the job left resources");
         assertEquals(2 * 93, r.globalSteps());
+        if (!"sync".equals(sync)) {
+            assertEquals(sync + " via 2 parameter servers (Ray calls)",
+                    r.workers().get(0).transport(), "the cell's links line says so");
+        }
         double acc = Metrics.accuracy(r.predictClasses(test), labels(test));
         long bytes = r.steps().stream().mapToLong(StepMetrics::allReduceBytes).sum();
         System.out.printf("%s: held-out accuracy %.3f, %d bytes%n", sync, acc, bytes);
