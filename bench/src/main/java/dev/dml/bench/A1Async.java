@@ -27,11 +27,12 @@ final class A1Async implements Benchmark {
     static final List<String> MODES = List.of("sync", "async", "ssp:2");
     static final int SERVERS = 2;
     static final int ROUNDS = 3;
-    static final int ROWS = 16_000;
-    static final int TEST_ROWS = 10_000;
-    static final int BATCH = 64;
-    static final int EPOCHS = 3;
-    static final int HIDDEN = 256;
+    /** P5's job: the same rows, model, batch and epochs. */
+    static final int ROWS = P5Compression.ROWS;
+    static final int TEST_ROWS = P5Compression.TEST_ROWS;
+    static final int BATCH = P5Compression.BATCH;
+    static final int EPOCHS = P5Compression.EPOCHS;
+    static final int HIDDEN = P5Compression.HIDDEN;
 
     @Override
     public BenchResult run(String command) throws Exception {

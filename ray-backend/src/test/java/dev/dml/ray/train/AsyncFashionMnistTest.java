@@ -6,42 +6,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.FashionMnist;
-import dev.dml.ray.data.RealTables;
-import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import tech.tablesaw.api.Table;
 
 /**
- * Convergence through parameter servers on a real table: 2 workers train an MLP 784-64-10 on
- * 6,000 Fashion-MNIST images for 2 epochs, synchronously, asynchronously and with a staleness
- * bound of 1, through 2 servers, and the asynchronous runs reach the held-out accuracy of the
- * synchronous one within {@link #MARGIN}. Scored on 2,000 test images, where a constant class
- * scores about 0.1.
+ * Convergence through parameter servers on a real table, in Ray's LOCAL mode: 2 workers train
+ * an MLP 784-64-10 on 6,000 Fashion-MNIST images for 2 epochs, synchronously, asynchronously and
+ * with a staleness bound of 1, the last two through 2 servers, and the asynchronous runs reach
+ * the held-out accuracy of the synchronous one within {@link #MARGIN}
+ * ({@link FashionMnistSlices}: a constant class scores about 0.1).
  */
 class AsyncFashionMnistTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
-    /** Held-out accuracy synchronous runs reach: 0.78-0.83 (see ShuffleTrainingTest). */
-    private static final double GOOD = 0.72;
     /** How far below the synchronous run's accuracy an asynchronous one may end. */
     static final double MARGIN = 0.03;
 
-    private static Table train;
-    private static Table test;
-
     @BeforeAll
     static void startRay() throws IOException {
-        Path dir = RealTables.fashionMnistDir();
+        FashionMnistSlices.train();
         LocalRay.start();
-        train = FashionMnist.load(dir, FashionMnist.Split.TRAIN, 6000).toTable();
-        test = FashionMnist.load(dir, FashionMnist.Split.TEST, 2000).toTable();
     }
 
     @AfterAll
@@ -51,7 +40,7 @@ class AsyncFashionMnistTest {
 
     /** The held-out accuracy of one job, and the bytes its workers sent. */
     private static double[] run(String sync) {
-        TrainSpecBuilder b = TrainSpec.builder().setTable(train)
+        TrainSpecBuilder b = TrainSpec.builder().setTable(FashionMnistSlices.train())
                 .setColumns(FashionMnist.selection()).setModel(ModelSpec.Family.MLP, 64)
                 .optEpochs(2).optBatchSize(32).optOptimizer(OptimizerSpec.adam(1e-3f))
                 .optWorkers(2).optCpusPerWorker(0).optSync(sync)
@@ -68,27 +57,24 @@ class AsyncFashionMnistTest {
             assertEquals(sync + " via 2 parameter servers (Ray calls)",
                     r.workers().get(0).transport(), "the cell's links line says so");
         }
-        double acc = Metrics.accuracy(r.predictClasses(test), labels(test));
+        double acc = FashionMnistSlices.accuracy(r);
         long bytes = r.steps().stream().mapToLong(StepMetrics::allReduceBytes).sum();
         System.out.printf("%s: held-out accuracy %.3f, %d bytes%n", sync, acc, bytes);
         return new double[] {acc, bytes};
     }
 
-    private static int[] labels(Table t) {
-        return t.intColumn(FashionMnist.LABEL).asIntArray();
-    }
-
     @Test
     void asyncAndSspTrainNearlyAsWellAsSyncAtEqualEpochs() {
+        double good = FashionMnistSlices.GOOD;
         double[] sync = run("sync");
         double[] async = run("async");
         double[] ssp = run("ssp:1");
-        double constant = Metrics.accuracy(new int[test.rowCount()], labels(test));
-        assertTrue(constant < GOOD, "a constant predictor scores " + constant);
-        assertTrue(sync[0] >= GOOD, "sync " + sync[0]);
-        assertTrue(async[0] >= GOOD && async[0] >= sync[0] - MARGIN, "async " + async[0]
+        double constant = FashionMnistSlices.constantAccuracy();
+        assertTrue(constant < good, "a constant predictor scores " + constant);
+        assertTrue(sync[0] >= good, "sync " + sync[0]);
+        assertTrue(async[0] >= good && async[0] >= sync[0] - MARGIN, "async " + async[0]
                 + ", sync " + sync[0]);
-        assertTrue(ssp[0] >= GOOD && ssp[0] >= sync[0] - MARGIN, "ssp:1 " + ssp[0] + ", sync "
+        assertTrue(ssp[0] >= good && ssp[0] >= sync[0] - MARGIN, "ssp:1 " + ssp[0] + ", sync "
                 + sync[0]);
         assertTrue(async[1] > 0 && ssp[1] > 0, "the servers' traffic is counted");
     }

@@ -11,17 +11,13 @@ import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.FashionMnist;
-import dev.dml.ray.data.RealTables;
-import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import tech.tablesaw.api.Table;
 
 /**
  * Asynchronous training through 2 parameter servers on a real local cluster: workers and
@@ -33,19 +29,12 @@ import tech.tablesaw.api.Table;
 class AsyncIT {
 
     private static final Duration WAIT = Duration.ofMinutes(5);
-    /** A constant class scores about 0.1; synchronous runs reach 0.78-0.83. */
-    private static final double GOOD = 0.72;
     private static RayCluster cluster;
     private static DriverProcess driver;
-    private static Table train;
-    private static Table test;
 
     @BeforeAll
-    static void open() throws IOException {
-        train = FashionMnist.load(RealTables.fashionMnistDir(), FashionMnist.Split.TRAIN, 6000)
-                .toTable();
-        test = FashionMnist.load(RealTables.fashionMnistDir(), FashionMnist.Split.TEST, 2000)
-                .toTable();
+    static void open() {
+        FashionMnistSlices.test();
         cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
         driver = cluster.openDriver();
     }
@@ -58,7 +47,7 @@ class AsyncIT {
     }
 
     private static TrainResult train(String name, String sync, RecoveryIT.Saboteur s) {
-        return Dml.start(TrainSpec.builder().setTable(train).setColumns(FashionMnist.selection())
+        return Dml.start(TrainSpec.builder().setTable(FashionMnistSlices.train()).setColumns(FashionMnist.selection())
                 .setModel(ModelSpec.Family.MLP, 64).optOptimizer(OptimizerSpec.adam(1e-3f))
                 .optEpochs(2).optBatchSize(32).optWorkers(2).optCpusPerWorker(0.5)
                 .optSync(sync).optParameterServers(2).optReportEvery(10).addListener(s)
@@ -66,8 +55,7 @@ class AsyncIT {
     }
 
     private static double accuracy(TrainResult r) {
-        int[] labels = test.intColumn(FashionMnist.LABEL).asIntArray();
-        double acc = Metrics.accuracy(r.predictClasses(test), labels);
+        double acc = FashionMnistSlices.accuracy(r);
         System.out.printf("%s: held-out accuracy %.3f%n", r, acc);
         return acc;
     }
@@ -78,7 +66,7 @@ class AsyncIT {
             TrainResult r = train("async-" + sync.replace(':', '-'), sync,
                     new RecoveryIT.Saboteur(0, 0, null));
             assertEquals(2 * 93, r.globalSteps());
-            assertTrue(accuracy(r) >= GOOD, sync);
+            assertTrue(accuracy(r) >= FashionMnistSlices.GOOD, sync);
             assertTrue(r.steps().stream().allMatch(s -> s.allReduceBytes() > 0),
                     "every step pushed and pulled through the servers");
         }
@@ -96,6 +84,6 @@ class AsyncIT {
         assertEquals(2 * 93, r.globalSteps());
         assertEquals(2 * 93, r.steps().stream().mapToLong(StepMetrics::step).distinct().count(),
                 "the record has each step once");
-        assertTrue(accuracy(r) >= GOOD);
+        assertTrue(accuracy(r) >= FashionMnistSlices.GOOD);
     }
 }
