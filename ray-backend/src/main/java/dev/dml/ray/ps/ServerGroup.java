@@ -118,8 +118,14 @@ public final class ServerGroup implements Serializable {
         Ray.wait(refs, refs.size(), 5_000);
     }
 
-    /** Kills the servers. */
+    /** Kills the servers (in Ray's LOCAL mode, which cannot, they end with the session). */
     public void close() {
-        servers.forEach(ActorHandle::kill);
+        for (ActorHandle<ParameterServer> s : servers) {
+            try {
+                s.kill();
+            } catch (RuntimeException unsupportedOrDead) {
+                // LOCAL mode, or a server already gone: nothing left to end
+            }
+        }
     }
 }
