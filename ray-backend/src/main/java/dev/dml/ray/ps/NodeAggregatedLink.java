@@ -50,4 +50,9 @@ public final class NodeAggregatedLink implements ServerLink {
     public long bytes() {
         return servers.bytes();
     }
+
+    @Override
+    public void close() {
+        servers.close();
+    }
 }

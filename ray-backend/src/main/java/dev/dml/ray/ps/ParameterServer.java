@@ -1,5 +1,8 @@
 package dev.dml.ray.ps;
 
+import dev.dml.ray.collective.NodeAddress;
+import io.ray.api.Ray;
+
 /**
  * A parameter server, a Ray actor: it holds one {@link ShardState} and serves the job's workers
  * concurrently, in its own concurrency group ({@value #SERVING}), so that a worker held at the
@@ -13,9 +16,33 @@ public class ParameterServer {
     public static final String SERVING = "dml-ps";
 
     private final ShardState state = new ShardState();
+    private TcpShardServer direct;
 
     /** Creates a server; Ray calls it. */
     public ParameterServer() {}
+
+    /**
+     * Opens this server's direct TCP endpoint on the address the cluster knows its node by
+     * (loopback in LOCAL mode).
+     *
+     * @param token the job's token, which clients present
+     * @return {@code host:port}, or empty when no socket could be opened (clients then call
+     *     through Ray)
+     */
+    public String listen(long token) {
+        String host = Ray.getRuntimeContext().isLocalMode() ? "127.0.0.1"
+                : NodeAddress.current()[1];
+        try {
+            if (direct != null) {
+                direct.close();
+            }
+            direct = new TcpShardServer(state, token, host);
+            return direct.address();
+        } catch (java.io.IOException e) {
+            direct = null;
+            return "";
+        }
+    }
 
     /**
      * Starts over from a replica's parameters; see {@link ShardState#seed}.

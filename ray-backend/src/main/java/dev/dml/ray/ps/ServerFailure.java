@@ -21,15 +21,20 @@ final class ServerFailure {
             }
         }
         if (e instanceof RayActorException) {
-            return new DmlException("Parameter server " + server + " of " + servers + " was"
-                    + " lost; an asynchronous job does not outlive its servers.", "Start the job"
-                    + " again; with {checkpoint-dir}, {resume} continues from its last"
-                    + " checkpoint.", e);
+            return lost(server, servers, "", e);
         }
         String m = String.valueOf(e.getMessage());
         int nl = m.indexOf('\n');
         return new DmlException("Parameter server " + server + " of " + servers + " failed: "
                 + DmlException.literal(nl < 0 ? m : m.substring(0, nl)), "See the server's log"
                 + " (java-worker-*.log under the Ray session's logs).", e);
+    }
+
+    /** A server that died or cannot be reached; {@code detail} is empty or " (why)". */
+    static DmlException lost(int server, int servers, String detail, Exception e) {
+        return new DmlException("Parameter server " + server + " of " + servers + " was lost"
+                + detail + "; an asynchronous job does not outlive its servers.", "Start the"
+                + " job again; with {checkpoint-dir}, {resume} continues from its last"
+                + " checkpoint.", e);
     }
 }

@@ -17,7 +17,7 @@ import java.util.List;
  * run of steps; the driver aborts their waits after a failure and kills them at the end.
  * Crosses Ray to the workers, so a plain Serializable class.
  */
-public final class ServerGroup implements Serializable {
+public final class ServerGroup implements Serializable, AutoCloseable {
 
     private static final long serialVersionUID = 1L;
 
@@ -25,13 +25,18 @@ public final class ServerGroup implements Serializable {
     private final int clients;
     private final int bound;
     private final long waitMillis;
+    /** Each server's direct endpoint, or null where clients call through Ray. */
+    private final ArrayList<String> addresses;
+    private final long token;
 
     private ServerGroup(List<ActorHandle<ParameterServer>> servers, int clients, int bound,
-            long waitMillis) {
+            long waitMillis, List<String> addresses, long token) {
         this.servers = new ArrayList<>(servers);
         this.clients = clients;
         this.bound = bound;
         this.waitMillis = waitMillis;
+        this.addresses = addresses == null ? null : new ArrayList<>(addresses);
+        this.token = token;
     }
 
     /**
@@ -42,10 +47,12 @@ public final class ServerGroup implements Serializable {
      * @param bound the staleness bound S, or -1 for none
      * @param wait how long a gated client may wait for the slowest
      * @param jvmOptions the servers' JVM options, as the workers'
+     * @param direct whether clients reach the servers over direct TCP connections (as {@code
+     *     --transport tcp} has it); where a server cannot listen, all go through Ray
      * @return the group
      */
     public static ServerGroup start(int count, int clients, int bound, Duration wait,
-            List<String> jvmOptions) {
+            List<String> jvmOptions, boolean direct) {
         ConcurrencyGroup serving = new ConcurrencyGroupBuilder<ParameterServer>()
                 .setName(ParameterServer.SERVING).setMaxConcurrency(clients + 1)
                 .addMethod(ParameterServer::pushPull).addMethod(ParameterServer::abort).build();
@@ -54,7 +61,22 @@ public final class ServerGroup implements Serializable {
             out.add(Ray.actor(ParameterServer::new).setResource("CPU", 0.0)
                     .setJvmOptions(jvmOptions).setConcurrencyGroups(serving).remote());
         }
-        return new ServerGroup(out, clients, bound, wait.toMillis());
+        long token = new java.security.SecureRandom().nextLong();
+        List<String> addresses = null;
+        if (direct) {
+            List<ObjectRef<String>> listening = new ArrayList<>();
+            out.forEach(s -> listening.add(s.task(ParameterServer::listen, token).remote()));
+            addresses = Ray.get(listening);
+            if (addresses.contains("")) {
+                addresses = null;
+            }
+        }
+        return new ServerGroup(out, clients, bound, wait.toMillis(), addresses, token);
+    }
+
+    /** How clients reach the servers, for the cell. @return {@code TCP} or {@code Ray calls} */
+    public String transport() {
+        return addresses != null ? "TCP" : "Ray calls";
     }
 
     /** The servers. @return at least 1 */
@@ -74,8 +96,10 @@ public final class ServerGroup implements Serializable {
      * @param client the client's index
      * @return the link
      */
-    public RayServerLink link(List<long[]> shapes, int client) {
-        return new RayServerLink(servers, ServerShards.of(shapes, servers.size()), client);
+    public ServerLink link(List<long[]> shapes, int client) {
+        ServerShards shards = ServerShards.of(shapes, servers.size());
+        return addresses != null ? new TcpServerLink(addresses, token, shards, client)
+                : new RayServerLink(servers, shards, client);
     }
 
     /**
@@ -119,6 +143,7 @@ public final class ServerGroup implements Serializable {
     }
 
     /** Kills the servers (in Ray's LOCAL mode, which cannot, they end with the session). */
+    @Override
     public void close() {
         for (ActorHandle<ParameterServer> s : servers) {
             try {

@@ -4,7 +4,7 @@ package dev.dml.ray.ps;
  * How a worker reaches the job's parameter servers, whatever moves the bytes: it pushes the
  * change its step made to the parameters and gets back the parameters the servers hold.
  */
-public interface ServerLink {
+public interface ServerLink extends AutoCloseable {
 
     /**
      * Pushes a change to every server's shard and returns the whole parameter vector, once
@@ -29,4 +29,8 @@ public interface ServerLink {
      * @return the bytes
      */
     long bytes();
+
+    /** Closes the link's connections, if it holds any. */
+    @Override
+    default void close() {}
 }

@@ -22,7 +22,7 @@ import dev.dml.ray.ps.ServerLink;
  * rank; the servers hold only the parameters. The rank knows the servers only as a {@link
  * ServerLink}; which transport moves the bytes is the link's business.
  */
-final class AsyncSteps {
+final class AsyncSteps implements AutoCloseable {
 
     private final ServerGroup servers;
     private final ServerLink link;
@@ -117,5 +117,11 @@ final class AsyncSteps {
             completed = range.globalFirst + i + 1;
         }
         return new DataParallelSteps.Done(n, false, losses, compute, comm, bytes, new long[n]);
+    }
+
+    /** Closes the link's connections to the servers. */
+    @Override
+    public void close() {
+        link.close();
     }
 }

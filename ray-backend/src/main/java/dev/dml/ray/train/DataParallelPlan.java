@@ -7,6 +7,7 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.CollectiveException;
 import dev.dml.ray.collective.Slot;
+import dev.dml.ray.collective.TransportKind;
 import dev.dml.ray.ps.ServerGroup;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +96,7 @@ final class DataParallelPlan implements StepPlan {
         }
         String how = (bound < 0 ? "async" : "ssp:" + bound) + " via " + serverCount
                 + (serverCount == 1 ? " parameter server" : " parameter servers")
-                + " (Ray calls)";
+                + " (" + servers.transport() + ")";
         return workers.stream().map(w -> w.withTransport(how)).toList();
     }
 
@@ -126,6 +127,15 @@ final class DataParallelPlan implements StepPlan {
                 : Math.max(fewest, Math.min(shardCount, roomSeen));
         group = settings.group(size).open();
         control.attach(group);
+        if (serverCount > 0) {
+            // a job that spans nodes, some holding several ranks, pushes once per node
+            List<WorkerInfo> w = group.workers();
+            int nodes = (int) w.stream().map(WorkerInfo::nodeId).distinct().count();
+            int clients = nodes > 1 && nodes < w.size() ? nodes : w.size();
+            servers = ServerGroup.start(serverCount, clients, bound, settings.timeout(),
+                    settings.jvmOptions(), settings.transport() == TransportKind.TCP);
+            control.attach(servers);
+        }
         who = described(group.workers());
         return who;
     }
@@ -163,15 +173,7 @@ final class DataParallelPlan implements StepPlan {
     public void init(WorkerConfig config) {
         this.config = config;
         group.callAll(TrainWorker::init, config);
-        if (serverCount > 0) {
-            if (servers != null) {
-                servers.close();
-            }
-            // a job that spans nodes, some holding several ranks, pushes once per node
-            int nodes = (int) who.stream().map(WorkerInfo::nodeId).distinct().count();
-            int clients = nodes > 1 && nodes < group.size() ? nodes : group.size();
-            servers = ServerGroup.start(serverCount, clients, bound, settings.timeout(),
-                    settings.jvmOptions());
+        if (servers != null) {
             group.callAll(TrainWorker::connectServers, servers);
         }
     }

@@ -218,6 +218,7 @@ public class TrainWorker extends RecoverableWorker {
 
     /** Opens this rank's link to the job's parameter servers ({@code --sync async|ssp:S}). */
     public boolean connectServers(ServerGroup servers) {
+        Closeables.closeAll(async);
         async = new AsyncSteps(servers, model(), this);
         return true;
     }
@@ -423,7 +424,7 @@ public class TrainWorker extends RecoverableWorker {
         dropSnapshots();
         PreemptionNotice.leaveJob();
         try {
-            Closeables.closeAll(model, data, device, steps);
+            Closeables.closeAll(model, data, device, steps, async);
         } finally {
             model = null;
             data = null;

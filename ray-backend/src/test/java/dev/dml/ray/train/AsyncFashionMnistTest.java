@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Convergence through parameter servers on a real table, in Ray's LOCAL mode: 2 workers train
  * an MLP 784-64-10 on 6,000 Fashion-MNIST images for 2 epochs, synchronously, asynchronously and
- * with a staleness bound of 1, the last two through 2 servers, and the asynchronous runs reach
+ * with a staleness bound of 1, the last two through 2 servers (async over direct TCP links to
+ * them, ssp:1 over Ray's actor calls), and the asynchronous runs reach
  * the held-out accuracy of the synchronous one within {@link #MARGIN}
  * ({@link FashionMnistSlices}: a constant class scores about 0.1).
  */
@@ -39,11 +40,12 @@ class AsyncFashionMnistTest {
     }
 
     /** The held-out accuracy of one job, and the bytes its workers sent. */
-    private static double[] run(String sync) {
+    private static double[] run(String sync, String transport) {
         TrainSpecBuilder b = TrainSpec.builder().setTable(FashionMnistSlices.train())
                 .setColumns(FashionMnist.selection()).setModel(ModelSpec.Family.MLP, 64)
                 .optEpochs(2).optBatchSize(32).optOptimizer(OptimizerSpec.adam(1e-3f))
                 .optWorkers(2).optCpusPerWorker(0).optSync(sync)
+                .opt(dev.dml.options.TrainOptions.TRANSPORT, transport)
                 .optName("fmnist-" + sync.replace(':', '-'));
         if (!"sync".equals(sync)) {
             b.optParameterServers(2);
@@ -54,7 +56,8 @@ class AsyncFashionMnistTest {
         assertTrue(ctx.resources.isEmpty(), "the job left resources");
         assertEquals(2 * 93, r.globalSteps());
         if (!"sync".equals(sync)) {
-            assertEquals(sync + " via 2 parameter servers (Ray calls)",
+            assertEquals(sync + " via 2 parameter servers (" + ("tcp".equals(transport) ? "TCP"
+                    : "Ray calls") + ")",
                     r.workers().get(0).transport(), "the cell's links line says so");
         }
         double acc = FashionMnistSlices.accuracy(r);
@@ -66,9 +69,9 @@ class AsyncFashionMnistTest {
     @Test
     void asyncAndSspTrainNearlyAsWellAsSyncAtEqualEpochs() {
         double good = FashionMnistSlices.GOOD;
-        double[] sync = run("sync");
-        double[] async = run("async");
-        double[] ssp = run("ssp:1");
+        double[] sync = run("sync", "tcp");
+        double[] async = run("async", "tcp");
+        double[] ssp = run("ssp:1", "ray");
         double constant = FashionMnistSlices.constantAccuracy();
         assertTrue(constant < good, "a constant predictor scores " + constant);
         assertTrue(sync[0] >= good, "sync " + sync[0]);
