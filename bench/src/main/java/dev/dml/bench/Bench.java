@@ -29,6 +29,7 @@ public final class Bench {
         BENCHMARKS.put("P10", new P10Nodes());
         BENCHMARKS.put("C1", new C1PlanError());
         BENCHMARKS.put("P11", new P11Predict());
+        BENCHMARKS.put("A1", new A1Async());
     }
 
     private Bench() {}

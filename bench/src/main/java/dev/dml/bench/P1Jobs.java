@@ -98,6 +98,8 @@ final class P1Jobs {
         List<WorkerInfo> workers;
         float finalLoss;
         double[] cpuPercent;
+        /** The job's result, for its parameters. */
+        TrainResult result;
 
         double examplesPerSecond() {
             return steadyExamples / steadySeconds;
@@ -156,6 +158,7 @@ final class P1Jobs {
         j.cpuPercent = steady.get(steady.size() - 1).workers().stream()
                 .mapToDouble(ProcessSample::cpuPercent).toArray();
         j.finalLoss = r.finalLoss();
+        j.result = r;
         return j;
     }
 

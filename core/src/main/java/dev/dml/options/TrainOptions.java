@@ -276,6 +276,21 @@ public final class TrainOptions {
             + " whole backward pass").example("0").fixed(1.0)
             .java("opt(TrainOptions.BUCKET_MB, ...)").done();
 
+    /** Synchronous all-reduce, or asynchronous updates through parameter servers. */
+    public static final Option<String> SYNC = spec("sync", ValueType.syncMode(),
+            "sync|async|ssp:S", "how data-parallel workers agree on the parameters: an"
+            + " all-reduce every step (sync); or each worker pushes its update to parameter"
+            + " servers and pulls their parameters without waiting for the others (async), at"
+            + " most S steps ahead of the slowest (ssp:S)").example("ssp:2").fixed("sync")
+            .java("optSync").done();
+
+    /** Parameter-server actors of an asynchronous job. */
+    public static final Option<Integer> PS = spec("ps", ValueType.count(), "N",
+            "parameter-server actors of --sync async or ssp:S, each holding whole parameter"
+            + " tensors, balanced by size").example("2")
+            .derived("1 with --sync async or ssp:S", v -> "sync".equals(v.get(SYNC)) ? null : 1)
+            .java("optParameterServers").done();
+
     /** Dollars the job may spend. */
     public static final Option<Double> BUDGET = spec("budget", ValueType.positive(), "USD",
             "checkpoint and stop before the job's cost would pass this many dollars (nodes"
@@ -332,7 +347,7 @@ public final class TrainOptions {
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, READ_ON_WORKERS,
             DATA_CACHE_MB, MODEL, HIDDEN, BLOCK, EMBED_ABOVE, EPOCHS, BATCH_SIZE,
-            STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB,
+            STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB, SYNC, PS,
             SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,

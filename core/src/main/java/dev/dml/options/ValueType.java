@@ -218,6 +218,18 @@ public final class ValueType<T> {
     }
 
     /**
+     * How data-parallel workers agree on the parameters: {@code sync}, {@code async} or {@code
+     * ssp:S} with a whole {@code S >= 0}; the value is the mode in lower case.
+     *
+     * @return the type
+     */
+    public static ValueType<String> syncMode() {
+        return new ValueType<>("sync, async, or ssp:S with S a whole number of at least 0",
+                s -> s.strip().toLowerCase(Locale.ROOT), s -> s.equals("sync")
+                        || s.equals("async") || s.matches("ssp:\\d{1,9}"), s -> s);
+    }
+
+    /**
      * A learning-rate schedule: {@code constant}, {@code cosine}, or {@code step:EVERY:GAMMA}
      * with a whole {@code EVERY} of at least 1 and {@code 0 < GAMMA < 1}; the value is the
      * schedule in lower case.

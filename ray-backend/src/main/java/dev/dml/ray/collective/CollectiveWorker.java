@@ -200,6 +200,36 @@ public class CollectiveWorker {
     }
 
     /**
+     * Sums {@code data} over the ranks on this worker's node only; every rank of the group
+     * must call it as often as the others (see {@link #nodePlace()}).
+     *
+     * @param data this rank's array; not modified
+     * @return the node's sum
+     */
+    public final float[] nodeSum(float[] data) {
+        return communicator().nodeSum(data);
+    }
+
+    /**
+     * Returns the node leader's {@code data} on every rank of its node.
+     *
+     * @param data the array on the node's leader (its lowest rank); ignored on the others
+     * @return a copy of the leader's array
+     */
+    public final float[] nodeBroadcast(float[] data) {
+        return communicator().nodeBroadcast(data);
+    }
+
+    /**
+     * Says where this worker's node stands among the group's nodes.
+     *
+     * @return {the node's index, the nodes, 1 when this rank leads its node else 0}
+     */
+    public final int[] nodePlace() {
+        return communicator().nodePlace();
+    }
+
+    /**
      * Returns what this worker's collectives moved so far.
      *
      * @return the stats

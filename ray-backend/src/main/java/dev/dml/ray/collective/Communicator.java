@@ -212,21 +212,57 @@ final class Communicator {
 
     /** Returns rank 0's {@code data} on every rank; other ranks' {@code data} is ignored. */
     synchronized float[] broadcast(float[] data) {
+        return broadcast(java.util.stream.IntStream.range(0, size).boxed().toList(), data,
+                "broadcast");
+    }
+
+    /**
+     * Sums {@code data} over the ranks of this rank's node only (a ring inside the node): the
+     * per-node aggregation of asynchronous training. Every rank must call the node collectives
+     * as often as every other rank does, so that the sequence numbers stay aligned.
+     */
+    synchronized float[] nodeSum(float[] data) {
         long t0 = System.nanoTime();
         long s = seq++;
         mailbox.dropBefore(s);
+        float[] buf = data.clone();
+        List<Transport.Delivery> sent = new ArrayList<>();
+        List<Integer> local = topology.local(rank);
+        if (local.size() > 1) {
+            reduceScatter(local, buf, 0, buf.length, s, 0, sent);
+            allGather(local, buf, 0, buf.length, s, PHASE, sent);
+        }
+        return end(buf, ReduceOp.SUM, sent, t0);
+    }
+
+    /** Returns the node leader's {@code data} on every rank of this rank's node. */
+    synchronized float[] nodeBroadcast(float[] data) {
+        return broadcast(topology.local(rank), data, "node broadcast");
+    }
+
+    /** This rank's node among the group's nodes: {index, nodes, whether it leads (1 or 0)}. */
+    int[] nodePlace() {
+        List<List<Integer>> nodes = topology.byNode();
+        List<Integer> local = topology.local(rank);
+        return new int[] {nodes.indexOf(local), nodes.size(), local.get(0) == rank ? 1 : 0};
+    }
+
+    /** The first of {@code ranks} sends its {@code data} to the others. */
+    private float[] broadcast(List<Integer> ranks, float[] data, String what) {
+        long t0 = System.nanoTime();
+        long s = seq++;
+        mailbox.dropBefore(s);
+        int root = ranks.get(0);
         float[] result;
-        if (size == 1) {
+        if (ranks.size() == 1) {
             result = data.clone();
-        } else if (rank == 0) {
-            int[] to = new int[size - 1];
-            for (int r = 1; r < size; r++) {
-                to[r - 1] = r;
-            }
+        } else if (rank == root) {
+            int[] to = ranks.subList(1, ranks.size()).stream().mapToInt(Integer::intValue)
+                    .toArray();
             send(to, s, 0, Chunks.encode(data, 0, data.length)).await(timeout);
             result = data.clone();
         } else {
-            result = Chunks.decode(take(s, 0, 0, -1, "broadcast"));
+            result = Chunks.decode(take(s, 0, root, -1, what));
         }
         finish(t0);
         return result;

@@ -6,7 +6,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /** The Ray node a worker runs on: its id and the IP the cluster knows it by. */
-final class NodeAddress {
+public final class NodeAddress {
 
     private NodeAddress() {}
 
@@ -15,7 +15,7 @@ final class NodeAddress {
      *
      * @return {id, ip}; in Ray's LOCAL mode, where there is one process, {"local", host address}
      */
-    static String[] current() {
+    public static String[] current() {
         if (Ray.getRuntimeContext().isLocalMode()) {
             return new String[] {"local", hostAddress()};
         }

@@ -7,6 +7,8 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.CollectiveException;
 import dev.dml.ray.collective.Slot;
+import dev.dml.ray.collective.TransportKind;
+import dev.dml.ray.ps.ServerGroup;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -49,6 +51,11 @@ final class DataParallelPlan implements StepPlan {
     private int roomSeen;
     /** When a growth that failed may be tried again with no new node; MIN_VALUE: now. */
     private long retryAfter = Long.MIN_VALUE;
+    /** Parameter servers of an asynchronous job ({@code --ps}); 0 in a synchronous one. */
+    private int serverCount;
+    /** The staleness bound S of {@code --sync ssp:S}, or -1 for {@code async}. */
+    private int bound = -1;
+    private ServerGroup servers;
 
     /**
      * A plan.
@@ -63,6 +70,34 @@ final class DataParallelPlan implements StepPlan {
         this.shardCount = shards;
         this.batchSize = batchSize;
         this.room = room;
+    }
+
+    /**
+     * Makes the job asynchronous: its workers push their updates to {@code count} parameter
+     * servers and train on what the servers send back ({@link AsyncSteps}).
+     *
+     * @param count the servers, at least 1
+     * @param staleness the bound S of {@code ssp:S}, or -1 for {@code async}
+     * @return this plan
+     */
+    DataParallelPlan withServers(int count, int staleness) {
+        this.serverCount = count;
+        this.bound = staleness;
+        return this;
+    }
+
+    /**
+     * The workers as the cell shows their links: an asynchronous job's workers reach the
+     * servers through Ray's actor calls, whatever links they have among themselves.
+     */
+    private List<WorkerInfo> described(List<WorkerInfo> workers) {
+        if (serverCount == 0) {
+            return workers;
+        }
+        String how = (bound < 0 ? "async" : "ssp:" + bound) + " via " + serverCount
+                + (serverCount == 1 ? " parameter server" : " parameter servers")
+                + " (" + servers.transport() + ")";
+        return workers.stream().map(w -> w.withTransport(how)).toList();
     }
 
     private boolean elastic() {
@@ -92,7 +127,16 @@ final class DataParallelPlan implements StepPlan {
                 : Math.max(fewest, Math.min(shardCount, roomSeen));
         group = settings.group(size).open();
         control.attach(group);
-        who = group.workers();
+        if (serverCount > 0) {
+            // a job that spans nodes, some holding several ranks, pushes once per node
+            List<WorkerInfo> w = group.workers();
+            int nodes = (int) w.stream().map(WorkerInfo::nodeId).distinct().count();
+            int clients = nodes > 1 && nodes < w.size() ? nodes : w.size();
+            servers = ServerGroup.start(serverCount, clients, bound, settings.timeout(),
+                    settings.jvmOptions(), settings.transport() == TransportKind.TCP);
+            control.attach(servers);
+        }
+        who = described(group.workers());
         return who;
     }
 
@@ -129,6 +173,9 @@ final class DataParallelPlan implements StepPlan {
     public void init(WorkerConfig config) {
         this.config = config;
         group.callAll(TrainWorker::init, config);
+        if (servers != null) {
+            group.callAll(TrainWorker::connectServers, servers);
+        }
     }
 
     @Override
@@ -138,14 +185,24 @@ final class DataParallelPlan implements StepPlan {
 
     @Override
     public StepChunk run(StepRange range) {
-        List<WorkerReport> reports = group.callAll(TrainWorker::trainSteps, range);
+        List<WorkerReport> reports;
+        long[] hashes;
+        if (servers != null) {
+            // seeded from rank 0 before every run: a recovery's restored state reaches them
+            group.callOne(0, TrainWorker::seedServers, range.globalFirst);
+            reports = group.callAll(TrainWorker::trainStepsAsync, range);
+            hashes = group.callAll(TrainWorker::pullParameters).stream()
+                    .mapToLong(Long::longValue).toArray();
+        } else {
+            reports = group.callAll(TrainWorker::trainSteps, range);
+            hashes = reports.stream().mapToLong(r -> r.parameterHash).toArray();
+        }
         int done = reports.get(0).steps(); // fewer than asked after a pre-emption notice
         List<StepMetrics> steps = new ArrayList<>(done);
         for (int i = 0; i < done; i++) {
             steps.add(WorkerReport.merge(reports, i, range.epoch + 1, range.globalFirst + i + 1,
                     batchSize * shardCount, Double.NaN));
         }
-        long[] hashes = reports.stream().mapToLong(r -> r.parameterHash).toArray();
         return new StepChunk(steps, List.of(),
                 List.of(new StepChunk.ReplicaSet("the model", who, hashes)),
                 StepChunk.leaving(reports));
@@ -218,11 +275,20 @@ final class DataParallelPlan implements StepPlan {
 
     @Override
     public void release() {
-        group.callAll(TrainWorker::release);
+        try {
+            group.callAll(TrainWorker::release);
+        } finally {
+            if (servers != null) {
+                servers.close();
+            }
+        }
     }
 
     @Override
     public List<Integer> probe(String why) {
+        if (servers != null) {
+            servers.abort(why); // no worker waits at a gate for one that is gone
+        }
         return group.probe(why, Recoveries.PROBE_WAIT);
     }
 
@@ -242,7 +308,7 @@ final class DataParallelPlan implements StepPlan {
             return shrink(lost, control, noRoom);
         }
         control.attach(group);
-        who = group.workers();
+        who = described(group.workers());
         fresh = List.copyOf(lost);
         assign(true);
         if (lost.contains(0) && validation != null) {
@@ -250,6 +316,9 @@ final class DataParallelPlan implements StepPlan {
         }
         for (int r : lost) {
             group.callOne(r, TrainWorker::initAlone, config);
+            if (servers != null) {
+                group.callOne(r, TrainWorker::connectServers, servers);
+            }
         }
         return who;
     }

@@ -1,7 +1,6 @@
 package dev.dml.ray.train;
 
 import dev.dml.Closeables;
-import dev.dml.ray.collective.ActorGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,14 +15,14 @@ final class JobControl implements AutoCloseable {
 
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicBoolean killed = new AtomicBoolean();
-    private final List<ActorGroup<?>> groups = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> groups = new CopyOnWriteArrayList<>();
     private volatile JobPlacement placement;
 
-    /** Adds a job's actor group, killed by {@link #close()}. */
-    void attach(ActorGroup<?> g) {
+    /** Adds a job's actor group (or its parameter servers), killed by {@link #close()}. */
+    void attach(AutoCloseable g) {
         groups.add(g);
         if (killed.get()) {
-            g.close();
+            Closeables.closeAll(g);
         }
     }
 

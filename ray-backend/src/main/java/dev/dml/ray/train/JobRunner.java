@@ -72,6 +72,9 @@ final class JobRunner implements DriverTask<TrainResult> {
     /** How many workers the cluster could hold; tests set their own, in Ray's LOCAL mode. */
     transient WorkerRoom room;
     private final ArrayList<String> notices;
+    /** {@code --sync} and {@code --ps}: 0 servers for a synchronous job. */
+    private final String sync;
+    private final int parameterServers;
 
     private JobRunner(TrainSpec spec, String job, List<byte[]> shards, byte[] validation,
             List<String> jvmOptions, Duration timeout) {
@@ -112,6 +115,9 @@ final class JobRunner implements DriverTask<TrainResult> {
         Integer patience = spec.get(TrainOptions.EARLY_STOP);
         this.earlyStop = patience == null ? 0 : patience;
         this.notices = new ArrayList<>(spec.notices());
+        this.sync = spec.get(TrainOptions.SYNC);
+        Integer ps = spec.get(TrainOptions.PS);
+        this.parameterServers = ps == null ? 0 : ps;
     }
 
     /** Encodes a spec's shards (in the calling JVM, the kernel) into a runner. */
@@ -140,7 +146,8 @@ final class JobRunner implements DriverTask<TrainResult> {
                 : new DataParallelPlan(minWorkers, shards.size(),
                         config.batchSize * config.accumulate,
                         room != null ? room : WorkerRoom.readEvery(
-                                () -> ClusterResources.slots(cpus, gpus), ROOM_READS));
+                                () -> ClusterResources.slots(cpus, gpus), ROOM_READS))
+                        .withServers(parameterServers, SyncResolution.staleness(sync));
         GpuAssignment.requireAtMostOne(gpus);
         ClusterResources.check(plan.fewestActors(), cpus, gpus);
         JobControl control = context.register(key, new JobControl());

@@ -142,6 +142,7 @@ final class SpecResolution {
                     "Raise {workers} to 2 or more, or leave {compress} out.");
         }
         checkBuckets(v, strategy, workers);
+        SyncResolution.check(v, strategy, workers);
         OptimizerSpec optimizer = UpdateResolution.optimizer(b, v, steps, notices);
         UpdateResolution.check(v, strategy, validation != null, optimizer);
         return new TrainSpec(b, v, columns, strategy, optimizer, workers, train, validation,

@@ -9,6 +9,7 @@ import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.MicroBatchGraph;
 import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.ps.ServerGroup;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -50,6 +51,8 @@ public class TrainWorker extends RecoverableWorker {
     private final ValidationPass validation = new ValidationPass();
     private DataParallelSteps steps;
     private LinkedStage linked;
+    /** The steps of an asynchronous job; null in a synchronous one. */
+    private AsyncSteps async;
     private final StageStep step = new StageStep();
     private final WorkerDevice device = new WorkerDevice();
     private final ProcessSampler sampler = new ProcessSampler(device::gpu);
@@ -208,7 +211,35 @@ public class TrainWorker extends RecoverableWorker {
 
     /** Returns the steps this rank completed over the job (data parallelism), or -1. */
     public long progress() {
-        return steps == null ? -1 : steps.completed;
+        return async != null ? async.completed : steps == null ? -1 : steps.completed;
+    }
+
+    /** Opens this rank's link to the job's parameter servers ({@code --sync async|ssp:S}). */
+    public boolean connectServers(ServerGroup servers) {
+        Closeables.closeAll(async);
+        async = new AsyncSteps(servers, model(), this);
+        return true;
+    }
+
+    /** Seeds the parameter servers with this replica (rank 0, before each run of steps). */
+    public boolean seedServers(long step) {
+        async.seed(model(), step);
+        return true;
+    }
+
+    /** Runs a range of asynchronous steps through the parameter servers; see AsyncSteps. */
+    public WorkerReport trainStepsAsync(StepRange range) {
+        if (range.snapshot) {
+            snapshot(range.globalFirst);
+        }
+        return async.run(model(), store().train(), rank(), config, range).report(0,
+                sampler.sample(), leaving());
+    }
+
+    /** Takes the servers' parameters after a run; returns their hash, equal on every rank. */
+    public long pullParameters() {
+        async.pull(model());
+        return hash(model.parameters());
     }
 
     /**
@@ -413,12 +444,13 @@ public class TrainWorker extends RecoverableWorker {
         dropSnapshots();
         PreemptionNotice.leaveJob();
         try {
-            Closeables.closeAll(linked, model, data, device, steps);
+            Closeables.closeAll(linked, model, data, device, steps, async);
         } finally {
             linked = null;
             model = null;
             data = null;
             steps = null;
+            async = null;
         }
         return true;
     }

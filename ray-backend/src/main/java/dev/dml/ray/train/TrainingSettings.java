@@ -147,4 +147,28 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
         return opt(TrainOptions.COMPRESS, scheme == null ? null
                 : scheme.strip().toLowerCase(Locale.ROOT));
     }
+
+    /**
+     * Sets how data-parallel workers agree on the parameters ({@code --sync}): {@code sync}
+     * all-reduces every step; {@code async} pushes each worker's update to parameter servers
+     * and pulls theirs without waiting; {@code ssp:S} does so at most {@code S} steps ahead of
+     * the slowest worker.
+     *
+     * @param mode {@code "sync"}, {@code "async"} or {@code "ssp:S"}
+     * @return this builder
+     */
+    public TrainSpecBuilder optSync(String mode) {
+        return opt(TrainOptions.SYNC, mode == null ? null : mode.strip().toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Sets the parameter-server actors of an asynchronous job ({@code --ps}), each holding whole
+     * parameter tensors, balanced by size.
+     *
+     * @param n at least 1, at most the workers
+     * @return this builder
+     */
+    public TrainSpecBuilder optParameterServers(int n) {
+        return opt(TrainOptions.PS, n);
+    }
 }

@@ -1,0 +1,79 @@
+package dev.dml.ray.ps;
+
+import dev.dml.DmlException;
+import io.ray.api.ActorHandle;
+import io.ray.api.ObjectRef;
+import io.ray.api.Ray;
+import io.ray.api.exception.RayException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * A {@link ServerLink} over Ray actor calls: one call per server, all in flight at once, each
+ * carrying that server's shard as bytes. Crosses Ray to the worker, so a plain Serializable
+ * class.
+ */
+public final class RayServerLink implements ServerLink, Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final List<ActorHandle<ParameterServer>> servers;
+    private final ServerShards shards;
+    private final int client;
+    private transient long bytes;
+
+    /**
+     * A link.
+     *
+     * @param servers the servers, in the order of the shards
+     * @param shards which tensors each holds
+     * @param client this client's index at the servers
+     */
+    public RayServerLink(List<ActorHandle<ParameterServer>> servers, ServerShards shards,
+            int client) {
+        this.servers = List.copyOf(servers);
+        this.shards = shards;
+        this.client = client;
+    }
+
+    @Override
+    public float[] pushPull(long clock, float[] delta) {
+        return gather(s -> {
+            byte[] b = FloatBytes.of(shards.gather(delta, s));
+            bytes += b.length;
+            return servers.get(s).task(ParameterServer::pushPull, client, clock, b)
+                    .setConcurrencyGroup(ParameterServer.SERVING).remote();
+        });
+    }
+
+    @Override
+    public float[] pull() {
+        return gather(s -> servers.get(s).task(ParameterServer::pull).remote());
+    }
+
+    @Override
+    public long bytes() {
+        return bytes;
+    }
+
+    private float[] gather(IntFunction<ObjectRef<byte[]>> call) {
+        List<ObjectRef<byte[]>> refs = new ArrayList<>();
+        for (int s = 0; s < servers.size(); s++) {
+            refs.add(call.apply(s));
+        }
+        float[] out = new float[shards.total()];
+        for (int s = 0; s < refs.size(); s++) {
+            byte[] shard;
+            try {
+                shard = Ray.get(refs.get(s));
+            } catch (RayException e) {
+                throw ServerFailure.of(s, servers.size(), e);
+            }
+            bytes += shard == null ? 0 : shard.length;
+            shards.scatter(FloatBytes.floats(shard), s, out);
+        }
+        return out;
+    }
+}

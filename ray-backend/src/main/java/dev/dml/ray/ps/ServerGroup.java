@@ -1,0 +1,156 @@
+package dev.dml.ray.ps;
+
+import io.ray.api.ActorHandle;
+import io.ray.api.ObjectRef;
+import io.ray.api.Ray;
+import io.ray.api.concurrencygroup.ConcurrencyGroup;
+import io.ray.api.concurrencygroup.ConcurrencyGroupBuilder;
+import io.ray.api.exception.RayException;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A job's parameter servers: the driver starts them ({@link #start}), a worker opens its
+ * {@link #link} to them and rank 0 seeds them from its replica ({@link #seed}) before every
+ * run of steps; the driver aborts their waits after a failure and kills them at the end.
+ * Crosses Ray to the workers, so a plain Serializable class.
+ */
+public final class ServerGroup implements Serializable, AutoCloseable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final ArrayList<ActorHandle<ParameterServer>> servers;
+    private final int clients;
+    private final int bound;
+    private final long waitMillis;
+    /** Each server's direct endpoint, or null where clients call through Ray. */
+    private final ArrayList<String> addresses;
+    private final long token;
+
+    private ServerGroup(List<ActorHandle<ParameterServer>> servers, int clients, int bound,
+            long waitMillis, List<String> addresses, long token) {
+        this.servers = new ArrayList<>(servers);
+        this.clients = clients;
+        this.bound = bound;
+        this.waitMillis = waitMillis;
+        this.addresses = addresses == null ? null : new ArrayList<>(addresses);
+        this.token = token;
+    }
+
+    /**
+     * Starts the servers, each reserving no CPU (they add floats; the workers compute).
+     *
+     * @param count the servers
+     * @param clients the clients that push: the workers, or one leader per node
+     * @param bound the staleness bound S, or -1 for none
+     * @param wait how long a gated client may wait for the slowest
+     * @param jvmOptions the servers' JVM options, as the workers'
+     * @param direct whether clients reach the servers over direct TCP connections (as {@code
+     *     --transport tcp} has it); where a server cannot listen, all go through Ray
+     * @return the group
+     */
+    public static ServerGroup start(int count, int clients, int bound, Duration wait,
+            List<String> jvmOptions, boolean direct) {
+        ConcurrencyGroup serving = new ConcurrencyGroupBuilder<ParameterServer>()
+                .setName(ParameterServer.SERVING).setMaxConcurrency(clients + 1)
+                .addMethod(ParameterServer::pushPull).addMethod(ParameterServer::abort).build();
+        List<ActorHandle<ParameterServer>> out = new ArrayList<>();
+        for (int s = 0; s < count; s++) {
+            out.add(Ray.actor(ParameterServer::new).setResource("CPU", 0.0)
+                    .setJvmOptions(jvmOptions).setConcurrencyGroups(serving).remote());
+        }
+        long token = new java.security.SecureRandom().nextLong();
+        List<String> addresses = null;
+        if (direct) {
+            List<ObjectRef<String>> listening = new ArrayList<>();
+            out.forEach(s -> listening.add(s.task(ParameterServer::listen, token).remote()));
+            addresses = Ray.get(listening);
+            if (addresses.contains("")) {
+                addresses = null;
+            }
+        }
+        return new ServerGroup(out, clients, bound, wait.toMillis(), addresses, token);
+    }
+
+    /** How clients reach the servers, for the cell. @return {@code TCP} or {@code Ray calls} */
+    public String transport() {
+        return addresses != null ? "TCP" : "Ray calls";
+    }
+
+    /** The servers. @return at least 1 */
+    public int size() {
+        return servers.size();
+    }
+
+    /** The clients that push. @return the workers, or the nodes */
+    public int clients() {
+        return clients;
+    }
+
+    /**
+     * A client's link to the servers.
+     *
+     * @param shapes the model's parameter tensors, which the servers hold whole
+     * @param client the client's index
+     * @return the link
+     */
+    public ServerLink link(List<long[]> shapes, int client) {
+        ServerShards shards = ServerShards.of(shapes, servers.size());
+        return addresses != null ? new TcpServerLink(addresses, token, shards, client)
+                : new RayServerLink(servers, shards, client);
+    }
+
+    /**
+     * Seeds every server with its shard of a replica's parameters, every client's clock at
+     * {@code clock}, and the gate open.
+     *
+     * @param parameters the whole flat vector
+     * @param shapes the model's parameter tensors
+     * @param clock the steps the job has completed
+     */
+    public void seed(float[] parameters, List<long[]> shapes, long clock) {
+        ServerShards shards = ServerShards.of(shapes, servers.size());
+        List<ObjectRef<Long>> refs = new ArrayList<>();
+        for (int s = 0; s < servers.size(); s++) {
+            refs.add(servers.get(s).task(ParameterServer::seed,
+                    FloatBytes.of(shards.gather(parameters, s)), clock, clients, bound,
+                    waitMillis).remote());
+        }
+        for (int s = 0; s < refs.size(); s++) {
+            try {
+                Ray.get(refs.get(s));
+            } catch (RayException e) {
+                throw ServerFailure.of(s, servers.size(), e);
+            }
+        }
+    }
+
+    /**
+     * Ends every wait at the servers' gates until the next seed: a worker was lost. A server
+     * that does not answer is left to the next seed, which names it.
+     *
+     * @param why what happened
+     */
+    public void abort(String why) {
+        List<ObjectRef<Long>> refs = new ArrayList<>();
+        for (ActorHandle<ParameterServer> s : servers) {
+            refs.add(s.task(ParameterServer::abort, why)
+                    .setConcurrencyGroup(ParameterServer.SERVING).remote());
+        }
+        Ray.wait(refs, refs.size(), 5_000);
+    }
+
+    /** Kills the servers (in Ray's LOCAL mode, which cannot, they end with the session). */
+    @Override
+    public void close() {
+        for (ActorHandle<ParameterServer> s : servers) {
+            try {
+                s.kill();
+            } catch (RuntimeException unsupportedOrDead) {
+                // LOCAL mode, or a server already gone: nothing left to end
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.dml.ray.train;
+
+import dev.dml.ray.data.ShardArrays;
+import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.collective.CollectiveWorker;
+import dev.dml.ray.ps.NodeAggregatedLink;
+import dev.dml.ray.ps.ServerGroup;
+import dev.dml.ray.ps.ServerLink;
+
+/**
+ * A data-parallel rank's run of asynchronous steps ({@code --sync async|ssp:S}), in its {@link
+ * TrainWorker}: each a forward and backward on the local batch and a step of the rank's own
+ * optimizer, whose change to the parameters it pushes to the parameter servers; it trains on
+ * the parameters they send back, which hold every other rank's changes so far. No rank waits
+ * for another, but under {@code ssp:S} the servers hold a rank back until the slowest is at
+ * most S steps behind it.
+ *
+ * <p>The rows are those of the synchronous job: step {@code t} of an epoch trains rows {@code
+ * [t*B, (t+1)*B)} of the shard in the epoch's reading order. Each change is applied as it
+ * comes (Downpour SGD's rule), so an epoch takes W updates of one batch each where the
+ * synchronous job takes one of W batches. The optimizer state (Adam's moments) stays with each
+ * rank; the servers hold only the parameters. The rank knows the servers only as a {@link
+ * ServerLink}; which transport moves the bytes is the link's business.
+ */
+final class AsyncSteps implements AutoCloseable {
+
+    private final ServerGroup servers;
+    private final ServerLink link;
+    /** The parameters the servers last sent: the base of the next change. */
+    private float[] base;
+    /** The shard's reading order in {@link #orderEpoch}; null without shuffling. */
+    private int[] order;
+    private int orderEpoch = -1;
+    /** Steps completed over the job, as of the last step. */
+    volatile long completed = -1;
+
+    /**
+     * Opens a rank's link to the servers: its own, or, when the servers count one client per
+     * node (the job spans nodes, and some node holds several ranks), through its node's leader.
+     */
+    AsyncSteps(ServerGroup servers, ModelStage m, CollectiveWorker rank) {
+        this.servers = servers;
+        int[] place = rank.nodePlace();
+        if (servers.clients() == rank.info().worldSize()) {
+            this.link = servers.link(m.parameterShapes(), rank.info().rank());
+        } else {
+            this.link = new NodeAggregatedLink(servers.link(m.parameterShapes(), place[0]),
+                    new NodeAggregatedLink.Node() {
+                        @Override
+                        public float[] sum(float[] data) {
+                            return rank.nodeSum(data);
+                        }
+
+                        @Override
+                        public float[] fromLeader(float[] data) {
+                            return rank.nodeBroadcast(data);
+                        }
+
+                        @Override
+                        public boolean leads() {
+                            return place[2] == 1;
+                        }
+                    });
+        }
+    }
+
+    /** Seeds the servers with this replica's parameters (rank 0, before a run of steps). */
+    void seed(ModelStage m, long clock) {
+        servers.seed(m.parameters(), m.parameterShapes(), clock);
+    }
+
+    /** Takes the servers' parameters, as every rank does after a run: the replicas agree. */
+    void pull(ModelStage m) {
+        base = link.pull();
+        m.setParameters(base);
+    }
+
+    /**
+     * Runs a range of steps.
+     *
+     * @param m the model
+     * @param shard the rank's shard
+     * @param rank the rank, whose shard's reading order it takes
+     * @return what the run did
+     */
+    DataParallelSteps.Done run(ModelStage m, ShardArrays shard, int rank, WorkerConfig config,
+            StepRange range) {
+        if (order == null || orderEpoch != range.epoch) {
+            order = config.readOrder(range.epoch, rank, shard.rows());
+            orderEpoch = range.epoch;
+        }
+        int n = range.count;
+        float[] losses = new float[n];
+        long[] compute = new long[n];
+        long[] comm = new long[n];
+        long[] bytes = new long[n];
+        base = m.parameters();
+        for (int i = 0; i < n; i++) {
+            int from = (range.first + i) * config.batchSize;
+            long t0 = System.nanoTime();
+            try (ShardArrays.Rows b = shard.openRows(order, from, from + config.batchSize)) {
+                losses[i] = m.trainBatch(b.features(), b.labels());
+            }
+            m.step();
+            float[] delta = m.parameters();
+            for (int j = 0; j < delta.length; j++) {
+                delta[j] -= base[j];
+            }
+            long t1 = System.nanoTime();
+            long sent = link.bytes();
+            base = link.pushPull(range.globalFirst + i + 1, delta);
+            bytes[i] = link.bytes() - sent;
+            long t2 = System.nanoTime();
+            m.setParameters(base);
+            compute[i] = (t1 - t0) + (System.nanoTime() - t2);
+            comm[i] = t2 - t1;
+            completed = range.globalFirst + i + 1;
+        }
+        return new DataParallelSteps.Done(n, false, losses, compute, comm, bytes, new long[n]);
+    }
+
+    /** Closes the link's connections to the servers. */
+    @Override
+    public void close() {
+        link.close();
+    }
+}

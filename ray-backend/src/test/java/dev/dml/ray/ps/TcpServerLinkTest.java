@@ -1,0 +1,61 @@
+package dev.dml.ray.ps;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.DmlException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Clients reach in-process servers over direct TCP connections: pushes, errors, a loss. */
+class TcpServerLinkTest {
+
+    private static final List<long[]> SHAPES = List.of(new long[] {2, 2}, new long[] {2});
+
+    @Test
+    void twoClientsPushToTwoServersAndSeeEachOthersChanges() throws Exception {
+        ShardState[] state = {new ShardState(), new ShardState()};
+        ServerShards shards = ServerShards.of(SHAPES, 2);
+        float[] start = {1, 2, 3, 4, 5, 6};
+        for (int s = 0; s < 2; s++) {
+            state[s].seed(shards.gather(start, s), 0, 2, -1, 10_000);
+        }
+        try (TcpShardServer a = new TcpShardServer(state[0], 7, "127.0.0.1");
+                TcpShardServer b = new TcpShardServer(state[1], 7, "127.0.0.1");
+                TcpServerLink c0 = new TcpServerLink(List.of(a.address(), b.address()), 7,
+                        shards, 0);
+                TcpServerLink c1 = new TcpServerLink(List.of(a.address(), b.address()), 7,
+                        shards, 1)) {
+            assertArrayEquals(new float[] {2, 2, 3, 4, 5, 7},
+                    c0.pushPull(1, new float[] {1, 0, 0, 0, 0, 1}));
+            assertArrayEquals(new float[] {2, 2, 3, 5, 5, 7},
+                    c1.pushPull(1, new float[] {0, 0, 0, 1, 0, 0}));
+            assertArrayEquals(new float[] {2, 2, 3, 5, 5, 7}, c0.pull());
+            assertEquals(6 * 4 * 2 + 6 * 4, c0.bytes(), "a push and two replies of 6 floats");
+            state[1].abort("rank 1 was lost");
+            DmlException refused = assertThrows(DmlException.class,
+                    () -> c0.pushPull(2, new float[6]));
+            assertTrue(refused.what().startsWith("Parameter server 1 of 2: The parameter"
+                    + " server stopped serving: rank 1 was lost"), refused.what());
+            b.close();
+        }
+    }
+
+    @Test
+    void aServerThatIsGoneFailsTheStepInOneLine() throws Exception {
+        ShardState state = new ShardState();
+        state.seed(new float[6], 0, 1, -1, 10_000);
+        TcpShardServer server = new TcpShardServer(state, 9, "127.0.0.1");
+        String address = server.address();
+        server.close();
+        try (TcpServerLink c = new TcpServerLink(List.of(address), 9, ServerShards.of(SHAPES, 1),
+                0)) {
+            DmlException e = assertThrows(DmlException.class, () -> c.pushPull(1, new float[6]));
+            assertTrue(e.what().startsWith("Parameter server 0 of 1 was lost ("), e.what());
+            assertTrue(e.what().endsWith("; an asynchronous job does not outlive its servers."),
+                    e.what());
+        }
+    }
+}
