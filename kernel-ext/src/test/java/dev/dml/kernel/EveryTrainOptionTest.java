@@ -46,8 +46,11 @@ class EveryTrainOptionTest {
         if (o == TrainOptions.EARLY_STOP) {
             return " --validation 0.2"; // it watches the validation loss
         }
-        if (o == TrainOptions.COMPRESS) {
-            return " --workers 2"; // one worker exchanges no gradients to compress
+        if (o == TrainOptions.COMPRESS || o == TrainOptions.SYNC) {
+            return " --workers 2"; // one worker exchanges no gradients, and runs ahead of none
+        }
+        if (o == TrainOptions.PS) {
+            return " --workers 2 --sync async"; // servers serve asynchronous workers
         }
         if (o == TrainOptions.DATA_CACHE_MB) {
             return " --read-on-workers"; // it sizes the cache of the files workers read
