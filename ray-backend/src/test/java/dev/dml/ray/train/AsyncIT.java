@@ -7,15 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.Dml;
-import dev.dml.ray.cluster.ClusterSpec;
-import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -26,25 +21,9 @@ import org.junit.jupiter.api.Test;
  * servers re-seeded from a peer's snapshot, and the job ends with every step.
  */
 @Tag("cluster")
-class AsyncIT {
+class AsyncIT extends LocalClusterTests {
 
     private static final Duration WAIT = Duration.ofMinutes(5);
-    private static RayCluster cluster;
-    private static DriverProcess driver;
-
-    @BeforeAll
-    static void open() {
-        FashionMnistSlices.test();
-        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
-        driver = cluster.openDriver();
-    }
-
-    @AfterAll
-    static void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private static TrainResult train(String name, String sync, RecoveryIT.Saboteur s) {
         return Dml.start(TrainSpec.builder().setTable(FashionMnistSlices.train()).setColumns(FashionMnist.selection())
