@@ -110,9 +110,12 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
         return evaluator.variable(name);
     }
 
-    /** The bytecode of the classes the cells defined, for {@code %dml train --block}. */
-    Map<String, byte[]> cellClasses() {
-        return evaluator.cellClasses();
+    /**
+     * The bytecode of the classes the cells defined and of the jars added to the kernel, for
+     * {@code %dml train --block}.
+     */
+    Map<String, byte[]> userClasses() {
+        return evaluator.userClasses();
     }
 
     /** The notebook's variable names, for "did you mean" hints. */

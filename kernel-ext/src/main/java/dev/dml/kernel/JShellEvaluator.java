@@ -41,6 +41,7 @@ final class JShellEvaluator implements AutoCloseable {
 
     private final JShell shell;
     private final CellExecutionControl control;
+    private final AddedClasses added = new AddedClasses();
 
     private JShellEvaluator(JShell shell, CellExecutionControl control) {
         this.shell = shell;
@@ -74,6 +75,18 @@ final class JShellEvaluator implements AutoCloseable {
         return control.cellClasses();
     }
 
+    /**
+     * Returns the bytecode of the classes only this kernel has: those of the jars and folders
+     * added to it, and the cells' (which win where both define a name).
+     *
+     * @return bytecode by binary class name
+     */
+    Map<String, byte[]> userClasses() {
+        Map<String, byte[]> all = added.classes();
+        all.putAll(control.cellClasses());
+        return all;
+    }
+
     /** The JShell instance, for code assistance. */
     SourceCodeAnalysis analysis() {
         return shell.sourceCodeAnalysis();
@@ -82,6 +95,7 @@ final class JShellEvaluator implements AutoCloseable {
     /** Adds a jar or folder to what cells compile and run against. */
     void addToClasspath(String path) {
         shell.addToClasspath(path);
+        added.add(path);
     }
 
     /**

@@ -26,13 +26,13 @@ final class NotebookData {
 
     private final Function<String, Optional<Object>> variables;
     private final Supplier<List<String>> names;
-    private final Supplier<Map<String, byte[]>> cellClasses;
+    private final Supplier<Map<String, byte[]>> userClasses;
 
     NotebookData(Function<String, Optional<Object>> variables,
-            Supplier<List<String>> names, Supplier<Map<String, byte[]>> cellClasses) {
+            Supplier<List<String>> names, Supplier<Map<String, byte[]>> userClasses) {
         this.variables = variables;
         this.names = names;
-        this.cellClasses = cellClasses;
+        this.userClasses = userClasses;
     }
 
     /** A workspace with no variables: a kernel other than dml's; files still work. */
@@ -119,14 +119,14 @@ final class NotebookData {
         if (c.getClassLoader() == BlockFactory.class.getClassLoader()) {
             return UserBlock.of(name, factory, Map.of()); // on the workers' class path too
         }
-        Map<String, byte[]> cells = cellClasses.get();
-        if (!cells.containsKey(c.getName())) {
-            throw new DmlException("The class " + c.getName() + " of '" + name + "' comes from"
-                    + " a jar added with %jars or %maven, which the workers do not have yet.",
-                    "Define the class in a notebook cell: dml sends the cells' classes with"
-                            + " the job.");
+        Map<String, byte[]> classes = userClasses.get();
+        if (!classes.containsKey(c.getName())) {
+            throw new DmlException("The class " + c.getName() + " of '" + name + "' comes"
+                    + " from neither a notebook cell nor a jar added with %jars or %maven, so"
+                    + " the workers cannot load it.", "Define the class in a notebook cell, or"
+                    + " add its jar with %jars: dml sends those classes with the job.");
         }
-        return UserBlock.of(name, factory, cells);
+        return UserBlock.of(name, factory, classes);
     }
 
     private String hint(String source) {

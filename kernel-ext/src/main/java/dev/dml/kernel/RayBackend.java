@@ -66,7 +66,7 @@ final class RayBackend implements DmlBackend {
         public DmlBackend open(BaseKernel kernel) {
             if (kernel instanceof DmlKernel dml) {
                 return new RayBackend(new NotebookData(dml::variable, dml::variableNames,
-                        dml::cellClasses), dml);
+                        dml::userClasses), dml);
             }
             return new RayBackend(NotebookData.filesOnly(), null);
         }

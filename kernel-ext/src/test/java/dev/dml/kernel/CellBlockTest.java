@@ -43,7 +43,7 @@ public class CellBlockTest extends EvaluatorTestBase {
 
     private NotebookData data() {
         return new NotebookData(name -> name.equals("fraud") ? java.util.Optional.of(fraud)
-                : evaluator.variable(name), evaluator::variableNames, evaluator::cellClasses);
+                : evaluator.variable(name), evaluator::variableNames, evaluator::userClasses);
     }
 
     private TrainSpec spec(String line) {
@@ -76,6 +76,46 @@ public class CellBlockTest extends EvaluatorTestBase {
         BlockFactory there = sent.factory();
         assertEquals("dml-cell-classes", there.getClass().getClassLoader().getName());
         assertTrue(there.newBlock(31, 2) instanceof ai.djl.nn.SequentialBlock);
+    }
+
+    /**
+     * A factory whose class comes from a jar added with {@code %jars} (as {@code %maven} adds
+     * its jars): the jar's classes go with the spec, and a loader without the jar builds it.
+     */
+    @Test
+    void aBlockFactoryFromAnAddedJarCrossesAsBytecode(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path src = dir.resolve("src/nets/Narrow.java");
+        java.nio.file.Files.createDirectories(src.getParent());
+        java.nio.file.Files.writeString(src, """
+                package nets;
+                public class Narrow implements dev.dml.ray.model.BlockFactory {
+                    public ai.djl.nn.Block newBlock(int in, int out) {
+                        return ai.djl.nn.core.Linear.builder().setUnits(out).build();
+                    }
+                }""");
+        java.nio.file.Path classes = dir.resolve("classes");
+        assertEquals(0, javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null,
+                "-cp", System.getProperty("java.class.path"), "-d", classes.toString(),
+                src.toString()));
+        java.nio.file.Path jar = dir.resolve("nets.jar");
+        try (var out = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.jar.JarEntry("nets/Narrow.class"));
+            out.write(java.nio.file.Files.readAllBytes(classes.resolve("nets/Narrow.class")));
+            out.closeEntry();
+        }
+        evaluator.addToClasspath(jar.toString());
+        evaluator.eval("var narrow = new nets.Narrow();");
+        UserBlock block = spec("fraud --label is_fraud --block narrow").model().block();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(block);
+        }
+        BlockFactory there = ((UserBlock) new ObjectInputStream(
+                new ByteArrayInputStream(bytes.toByteArray())).readObject()).factory();
+        assertEquals("nets.Narrow", there.getClass().getName());
+        assertEquals("dml-cell-classes", there.getClass().getClassLoader().getName());
+        assertTrue(there.newBlock(31, 2) instanceof Linear);
     }
 
     @Test

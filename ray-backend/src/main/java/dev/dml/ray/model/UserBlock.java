@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * A {@link BlockFactory} as bytes, so that it crosses Ray: the factory Java-serialized, and the
- * bytecode of the notebook cells' classes when the factory's class is one of them (the workers'
- * class path does not have it). Each JVM reads it back once, through a class loader that defines
+ * bytecode of the notebook cells' classes and of the jars added to the kernel when the
+ * factory's class is one of them (the workers' class path does not have them). Each JVM reads it back once, through a class loader that defines
  * those classes.
  */
 public final class UserBlock implements Serializable {
@@ -86,9 +86,9 @@ public final class UserBlock implements Serializable {
             } catch (IOException | ClassNotFoundException | LinkageError e) {
                 throw new DmlException("The block factory '" + DmlException.literal(name)
                         + "' (" + DmlException.literal(className) + ") cannot be loaded here: "
-                        + DmlException.literal(e) + ".", "Define its class in a notebook cell"
-                        + " or on dml's class path; a class from a jar added with %jars or"
-                        + " %maven does not reach the workers yet.", e);
+                        + DmlException.literal(e) + ".", "Define its class in a notebook cell,"
+                        + " in a jar added with %jars or %maven, or on dml's class path; a"
+                        + " resource file of such a jar does not travel with the job.", e);
             }
         }
         return opened;
