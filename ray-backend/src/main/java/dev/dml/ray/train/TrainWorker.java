@@ -12,10 +12,7 @@ import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.ps.ServerGroup;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * One worker of a training job, a Ray actor: it holds a {@link ModelStage} (the whole model in a
@@ -33,14 +30,15 @@ import java.util.List;
  *       of the shard in the epoch's reading order, so the averaged gradient equals that of the
  *       global batch;
  *   <li>model and pipeline parallelism: {@link #forward} and {@link #backward} per micro-batch,
- *       as the driver's schedule submits them with the neighbouring stages' bytes, then {@link
- *       #endStep}, which averages the gradients with the stage's replicas and steps.
+ *       then {@link #endStep}, which averages the gradients with the stage's replicas and steps;
+ *       over direct links each stage runs them itself ({@link StagedWorker#runStage}), else as
+ *       the driver's schedule submits them with the neighbouring stages' bytes.
  * </ul>
  *
  * <p>Validation runs through the same stages without gradients ({@link #evaluate}, {@link
  * #evalForward}, {@link #evaluation}); checkpoints and results take the state it gives.
  */
-public class TrainWorker extends RecoverableWorker {
+public class TrainWorker extends StagedWorker {
 
     /** What a task returns or takes where there is no tensor: Ray turns an empty array null. */
     static final byte[] NONE = {0};
@@ -50,7 +48,6 @@ public class TrainWorker extends RecoverableWorker {
     private WorkerConfig config;
     private final ValidationPass validation = new ValidationPass();
     private DataParallelSteps steps;
-    private LinkedStage linked;
     /** The steps of an asynchronous job; null in a synchronous one. */
     private AsyncSteps async;
     private final StageStep step = new StageStep();
@@ -185,6 +182,16 @@ public class TrainWorker extends RecoverableWorker {
     }
 
     @Override
+    int microbatches() {
+        return config.microbatches;
+    }
+
+    @Override
+    void restartStep() {
+        step.begin(model()); // the step starts over once the stages are linked again
+    }
+
+    @Override
     byte[] currentState() {
         return saveState();
     }
@@ -252,6 +259,7 @@ public class TrainWorker extends RecoverableWorker {
      * @return the activation for the next stage, or on the last stage the gradient for the
      *     stage before ({@link #NONE} when there is none)
      */
+    @Override
     public byte[] forward(int microbatch, byte[] activation) {
         long t0 = System.nanoTime();
         ModelStage m = model();
@@ -283,76 +291,12 @@ public class TrainWorker extends RecoverableWorker {
      * @param gradient the gradient of this stage's output
      * @return the gradient of this stage's input ({@link #NONE} on a first stage)
      */
+    @Override
     public byte[] backward(int microbatch, byte[] gradient) {
         long t0 = System.nanoTime();
         byte[] out = model().microBatches().backward(microbatch, gradient);
         step.backwards++;
         return step.handOn(out, t0);
-    }
-
-    /**
-     * Opens this stage's end of its replica's direct links (closing earlier ones); {@link
-     * #linkStages} connects them once every stage of the replica listens.
-     *
-     * @param token the replica's token
-     * @return {@code host:port} for the neighbours
-     */
-    public String listenStages(long token) {
-        Closeables.closeAll(linked);
-        linked = null;
-        linked = new LinkedStage(token);
-        return linked.address();
-    }
-
-    /**
-     * Connects this stage to its neighbours, so that {@link #runStage} can hand off directly.
-     *
-     * @param stage this worker's stage
-     * @param endpoints every stage's {@link #listenStages} address, by stage
-     * @param nodes every stage's node id, by stage
-     * @param token the replica's token
-     * @param timeoutMillis how long a hand-off may be waited for
-     * @return {@code true}
-     */
-    public boolean linkStages(int stage, ArrayList<String> endpoints, ArrayList<String> nodes,
-            long token, long timeoutMillis) {
-        linkedStage().connect(stage, endpoints, nodes, token, Duration.ofMillis(timeoutMillis));
-        return true;
-    }
-
-    /**
-     * Runs staged steps here: each step this stage's schedule over its direct links, then
-     * {@link #endStep}; the next step's forwards start while later stages still end this one. A
-     * failure closes the links, so the other stages' waits end too.
-     *
-     * @param range the steps, which every stage of every replica runs
-     * @param ops this stage's schedule
-     * @return what the stage did, step by step
-     */
-    public WorkerReport runStage(StepRange range, int[] ops) {
-        LinkedStage l = linkedStage();
-        List<WorkerReport> steps = new ArrayList<>();
-        try {
-            for (long g = range.globalFirst + 1; g <= range.globalFirst + range.count; g++) {
-                l.run(ops, Math.toIntExact((g - 1) * config.microbatches), this::forward,
-                        this::backward);
-                steps.add(endStep(g));
-            }
-            return WorkerReport.concat(steps);
-        } catch (RuntimeException e) {
-            Closeables.closeAll(l);
-            linked = null;
-            step.begin(model()); // the step starts over once the stages are linked again
-            throw e;
-        }
-    }
-
-    private LinkedStage linkedStage() {
-        if (linked == null) {
-            throw new DmlException("Rank " + rank() + " has no direct links to its stages.",
-                    "The driver links a replica's stages before it runs them.");
-        }
-        return linked;
     }
 
     /**
@@ -362,6 +306,7 @@ public class TrainWorker extends RecoverableWorker {
      * @param globalStep the step's number over the job, for messages
      * @return what the stage did in this step
      */
+    @Override
     public WorkerReport endStep(long globalStep) {
         ModelStage m = model();
         int mb = config.microbatches;
@@ -444,9 +389,8 @@ public class TrainWorker extends RecoverableWorker {
         dropSnapshots();
         PreemptionNotice.leaveJob();
         try {
-            Closeables.closeAll(linked, model, data, device, steps, async);
+            Closeables.closeAll(this::closeLinks, model, data, device, steps, async);
         } finally {
-            linked = null;
             model = null;
             data = null;
             steps = null;
