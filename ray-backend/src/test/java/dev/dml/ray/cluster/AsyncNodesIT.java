@@ -13,8 +13,6 @@ import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -25,30 +23,13 @@ import org.junit.jupiter.api.Test;
  * pushes to the parameter servers and pulls from them.
  */
 @Tag("cluster")
-class AsyncNodesIT {
+class AsyncNodesIT extends NamespacedRay {
 
     private static final Duration WAIT = Duration.ofMinutes(8);
-    private static NamespacedCluster nodes;
-    private static RayCluster cluster;
-    private static DriverProcess driver;
 
     @BeforeAll
     static void start() throws Exception {
-        String why = NamespacedCluster.unavailable().orElse(null);
-        Assumptions.assumeTrue(why == null, why);
-        nodes = NamespacedCluster.start(2);
-        cluster = RayCluster.open(ClusterSpec.builder().optAddress(nodes.address()).build());
-        driver = cluster.openDriver();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (nodes != null) {
-            nodes.close();
-        }
+        open(2, "AsyncNodesIT");
     }
 
     @Test

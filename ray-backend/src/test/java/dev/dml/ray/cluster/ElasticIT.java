@@ -19,8 +19,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -34,33 +32,13 @@ import tech.tablesaw.api.Table;
  */
 @Tag("cluster")
 @Tag("slow")
-class ElasticIT {
+class ElasticIT extends NamespacedRay {
 
     private static final Duration WAIT = Duration.ofMinutes(10);
-    private static NamespacedCluster nodes;
-    private static RayCluster cluster;
-    private static DriverProcess driver;
 
     @BeforeAll
     static void start() throws Exception {
-        String why = NamespacedCluster.unavailable().orElse(null);
-        if (why != null) {
-            System.err.println("ElasticIT skipped: " + why);
-        }
-        Assumptions.assumeTrue(why == null, why);
-        nodes = NamespacedCluster.start(3);
-        cluster = RayCluster.open(ClusterSpec.builder().optAddress(nodes.address()).build());
-        driver = cluster.openDriver();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (nodes != null) {
-            nodes.close();
-        }
+        open(3, "ElasticIT");
     }
 
     private static TrainSpec spec(String name, Table rows, int min, int max,

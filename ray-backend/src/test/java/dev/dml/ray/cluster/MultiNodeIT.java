@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -49,12 +48,9 @@ import tech.tablesaw.api.Table;
  */
 @Tag("cluster")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class MultiNodeIT {
+class MultiNodeIT extends NamespacedRay {
 
     private static final Duration WAIT = Duration.ofMinutes(8);
-    private static NamespacedCluster nodes;
-    private static RayCluster cluster;
-    private static DriverProcess driver;
     private static Path kernelDir;
     private static FashionMnist train;
     private static FashionMnist test;
@@ -63,26 +59,13 @@ class MultiNodeIT {
 
     @BeforeAll
     static void start() throws Exception {
-        String why = NamespacedCluster.unavailable().orElse(null);
-        if (why != null) {
-            System.err.println("MultiNodeIT skipped: " + why);
-        }
-        Assumptions.assumeTrue(why == null, why);
-        nodes = NamespacedCluster.start(2);
-        cluster = RayCluster.open(ClusterSpec.builder().optAddress(nodes.address()).build());
-        driver = cluster.openDriver();
+        open(2, "MultiNodeIT");
         kernelDir = Files.createTempDirectory("dml12-kernel-"); // hidden from every node
     }
 
     @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (nodes != null) {
-            nodes.close();
-        }
-        Processes.deleteTree(kernelDir);
+    static void deleteKernelDir() {
+        Processes.deleteTree(kernelDir); // JUnit closes the cluster after this
     }
 
     private static Set<String> ips(List<WorkerInfo> workers) {
