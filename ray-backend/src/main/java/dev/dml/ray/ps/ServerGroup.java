@@ -1,5 +1,6 @@
 package dev.dml.ray.ps;
 
+import dev.dml.DmlException;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
@@ -18,6 +19,9 @@ import java.util.List;
  * Crosses Ray to the workers, so a plain Serializable class.
  */
 public final class ServerGroup implements Serializable, AutoCloseable {
+
+    /** How long a live server may take to stop serving: generous, as recovery waits on it. */
+    private static final int ABORT_WAIT_MS = 60_000;
 
     private static final long serialVersionUID = 1L;
 
@@ -128,10 +132,12 @@ public final class ServerGroup implements Serializable, AutoCloseable {
     }
 
     /**
-     * Ends every wait at the servers' gates until the next seed: a worker was lost. A server
-     * that does not answer is left to the next seed, which names it.
+     * Ends every wait at the servers' gates until the next seed: a worker was lost. It returns
+     * once every server has taken the abort (or is gone, which the next seed names), so that no
+     * abort can land after the seed that recovery sends next and stop the servers again.
      *
      * @param why what happened
+     * @throws DmlException when a live server does not take it within {@value #ABORT_WAIT_MS} ms
      */
     public void abort(String why) {
         List<ObjectRef<Long>> refs = new ArrayList<>();
@@ -139,7 +145,13 @@ public final class ServerGroup implements Serializable, AutoCloseable {
             refs.add(s.task(ParameterServer::abort, why)
                     .setConcurrencyGroup(ParameterServer.SERVING).remote());
         }
-        Ray.wait(refs, refs.size(), 5_000);
+        int taken = Ray.wait(refs, refs.size(), ABORT_WAIT_MS).getReady().size();
+        if (taken < refs.size()) {
+            throw new DmlException((refs.size() - taken) + " of " + refs.size() + " parameter"
+                    + " servers did not stop serving within " + ABORT_WAIT_MS / 1000 + " s after a"
+                    + " worker was lost: " + why, "See the servers' logs; the machine may be"
+                    + " overloaded. Resume from a checkpoint.");
+        }
     }
 
     /** Kills the servers (in Ray's LOCAL mode, which cannot, they end with the session). */
