@@ -74,18 +74,28 @@ final class TcpServerLink implements ServerLink {
         return bytes;
     }
 
+    /**
+     * Reads every server's reply, also after one says it failed: a reply left unread would be
+     * taken as the answer to this link's next request.
+     */
     private float[] replies() throws IOException {
         float[] flat = new float[shards.total()];
+        DmlException failed = null;
         for (int s = 0; s < in.length; s++) {
             int n = in[s].readInt();
             byte[] b = new byte[Math.abs(n)];
             in[s].readFully(b);
             if (n < 0) {
-                throw new DmlException("Parameter server " + s + " of " + in.length + ": "
-                        + new String(b, StandardCharsets.UTF_8), "See the server's log.");
+                failed = failed != null ? failed : new DmlException("Parameter server " + s
+                        + " of " + in.length + ": " + new String(b, StandardCharsets.UTF_8),
+                        "See the server's log.");
+                continue;
             }
             bytes += n;
             shards.scatter(FloatBytes.floats(b), s, flat);
+        }
+        if (failed != null) {
+            throw failed;
         }
         return flat;
     }
@@ -118,7 +128,11 @@ final class TcpServerLink implements ServerLink {
         out = outs;
     }
 
+    /** A connection broke: the link starts over with fresh ones, in step, at its next use. */
     private DmlException lost(int s, IOException e) {
+        close();
+        in = null;
+        out = null;
         return ServerFailure.lost(s, addresses.size(), " (" + DmlException.literal(
                 e.getMessage()) + ")", e);
     }

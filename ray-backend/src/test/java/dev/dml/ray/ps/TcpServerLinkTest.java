@@ -43,6 +43,35 @@ class TcpServerLinkTest {
         }
     }
 
+    /**
+     * When the first of two servers refuses a push (aborted after a lost worker), the second's
+     * reply is still read: after the servers are seeded again, the link's next answers are its
+     * own, not a stale reply (a recovery would otherwise see the servers still stopped, or
+     * replicas that disagree).
+     */
+    @Test
+    void aRefusedPushLeavesTheLinkInStepForTheNextRequest() throws Exception {
+        ShardState[] state = {new ShardState(), new ShardState()};
+        ServerShards shards = ServerShards.of(SHAPES, 2);
+        float[] start = {1, 2, 3, 4, 5, 6};
+        for (int s = 0; s < 2; s++) {
+            state[s].seed(shards.gather(start, s), 0, 1, -1, 10_000);
+        }
+        try (TcpShardServer a = new TcpShardServer(state[0], 7, "127.0.0.1");
+                TcpShardServer b = new TcpShardServer(state[1], 7, "127.0.0.1");
+                TcpServerLink c = new TcpServerLink(List.of(a.address(), b.address()), 7,
+                        shards, 0)) {
+            state[0].abort("rank 1 was lost");
+            assertThrows(DmlException.class, () -> c.pushPull(1, new float[6]));
+            for (int s = 0; s < 2; s++) {
+                state[s].seed(shards.gather(start, s), 1, 1, -1, 10_000);
+            }
+            assertArrayEquals(new float[] {1, 2, 3, 4, 5, 7},
+                    c.pushPull(2, new float[] {0, 0, 0, 0, 0, 1}));
+            assertArrayEquals(new float[] {1, 2, 3, 4, 5, 7}, c.pull());
+        }
+    }
+
     @Test
     void aServerThatIsGoneFailsTheStepInOneLine() throws Exception {
         ShardState state = new ShardState();
