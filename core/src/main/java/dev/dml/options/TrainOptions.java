@@ -204,6 +204,14 @@ public final class TrainOptions {
             ValueType.nonNegative(), "G", "GPUs each worker reserves").example("1").fixed(0.0)
             .java("optGpusPerWorker").done();
 
+    /** The number type of the layers' products. */
+    public static final Option<String> PRECISION = spec("precision",
+            ValueType.choice("fp32", "bf16", "fp16"), "fp32|bf16|fp16", "run the linear and"
+            + " convolution layers' products in half floats, with a dynamic loss scale, as"
+            + " PyTorch's autocast and GradScaler do (fp16, on GPUs); parameters, gradients and"
+            + " the optimizer stay float32. bf16 is refused: DJL 0.35.1's PyTorch engine has no"
+            + " bfloat16 tensors").example("fp16").fixed("fp32").java("optPrecision").done();
+
     /** How the workers are placed on the cluster's nodes. */
     public static final Option<String> PLACEMENT = spec("placement",
             ValueType.choice("pack", "spread"), "pack|spread",
@@ -349,7 +357,7 @@ public final class TrainOptions {
             DATA_CACHE_MB, MODEL, HIDDEN, BLOCK, EMBED_ABOVE, EPOCHS, BATCH_SIZE,
             STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB, SYNC, PS,
             SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
-            EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PLACEMENT,
+            EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PRECISION, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
             BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, PLAN, INTO, BACKGROUND, NO_PLOTS,

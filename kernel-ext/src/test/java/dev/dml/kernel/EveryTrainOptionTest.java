@@ -52,6 +52,9 @@ class EveryTrainOptionTest {
         if (o == TrainOptions.PS) {
             return " --workers 2 --sync async"; // servers serve asynchronous workers
         }
+        if (o == TrainOptions.PRECISION) {
+            return " --gpus-per-worker 1"; // fp16 runs on GPUs; the spec resolves without one
+        }
         if (o == TrainOptions.DATA_CACHE_MB) {
             return " --read-on-workers"; // it sizes the cache of the files workers read
         }

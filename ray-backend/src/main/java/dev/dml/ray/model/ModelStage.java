@@ -53,9 +53,11 @@ public final class ModelStage implements AutoCloseable {
     private final int parameterOffset;
     private final MicroBatchGraph graph;
     private final Device device;
+    /** The fp16 loss scale; null in other precisions. */
+    private final LossScale lossScale;
 
     private ModelStage(ModelSpec spec, OptimizerSpec opt, int from, int to, String name,
-            Device device, boolean staged) {
+            Device device, Precision precision, boolean staged) {
         this.spec = spec;
         this.optimizerSpec = opt;
         List<Block> all = StageLayers.children(spec);
@@ -66,6 +68,7 @@ public final class ModelStage implements AutoCloseable {
                     + " with " + layers + " layers.", "Give each stage at least one layer, in"
                     + " order, " + layers + " layers in all.");
         }
+        precision.requireEngineSupport();
         this.fromLayer = from;
         this.toLayer = to;
         int c0 = starts[from];
@@ -84,7 +87,9 @@ public final class ModelStage implements AutoCloseable {
             this.layerStarts = StageLayers.starts(blocks);
             this.block = new SequentialBlock();
             StageLayers.initialize(blocks, block, manager, shape);
-            this.store = new ParameterStore(manager, false);
+            this.store = precision == Precision.FP32 ? new ParameterStore(manager, false)
+                    : new MixedPrecision(manager, precision, blocks);
+            this.lossScale = precision.scalesLoss() ? new LossScale() : null;
             this.params = new ParameterBuffers(block, staged || !device.equals(Device.cpu()));
             params.initialize(spec.seed(), earlier.randomDraws());
             this.optimizer = opt.newOptimizer(params, manager);
@@ -109,25 +114,29 @@ public final class ModelStage implements AutoCloseable {
      */
     public static ModelStage open(ModelSpec spec, OptimizerSpec optimizer, int fromLayer,
             int toLayer, String name) {
-        return open(spec, optimizer, fromLayer, toLayer, name, Device.cpu());
+        return open(spec, optimizer, fromLayer, toLayer, name, Device.cpu(), Precision.FP32);
     }
 
     /**
      * Like {@link #open(ModelSpec, OptimizerSpec, int, int, String)} on a device: on a GPU the
      * parameters, gradients and optimizer state live there, inputs are copied there, and flat
-     * reads and writes are staged through host memory.
+     * reads and writes are staged through host memory; and in a precision.
      *
      * @param device {@code Device.cpu()} or a GPU
+     * @param precision the type of the layers' products ({@code --precision})
      * @return the stage, owned by the caller
      */
     public static ModelStage open(ModelSpec spec, OptimizerSpec optimizer, int fromLayer,
-            int toLayer, String name, Device device) {
-        return new ModelStage(spec, optimizer, fromLayer, toLayer, name, device, false);
+            int toLayer, String name, Device device, Precision precision) {
+        return new ModelStage(spec, optimizer, fromLayer, toLayer, name, device, precision,
+                false);
     }
 
     /** The whole model on the CPU through the GPU path's staging and device optimizer. */
-    static ModelStage openStaged(ModelSpec spec, OptimizerSpec optimizer, String name) {
-        return new ModelStage(spec, optimizer, 0, spec.layerCount(), name, Device.cpu(), true);
+    static ModelStage openStaged(ModelSpec spec, OptimizerSpec optimizer, String name,
+            Precision precision) {
+        return new ModelStage(spec, optimizer, 0, spec.layerCount(), name, Device.cpu(),
+                precision, true);
     }
 
     /**
@@ -290,10 +299,23 @@ public final class ModelStage implements AutoCloseable {
         params.setGradients(FloatBuffer.wrap(src));
     }
 
-    /** Applies one optimizer update from the gradients, in place, and ends a micro-batch step. */
+    /**
+     * Applies one optimizer update from the gradients, in place, and ends a micro-batch step.
+     * Under {@code --precision fp16} the gradients are unscaled first, and a step whose
+     * gradients overflowed is skipped ({@link #skippedSteps()}).
+     */
     public void step() {
-        optimizer.apply(params);
+        if (lossScale == null || lossScale.unscale(params)) {
+            optimizer.apply(params);
+        } else {
+            params.zeroGradients();
+        }
         graph.close();
+    }
+
+    /** Returns the steps fp16's loss scaling skipped for overflow. @return 0 in other precisions */
+    public long skippedSteps() {
+        return lossScale == null ? 0 : lossScale.skipped();
     }
 
     /** @return the parameters, flat, in a new array */
@@ -308,12 +330,12 @@ public final class ModelStage implements AutoCloseable {
 
     /** @return the parameters and the optimizer state (moments, step count), as bytes */
     public byte[] saveState() {
-        return StateCodec.save(description(), params, optimizer);
+        return StateCodec.save(description(), params, optimizer, lossScale);
     }
 
     /** @param state what {@link #saveState()} saved from a stage of the same specs and layers */
     public void loadState(byte[] state) {
-        StateCodec.load(state, description(), params, optimizer);
+        StateCodec.load(state, description(), params, optimizer, lossScale);
     }
 
     /**
@@ -345,6 +367,11 @@ public final class ModelStage implements AutoCloseable {
 
     ParameterBuffers buffers() {
         return params;
+    }
+
+    /** The fp16 loss scale, or null. */
+    LossScale lossScale() {
+        return lossScale;
     }
 
     /** The index of each layer's first block in this stage. */
@@ -387,9 +414,13 @@ public final class ModelStage implements AutoCloseable {
         float value = loss.getFloat();
         if (!Float.isFinite(value)) {
             throw new DmlException("The loss became " + value + " after " + optimizer.steps
-                    + " steps.", "Lower {lr}, or scale the features (large raw values).");
+                    + " steps.", lossScale != null ? "Use {precision=bf16}: a layer's output"
+                    + " passed half floats' largest value, 65504." : "Lower {lr}, or scale the"
+                    + " features (large raw values).");
         }
-        NDArray head = scope.full(loss.getShape(), weight);
+        // fp16: the backward starts from the scaled loss; step() divides the gradients again
+        NDArray head = scope.full(loss.getShape(), lossScale == null ? weight
+                : weight * lossScale.scale());
         JniUtils.backward((PtNDArray) loss, (PtNDArray) head, false, false);
         return value;
     }

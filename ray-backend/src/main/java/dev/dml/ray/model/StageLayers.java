@@ -56,8 +56,11 @@ final class StageLayers {
         return shape;
     }
 
-    /** Runs blocks in order on {@code x}, in training mode. */
+    /** Runs blocks in order on {@code x}, in training mode (in the store's precision). */
     static NDArray forward(List<Block> blocks, ParameterStore store, NDArray x) {
+        if (store instanceof MixedPrecision mixed) {
+            return mixed.forward(blocks, x);
+        }
         NDList h = new NDList(x);
         for (Block b : blocks) {
             h = b.forward(store, h, true);

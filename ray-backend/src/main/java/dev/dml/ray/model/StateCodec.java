@@ -12,7 +12,9 @@ import java.nio.FloatBuffer;
 
 /**
  * A model's training state: magic {@code DMLSTATE}, version 1, the model's description, the
- * flat parameters (little-endian float32), the optimizer kind and its state.
+ * flat parameters (little-endian float32), the optimizer kind and its state, and for {@code
+ * --precision fp16} the loss scale (a state without it loads with a fresh scale, and a scale is
+ * ignored by a model without one).
  */
 final class StateCodec {
 
@@ -21,7 +23,8 @@ final class StateCodec {
 
     private StateCodec() {}
 
-    static byte[] save(String model, ParameterBuffers params, FlatOptimizer opt) {
+    static byte[] save(String model, ParameterBuffers params, FlatOptimizer opt,
+            LossScale lossScale) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(params.total() * 4 * 3 + 256);
             DataOutputStream out = new DataOutputStream(bytes);
@@ -35,6 +38,9 @@ final class StateCodec {
             out.write(raw);
             out.writeUTF(opt.spec.kind().name());
             opt.write(out);
+            if (lossScale != null) {
+                lossScale.write(out);
+            }
             out.flush();
             return bytes.toByteArray();
         } catch (IOException e) {
@@ -42,7 +48,8 @@ final class StateCodec {
         }
     }
 
-    static void load(byte[] state, String model, ParameterBuffers params, FlatOptimizer opt) {
+    static void load(byte[] state, String model, ParameterBuffers params, FlatOptimizer opt,
+            LossScale lossScale) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
             if (in.readLong() != MAGIC || in.readInt() != VERSION) {
                 throw new DmlException(
@@ -69,6 +76,9 @@ final class StateCodec {
                         "Load it into a model with the same OptimizerSpec kind.");
             }
             opt.read(in);
+            if (lossScale != null && in.available() > 0) {
+                lossScale.read(in);
+            }
             FloatBuffer src = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
             params.setParameters(src);
         } catch (IOException e) {

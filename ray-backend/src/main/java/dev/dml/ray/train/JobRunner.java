@@ -89,7 +89,8 @@ final class JobRunner implements DriverTask<TrainResult> {
                 spec.get(TrainOptions.SHUFFLE), spec.seed(), spec.stepsPerEpoch())
                 .withGpus(spec.gpusPerWorker())
                 .withCompression(spec.get(TrainOptions.COMPRESS))
-                .withBuckets(spec.get(TrainOptions.BUCKET_MB));
+                .withBuckets(spec.get(TrainOptions.BUCKET_MB))
+                .withPrecision(spec.get(TrainOptions.PRECISION));
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();

@@ -143,6 +143,7 @@ final class SpecResolution {
         }
         checkBuckets(v, strategy, workers);
         SyncResolution.check(v, strategy, workers);
+        PrecisionResolution.check(v, strategy, model);
         OptimizerSpec optimizer = UpdateResolution.optimizer(b, v, steps, notices);
         UpdateResolution.check(v, strategy, validation != null, optimizer);
         return new TrainSpec(b, v, columns, strategy, optimizer, workers, train, validation,

@@ -9,6 +9,7 @@ import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.MicroBatchGraph;
 import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.model.Precision;
 import dev.dml.ray.ps.ServerGroup;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -144,7 +145,8 @@ public class TrainWorker extends StagedWorker {
         Closeables.closeAll(model);
         model = null;
         model = ModelStage.open(cfg.model, cfg.modelOptimizer(), cfg.fromLayer, cfg.toLayer,
-                cfg.job + "/" + cfg.stage + "/" + rank(), device.select(cfg.gpus));
+                cfg.job + "/" + cfg.stage + "/" + rank(), device.select(cfg.gpus),
+                Precision.ofOption(cfg.precision));
         if ((model.isFirst() || model.isLast()) && (data == null || !data.hasTrain())) {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
                     "The driver loads shards into first and last stages before init.");

@@ -3,6 +3,7 @@ package dev.dml.ray.train;
 import dev.dml.options.Option;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.RowOrder;
+import dev.dml.ray.model.Precision;
 import java.util.Locale;
 
 /**
@@ -170,5 +171,18 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
      */
     public TrainSpecBuilder optParameterServers(int n) {
         return opt(TrainOptions.PS, n);
+    }
+
+    /**
+     * Sets the number type of the layers' products ({@code --precision}): {@link Precision#FP16}
+     * runs the linear and convolution layers in half floats on GPUs, with a dynamic loss scale,
+     * while the parameters, gradients and optimizer stay float32. {@link Precision#BF16} is
+     * refused: DJL 0.35.1's PyTorch engine has no bfloat16 tensors.
+     *
+     * @param precision the type; {@link Precision#FP32} by default
+     * @return this builder
+     */
+    public TrainSpecBuilder optPrecision(Precision precision) {
+        return opt(TrainOptions.PRECISION, precision == null ? null : precision.optionName());
     }
 }

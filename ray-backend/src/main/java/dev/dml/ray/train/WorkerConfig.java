@@ -15,7 +15,7 @@ import java.io.Serializable;
  */
 public final class WorkerConfig implements Serializable {
 
-    private static final long serialVersionUID = 5L;
+    private static final long serialVersionUID = 6L;
 
     final String job;
     final ModelSpec model;
@@ -44,6 +44,8 @@ public final class WorkerConfig implements Serializable {
      * goes on ({@code --bucket-mb}); 0 all-reduces after the whole backward.
      */
     final long bucketFloats;
+    /** The type of the layers' products: a {@code --precision} value. */
+    final String precision;
 
     /**
      * A worker that holds the whole model.
@@ -63,13 +65,13 @@ public final class WorkerConfig implements Serializable {
             int microbatches, int shards, int accumulate, boolean shuffle, long seed,
             int stepsPerEpoch) {
         this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards,
-                accumulate, 0, shuffle, seed, stepsPerEpoch, "none", 0);
+                accumulate, 0, shuffle, seed, stepsPerEpoch, "none", 0, "fp32");
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches, int stage, int fromLayer, int toLayer, int shards,
             int accumulate, double gpus, boolean shuffle, long seed, int stepsPerEpoch,
-            String compress, long bucketFloats) {
+            String compress, long bucketFloats, String precision) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -86,6 +88,7 @@ public final class WorkerConfig implements Serializable {
         this.stepsPerEpoch = stepsPerEpoch;
         this.compress = compress;
         this.bucketFloats = bucketFloats;
+        this.precision = precision;
     }
 
     /**
@@ -98,7 +101,8 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig forStage(int s, int from, int to) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
-                shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress, bucketFloats);
+                shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress, bucketFloats,
+                precision);
     }
 
     /**
@@ -109,7 +113,8 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig withGpus(double g) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress, bucketFloats);
+                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress, bucketFloats,
+                precision);
     }
 
     /** Whether the scheme is top-k, whose workers run the optimizer's momentum themselves. */
@@ -149,7 +154,7 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig withCompression(String scheme) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, scheme,
-                bucketFloats);
+                bucketFloats, precision);
     }
 
     /**
@@ -162,7 +167,19 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig withBuckets(double megabytes) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
-                Math.round(megabytes * 1e6 / Float.BYTES));
+                Math.round(megabytes * 1e6 / Float.BYTES), precision);
+    }
+
+    /**
+     * Returns the same config with the layers' products in another type.
+     *
+     * @param p a {@code --precision} value
+     * @return a new config
+     */
+    WorkerConfig withPrecision(String p) {
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
+                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
+                bucketFloats, p);
     }
 
     /** The rows of one micro-batch. */

@@ -52,7 +52,7 @@ class DeviceStagingTest {
         NDArray x = features(32, 8, 1);
         NDArray y = classes(32, 3, 2);
         try (ModelStage host = ModelStage.openWhole(spec, opt, "t/host");
-                ModelStage staged = ModelStage.openStaged(spec, opt, "t/staged")) {
+                ModelStage staged = ModelStage.openStaged(spec, opt, "t/staged", Precision.FP32)) {
             assertArrayEquals(host.parameters(), staged.parameters());
             float[] buffer = new float[host.parameterCount() + 1];
             for (int i = 0; i < 5; i++) {
@@ -93,7 +93,7 @@ class DeviceStagingTest {
         float[] buffer;
         byte[] saved;
         float[] expected;
-        try (ModelStage r = ModelStage.openStaged(spec, opt, "t/0")) {
+        try (ModelStage r = ModelStage.openStaged(spec, opt, "t/0", Precision.FP32)) {
             buffer = new float[r.parameterCount()];
             for (int i = 0; i < 3; i++) {
                 step(r, x, y, buffer);
@@ -104,7 +104,7 @@ class DeviceStagingTest {
             }
             expected = r.parameters();
         }
-        try (ModelStage staged = ModelStage.openStaged(spec, opt, "t/1");
+        try (ModelStage staged = ModelStage.openStaged(spec, opt, "t/1", Precision.FP32);
                 ModelStage host = ModelStage.openWhole(spec, opt, "t/2")) {
             staged.loadState(saved);
             host.loadState(saved);
@@ -125,7 +125,8 @@ class DeviceStagingTest {
         ModelSpec spec = ModelSpec.mlp(8, 3, 16);
         NDArray x = features(32, 8, 5);
         NDArray y = classes(32, 3, 6);
-        try (ModelStage r = ModelStage.openStaged(spec, OptimizerSpec.adam(0.01f), "t/0")) {
+        try (ModelStage r = ModelStage.openStaged(spec, OptimizerSpec.adam(0.01f), "t/0",
+                Precision.FP32)) {
             float[] buffer = new float[r.parameterCount()];
             step(r, x, y, buffer);
             int before = r.manager().getManagedArrays().size();

@@ -164,7 +164,7 @@ class UpdateRulesTest {
     }
 
     private ModelStage open(OptimizerSpec opt, boolean staged) {
-        ModelStage m = staged ? ModelStage.openStaged(SPEC, opt, "t/staged")
+        ModelStage m = staged ? ModelStage.openStaged(SPEC, opt, "t/staged", Precision.FP32)
                 : ModelStage.openWhole(SPEC, opt, "t/host");
         // a batch makes the gradient tensors; the tests then set their own gradients
         m.trainBatch(RandomArrays.features(manager, 8, 4, 1), RandomArrays.classes(manager, 8, 2,
