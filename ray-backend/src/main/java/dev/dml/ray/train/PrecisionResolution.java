@@ -12,7 +12,7 @@ import dev.dml.ray.model.Precision;
  * convolution layers, so a model whose forward is the user's, or that has no such layer, is
  * refused. It scales the loss and skips the steps whose gradients overflow, which every holder
  * of a gradient must agree on: it runs data-parallel jobs whose gradients cross the wire as they
- * are. And it needs GPUs, since CPUs run half-float products 20 to 50 times slower than float32
+ * are. And it needs GPUs, since CPUs run half-float products about 20 times slower than float32
  * (docs/gpu.md, "Precision").
  */
 final class PrecisionResolution {
@@ -43,7 +43,7 @@ final class PrecisionResolution {
         String why = null;
         String fix = null;
         if (v.get(TrainOptions.GPUS_PER_WORKER) == 0) {
-            why = "this job has no GPUs, and CPUs run half-float products 20 to 50 times"
+            why = "this job has no GPUs, and CPUs run half-float products about 20 times"
                     + " slower than float32";
             fix = "set {gpus-per-worker}";
         } else if (strategy instanceof Strategy.Staged s) {

@@ -154,6 +154,43 @@ class MixedPrecisionTest {
     }
 
     @Test
+    void fp16BackwardInBucketsGivesTheWholeBackwardsScaledGradients() {
+        ModelSpec spec = ModelSpec.mlp(20, 4, 32, 16);
+        NDArray x = RandomArrays.features(manager, 24, 20, 18);
+        NDArray y = RandomArrays.classes(manager, 24, 4, 19);
+        try (ModelStage whole = open(spec, OptimizerSpec.sgd(0.1f, 0f), Precision.FP16);
+                ModelStage cut = open(spec, OptimizerSpec.sgd(0.1f, 0f), Precision.FP16)) {
+            float loss = whole.trainBatch(x, y);
+            BucketedBackward b = BucketedBackward.of(cut, 100);
+            assertTrue(b.buckets() > 1);
+            float[] got = new float[cut.parameterCount()];
+            float lossCut = b.trainBatch(x, y, (bucket, grads) -> System.arraycopy(grads, 0, got,
+                    b.offset(bucket), grads.length - 1));
+            assertEquals(loss, lossCut, 0f, "the same forward");
+            assertArrayEquals(whole.gradients(), got, "half floats cast back exactly at cuts");
+        }
+    }
+
+    @Test
+    void fp16StepsDoNotLeakArrays() {
+        ModelSpec spec = ModelSpec.mlp(8, 3, 16);
+        NDArray x = RandomArrays.features(manager, 32, 8, 16);
+        NDArray y = RandomArrays.classes(manager, 32, 3, 17);
+        try (ModelStage m = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
+            m.trainBatch(x, y);
+            m.step();
+            int before = m.manager().getManagedArrays().size();
+            for (int i = 0; i < 5; i++) {
+                m.trainBatch(x, y);
+                m.step();
+                m.score(x, y);
+                m.saveState();
+            }
+            assertEquals(before, m.manager().getManagedArrays().size());
+        }
+    }
+
+    @Test
     void bf16IsRefusedBeforeTheEngineIsAskedForIt() {
         ModelSpec spec = ModelSpec.mlp(8, 2, 16);
         dev.dml.DmlException e = org.junit.jupiter.api.Assertions.assertThrows(

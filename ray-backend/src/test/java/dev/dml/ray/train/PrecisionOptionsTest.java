@@ -44,12 +44,12 @@ class PrecisionOptionsTest {
                         Vocabulary.NOTEBOOK).what());
         DmlException cpu = refused(job(Precision.FP16, 0));
         assertEquals("--precision fp16 scales the loss and skips steps that overflow, but this"
-                + " job has no GPUs, and CPUs run half-float products 20 to 50 times slower"
+                + " job has no GPUs, and CPUs run half-float products about 20 times slower"
                 + " than float32.", cpu.speaking(Vocabulary.NOTEBOOK).what());
         assertEquals("Leave --precision out, or set --gpus-per-worker.",
                 cpu.speaking(Vocabulary.NOTEBOOK).hint());
         assertEquals("optPrecision(fp16) scales the loss and skips steps that overflow, but"
-                + " this job has no GPUs, and CPUs run half-float products 20 to 50 times slower"
+                + " this job has no GPUs, and CPUs run half-float products about 20 times slower"
                 + " than float32.", cpu.speaking(Vocabulary.JAVA).what());
         assertEquals("--precision fp16 scales the loss and skips steps that overflow, but"
                 + " --compress would send the loss-scaled gradients, up to 65536 times their"
