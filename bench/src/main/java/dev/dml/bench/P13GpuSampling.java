@@ -27,12 +27,14 @@ import java.util.Map;
  * folder put first on the child's {@code PATH}: a shell script that prints {@value #SAMPLE}
  * (written from the documented query format). What is measured there is the step's CPU-side
  * cost of spawning, waiting for and parsing the query, not NVML's own work. The result says
- * which ran.
+ * which ran. A second run pins the step JVM to one core ({@link #ONE_CORE}), where the query
+ * cannot run beside the step: the worst case, reported apart.
  */
 final class P13GpuSampling implements Benchmark {
 
     static final double GOAL = 1.02;
     static final String SAMPLE = "nvidia-smi/one-h100.csv";
+    static final List<String> ONE_CORE = List.of("taskset", "-c", "0");
 
     @Override
     public BenchResult run(String command) throws Exception {
@@ -53,8 +55,17 @@ final class P13GpuSampling implements Benchmark {
         }
         double load0 = P1Jobs.loadAverage();
         Map<String, Object> m;
+        Map<String, Object> pinned = new LinkedHashMap<>();
         try {
-            m = child(standIn);
+            m = child(standIn, List.of());
+            if (onPath("taskset") != null) {
+                pinned.put("is", "the same run with the step JVM pinned to one core ("
+                        + String.join(" ", ONE_CORE) + "): the steps, the sampler thread and"
+                        + " the query process share it, as on a node whose every core trains");
+                pinned.putAll(child(standIn, ONE_CORE));
+            } else {
+                pinned.put("is", "not run: taskset is not on PATH");
+            }
         } finally {
             if (standIn != null) {
                 P6Files.deleteTree(standIn);
@@ -63,6 +74,8 @@ final class P13GpuSampling implements Benchmark {
         double ratio = (Double) m.remove("ratio");
         double stress = (Double) m.remove("stress_ratio");
         double queryMs = number(m, "query", "wall_ms", "median");
+        System.out.printf("P13 on one core: ratio %.4f (stress %.4f)%n", pinned.get("ratio"),
+                pinned.get("stress_ratio"));
         Map<String, Object> duty = new LinkedHashMap<>();
         duty.put("is", "median query wall time / (period + that time): the share of the time a"
                 + " query process is running (the sampler waits a period after each query ends)");
@@ -82,7 +95,8 @@ final class P13GpuSampling implements Benchmark {
                 .put("nvidia_smi", smi)
                 .put("duty_cycle", duty);
         m.forEach(r::put);
-        return r.put("setup", setup())
+        return r.put("one_core", pinned)
+                .put("setup", setup())
                 .put("load_average_1min", List.of(load0, P1Jobs.loadAverage()));
     }
 
@@ -106,9 +120,11 @@ final class P13GpuSampling implements Benchmark {
         return s;
     }
 
-    /** Runs {@link P13Steps} and returns the numbers it printed. */
-    private static Map<String, Object> child(Path standIn) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
+    /** Runs {@link P13Steps}, after {@code prefix} (e.g. taskset), and returns its numbers. */
+    private static Map<String, Object> child(Path standIn, List<String> prefix)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dai.djl.offline=true", "-Dai.djl.pytorch.num_threads=1",
                 "-XX:G1HeapRegionSize=32m", "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -135,8 +151,10 @@ final class P13GpuSampling implements Benchmark {
             throw new IllegalStateException("P13's step JVM failed (exit " + p.exitValue()
                     + "); its output is above.");
         }
-        return new Gson().fromJson(json, new TypeToken<LinkedHashMap<String, Object>>() {
-        }.getType());
+        Map<String, Object> m = new Gson().fromJson(json,
+                new TypeToken<LinkedHashMap<String, Object>>() { }.getType());
+        m.computeIfPresent("parameters", (k, v) -> ((Double) v).longValue()); // JSON numbers
+        return m;
     }
 
     /** Writes the stand-in {@code nvidia-smi} and its output to a new temporary folder. */

@@ -34,9 +34,9 @@ final class P13Steps {
     static final int[] HIDDEN = {1024, 1024};
     static final int BATCH = 512;
     static final int BATCHES = 4;
-    static final int STEPS = 40;
+    static final int STEPS = 100;
     static final int WARMUPS = 1;
-    static final int REPETITIONS = 11;
+    static final int REPETITIONS = 9;
     static final int QUERIES = 50;
     static final Duration STRESS = Duration.ofMillis(50);
     /** The GPU the sampler looks for: the stand-in's one line, or a GPU node's first GPU. */
