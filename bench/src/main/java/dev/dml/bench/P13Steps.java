@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +149,7 @@ final class P13Steps {
         }
         if (round.timed()) {
             double[] sorted = ms.clone();
-            java.util.Arrays.sort(sorted);
+            Arrays.sort(sorted);
             side.p95Ms.add(sorted[(int) Math.ceil(0.95 * STEPS) - 1]);
             side.maxMs.add(sorted[STEPS - 1]);
         }
