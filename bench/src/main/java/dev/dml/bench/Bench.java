@@ -30,6 +30,7 @@ public final class Bench {
         BENCHMARKS.put("C1", new C1PlanError());
         BENCHMARKS.put("P11", new P11Predict());
         BENCHMARKS.put("A1", new A1Async());
+        BENCHMARKS.put("P13", new P13GpuSampling());
         BENCHMARKS.put("P14", new P14Precision());
     }
 

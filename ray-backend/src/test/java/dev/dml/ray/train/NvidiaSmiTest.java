@@ -72,14 +72,15 @@ class NvidiaSmiTest {
     void aFailedQueryLeavesNoStaleSample() {
         String[] out = {resource("one-h100.csv")};
         try (GpuSampler s = new GpuSampler(0, () -> out[0], null)) {
-            s.sampleOnce();
+            assertTrue(s.sampleOnce());
             assertEquals(87, s.latest().utilization());
             out[0] = null; // nvidia-smi failed or ran past its timeout
-            s.sampleOnce();
+            assertFalse(s.sampleOnce());
             assertNull(s.latest());
             out[0] = resource("no-driver.txt");
-            s.sampleOnce();
+            assertFalse(s.sampleOnce());
             assertNull(s.latest());
+            assertEquals(3, s.queries());
         }
     }
 
@@ -100,6 +101,7 @@ class NvidiaSmiTest {
                 Thread.sleep(10);
             }
             assertEquals(0, s.latest().index());
+            assertTrue(s.queries() >= 1);
         }
     }
 }
