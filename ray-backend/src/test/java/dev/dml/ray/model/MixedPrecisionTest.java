@@ -50,6 +50,13 @@ class MixedPrecisionTest {
         return manager.create(y);
     }
 
+    /** Sets one gradient to a value that is no number, as an overflowed all-reduce leaves it. */
+    private static void poison(ModelStage m, int index, float value) {
+        float[] g = m.gradients();
+        g[index] = value;
+        m.setGradients(g);
+    }
+
     private static boolean finite(float[] a) {
         for (float f : a) {
             if (!Float.isFinite(f)) {
@@ -236,9 +243,7 @@ class MixedPrecisionTest {
         NDArray y = RandomArrays.classes(manager, 32, 3, 11);
         try (ModelStage m = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
             m.trainBatch(x, y);
-            float[] g = m.gradients();
-            g[g.length / 2] = Float.POSITIVE_INFINITY; // as an overflowed all-reduce leaves it
-            m.setGradients(g);
+            poison(m, m.parameterCount() / 2, Float.POSITIVE_INFINITY);
             float[] before = m.parameters();
             m.step();
             assertArrayEquals(before, m.parameters(), "a step with an infinity was taken");
@@ -264,9 +269,7 @@ class MixedPrecisionTest {
             assertEquals(8f, scale.scale());
             assertTrue(scale.unscale(m.buffers()));
             assertEquals(16f, scale.scale());
-            float[] g = m.gradients();
-            g[0] = Float.NaN;
-            m.setGradients(g);
+            poison(m, 0, Float.NaN);
             assertFalse(scale.unscale(m.buffers()));
             assertEquals(8f, scale.scale());
             assertEquals(1, scale.skipped());
@@ -283,9 +286,7 @@ class MixedPrecisionTest {
         float[] expected;
         try (ModelStage m = open(spec, adam, Precision.FP16)) {
             m.trainBatch(x, y);
-            float[] g = m.gradients();
-            g[0] = Float.POSITIVE_INFINITY;
-            m.setGradients(g);
+            poison(m, 0, Float.POSITIVE_INFINITY);
             m.step(); // skipped: the scale is no longer the initial one
             for (int i = 0; i < 3; i++) {
                 m.trainBatch(x, y);
