@@ -212,6 +212,8 @@ public final class NamespacedCluster implements AutoCloseable {
      * @param node a node of this cluster
      */
     public synchronized void removeNode(Node node) {
+        // SIGKILL first: a lost VM sends no SIGTERM, which a worker reads as a pre-emption notice
+        HostNetwork.pidsIn(node.name()).forEach(ProcessHandle::destroyForcibly);
         HostNetwork.deleteNamespace(node.name(), node.index());
         nodes.remove(node);
     }
