@@ -26,6 +26,15 @@ final class Recoveries {
     /** How long a probed worker may take to answer before it counts as lost. */
     static final Duration PROBE_WAIT = Duration.ofSeconds(10);
 
+    /**
+     * How long a recovery goes on starting replacements that die as they start. A node that
+     * vanished without a word (a VM gone, no SIGTERM) still holds its placement-group bundles
+     * until Ray's health checks declare it dead; a replacement started there dies, and one
+     * started after Ray moved the bundle to a live node runs.
+     */
+    static final Duration REPLACE_WINDOW = Duration.ofSeconds(90);
+    private static final Duration REPLACE_PAUSE = Duration.ofSeconds(3);
+
     /** Where a recovery that has no peer snapshot gets its state. */
     interface Fallback {
 
@@ -101,7 +110,7 @@ final class Recoveries {
             int before, StepPlan plan, JobControl control, DriverContext context) {
         long t0 = System.nanoTime();
         LOG.warn("{}: {}; replacing {} worker(s)", job, cause, lost.size());
-        List<WorkerInfo> now = plan.replace(lost, control);
+        List<WorkerInfo> now = replace(lost, plan, control);
         if (now.size() < before) {
             context.emit(new Resize(completed, before, now.size(), "no room to replace "
                     + lost.size() + " lost worker(s)", now));
@@ -126,6 +135,29 @@ final class Recoveries {
         done.add(r);
         context.emit(r);
         return step;
+    }
+
+    /** Starts the replacements, again while they die as they start, for {@link #REPLACE_WINDOW}. */
+    private List<WorkerInfo> replace(List<Integer> lost, StepPlan plan, JobControl control) {
+        long deadline = System.nanoTime() + REPLACE_WINDOW.toNanos();
+        while (true) {
+            try {
+                return plan.replace(lost, control);
+            } catch (RuntimeException e) {
+                if (control.stopRequested() || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LOG.warn("{}: a replacement did not start ({}); trying again in {} s, once Ray"
+                        + " has moved the lost node's slots", job, e.toString(),
+                        REPLACE_PAUSE.toSeconds());
+                try {
+                    Thread.sleep(REPLACE_PAUSE.toMillis());
+                } catch (InterruptedException stop) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /** The recoveries so far, in order. */
