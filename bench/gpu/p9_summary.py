@@ -43,6 +43,7 @@ def side(work, name):
         "gpu_samples": len(s),
         # base names only: where the libraries lay is no part of the result
         "loaded": " ".join(os.path.basename(p) for p in r.get("loaded", "").split()),
+        "cudart_gpu_count": r.get("cudart_gpu_count"),
     }
 
 

@@ -7,6 +7,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.jni.LibUtils;
+import ai.djl.util.cuda.CudaUtils;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dev.dml.ray.model.ModelSpec;
@@ -90,6 +91,8 @@ public final class GpuStep {
         out.addProperty("engine", engine.getEngineName() + " " + engine.getVersion());
         out.addProperty("cuda", engine.hasCapability("CUDA"));
         out.addProperty("device", device.toString());
+        // what dml's GpuProbe reads: DJL's count through JNA's cudart, not through libtorch
+        out.addProperty("cudart_gpu_count", CudaUtils.getGpuCount());
         out.addProperty("libtorch_dir", LibUtils.getLibtorchPath());
         out.addProperty("loaded", loaded());
         out.addProperty("hidden", a.get("hidden"));
