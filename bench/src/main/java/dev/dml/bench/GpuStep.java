@@ -13,6 +13,7 @@ import com.google.gson.JsonObject;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.model.Precision;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ public final class GpuStep {
         long t1Ms;
         try (NDManager host = NDManager.newBaseManager(Device.cpu(), "PyTorch");
                 ModelStage stage = ModelStage.open(spec, OptimizerSpec.adam(1e-3f), 0,
-                        spec.layerCount(), "gpustep/0", device)) {
+                        spec.layerCount(), "gpustep/0", device, Precision.FP32)) {
             NDArray[] data = data(host, batch * BATCHES);
             for (int i = 0; i < warmup + steps; i++) {
                 if (i == warmup) {
