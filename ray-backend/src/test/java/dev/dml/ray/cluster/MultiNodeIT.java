@@ -284,7 +284,7 @@ class MultiNodeIT extends NamespacedRay {
                 done = true;
                 lostIp = workers.get(1).nodeIp();
                 nodes.nodes().stream().filter(n -> n.ip().equals(lostIp)).findFirst()
-                        .ifPresent(nodes::removeNode);
+                        .ifPresent(nodes::loseNode);
             }
         }
     }

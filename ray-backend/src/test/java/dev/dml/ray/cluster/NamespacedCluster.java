@@ -206,16 +206,26 @@ public final class NamespacedCluster implements AutoCloseable {
     }
 
     /**
-     * Stops a node as a lost VM would stop: every process in it ends, then its namespace and
-     * link go.
+     * Stops a node as a VM that shuts down stops: every process in it gets SIGTERM (then
+     * SIGKILL), so Ray's node leaves the cluster at once; then its namespace and link go.
      *
      * @param node a node of this cluster
      */
     public synchronized void removeNode(Node node) {
-        // SIGKILL first: a lost VM sends no SIGTERM, which a worker reads as a pre-emption notice
-        HostNetwork.pidsIn(node.name()).forEach(ProcessHandle::destroyForcibly);
         HostNetwork.deleteNamespace(node.name(), node.index());
         nodes.remove(node);
+    }
+
+    /**
+     * Stops a node as a VM that vanishes stops: every process in it is killed at once, with no
+     * SIGTERM (which a worker would read as a pre-emption notice), so Ray learns of the loss
+     * only from its health checks; then its namespace and link go.
+     *
+     * @param node a node of this cluster
+     */
+    public synchronized void loseNode(Node node) {
+        HostNetwork.pidsIn(node.name()).forEach(ProcessHandle::destroyForcibly);
+        removeNode(node);
     }
 
     private void startHead() throws IOException {
