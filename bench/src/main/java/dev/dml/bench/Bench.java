@@ -32,6 +32,7 @@ public final class Bench {
         BENCHMARKS.put("A1", new A1Async());
         BENCHMARKS.put("P13", new P13GpuSampling());
         BENCHMARKS.put("P14", new P14Precision());
+        BENCHMARKS.put("P15", new WorkerStepOverhead());
     }
 
     private Bench() {}

@@ -32,6 +32,7 @@ import java.util.stream.Collectors;
  * bench/gpu/build-jni} explains how a libtorch other than DJL's own is chosen.
  *
  * <p>Arguments, each {@code --name value}: {@code device} ({@code cpu} or {@code gpu}),
+ * {@code model} ({@code mlp}, or {@code cnn}: dml's small CNN, which ignores {@code hidden}),
  * {@code hidden} (comma-separated), {@code batch}, {@code warmup}, {@code steps}.
  */
 public final class GpuStep {
@@ -63,7 +64,12 @@ public final class GpuStep {
         int steps = Integer.parseInt(a.get("steps"));
 
         Engine engine = Engine.getEngine("PyTorch");
-        ModelSpec spec = ModelSpec.mlp(INPUTS, CLASSES, hidden).withSeed(11);
+        ModelSpec spec = switch (a.get("model")) {
+            case "mlp" -> ModelSpec.mlp(INPUTS, CLASSES, hidden).withSeed(11);
+            case "cnn" -> ModelSpec.cnn(CLASSES).withSeed(11);
+            default -> throw new IllegalArgumentException("--model is mlp or cnn, not '"
+                    + a.get("model") + "'.");
+        };
         JsonArray losses = new JsonArray();
         long t0 = 0;
         long t0Ms = 0;
@@ -108,7 +114,7 @@ public final class GpuStep {
     }
 
     private static Map<String, String> options(String[] args) {
-        Map<String, String> a = new LinkedHashMap<>(Map.of("device", "cpu", "hidden",
+        Map<String, String> a = new LinkedHashMap<>(Map.of("device", "cpu", "model", "mlp", "hidden",
                 "1024,1024", "batch", "512", "warmup", "5", "steps", "20"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             String name = args[i].replaceFirst("^--", "");

@@ -61,7 +61,9 @@ final class P3Dml {
             Clock clock = new Clock(s.steps(), ckDir);
             TrainSpecBuilder b = P1Jobs.builder(train.first(s.rows()), s.workers(),
                     P3Setting.BATCH, P3Setting.EPOCHS, "p3-" + s.name())
-                    .addListener(clock);
+                    .addListener(clock)
+                    // the PyTorch side reads each shard's rows in order, as --no-shuffle does
+                    .optShuffle(false);
             if (s.cnn()) {
                 b.setModel(ModelSpec.Family.CNN);
             }

@@ -180,7 +180,27 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         }
     }
 
+    /**
+     * Calls a method with the same argument on every actor and returns at once: the supplier
+     * waits for the results as {@link #callAll(RayFunc2, Object)} does. A caller that drops it
+     * leaves the calls to run in the actors' order, before any later call.
+     *
+     * @param method a method reference such as {@code Trainer::steps}
+     * @param arg the argument for every rank
+     * @param <T> the argument type
+     * @param <R> the result type
+     * @return the results, by rank, once they are all in
+     */
+    public <T, R> java.util.function.Supplier<List<R>> sendAll(RayFunc2<W, T, R> method, T arg) {
+        return send(Gather.methodName(method), r -> actors.get(r).task(method, arg).remote());
+    }
+
     private <R> List<R> gather(String what, Function<Integer, ObjectRef<R>> call) {
+        return send(what, call).get();
+    }
+
+    private <R> java.util.function.Supplier<List<R>> send(String what,
+            Function<Integer, ObjectRef<R>> call) {
         if (closed) {
             throw new CollectiveException("This actor group is closed.",
                     "Open a new one with ActorGroup.builder(...).open().");
@@ -189,7 +209,8 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
         for (int r = 0; r < actors.size(); r++) {
             refs.add(call.apply(r));
         }
-        return Gather.await(refs, workers, what, timeout);
+        List<WorkerInfo> who = workers;
+        return () -> Gather.await(refs, who, what, timeout);
     }
 
     /**

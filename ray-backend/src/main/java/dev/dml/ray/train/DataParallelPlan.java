@@ -183,20 +183,44 @@ final class DataParallelPlan implements StepPlan {
         return reportEvery;
     }
 
+    /**
+     * A lone worker of a fixed size: it takes no snapshot, so one sent ahead can never hold
+     * state the driver has not recorded. (With peers, a call sent ahead could snapshot a step
+     * whose report a failure then lost.)
+     */
+    @Override
+    public boolean sendsAhead() {
+        return servers == null && !elastic() && group.size() == 1;
+    }
+
+    @Override
+    public Sent send(StepRange range) {
+        if (servers != null) {
+            return () -> run(range);
+        }
+        java.util.function.Supplier<List<WorkerReport>> sent =
+                group.sendAll(TrainWorker::trainSteps, range);
+        return () -> {
+            List<WorkerReport> reports = sent.get();
+            return chunk(range, reports,
+                    reports.stream().mapToLong(r -> r.parameterHash).toArray());
+        };
+    }
+
     @Override
     public StepChunk run(StepRange range) {
-        List<WorkerReport> reports;
-        long[] hashes;
-        if (servers != null) {
-            // seeded from rank 0 before every run: a recovery's restored state reaches them
-            group.callOne(0, TrainWorker::seedServers, range.globalFirst);
-            reports = group.callAll(TrainWorker::trainStepsAsync, range);
-            hashes = group.callAll(TrainWorker::pullParameters).stream()
-                    .mapToLong(Long::longValue).toArray();
-        } else {
-            reports = group.callAll(TrainWorker::trainSteps, range);
-            hashes = reports.stream().mapToLong(r -> r.parameterHash).toArray();
+        if (servers == null) {
+            return send(range).await();
         }
+        // seeded from rank 0 before every run: a recovery's restored state reaches them
+        group.callOne(0, TrainWorker::seedServers, range.globalFirst);
+        List<WorkerReport> reports = group.callAll(TrainWorker::trainStepsAsync, range);
+        long[] hashes = group.callAll(TrainWorker::pullParameters).stream()
+                .mapToLong(Long::longValue).toArray();
+        return chunk(range, reports, hashes);
+    }
+
+    private StepChunk chunk(StepRange range, List<WorkerReport> reports, long[] hashes) {
         int done = reports.get(0).steps(); // fewer than asked after a pre-emption notice
         List<StepMetrics> steps = new ArrayList<>(done);
         for (int i = 0; i < done; i++) {

@@ -68,6 +68,10 @@ final class DataParallelSteps implements AutoCloseable {
     record Done(int steps, boolean stopped, float[] losses, long[] compute, long[] comm,
             long[] bytes, long[] interNode) {
 
+        /** No steps: a call that did not run. */
+        static final Done NONE = new Done(0, false, new float[0], new long[0], new long[0],
+                new long[0], new long[0]);
+
         WorkerReport report(long parameterHash, ProcessSample sample, boolean leaving) {
             return new WorkerReport(losses, compute, comm, bytes, interNode, 0, parameterHash,
                     sample, leaving);

@@ -284,38 +284,40 @@ final class JobRunner implements DriverTask<TrainResult> {
         EpochTotals epoch = new EpochTotals(examplesPerStep);
         List<WorkerInfo> who = started;
         long gs = start;
-        long snapshotAt = -1; // none yet: the first call takes one
         boolean stopped = false;
         EarlyStopping early = earlyStop > 0 ? new EarlyStopping(earlyStop) : null;
+        StepCalls calls = new StepCalls(plan, listeners, stepsPerEpoch, reportEvery, total);
         while (gs < total) {
-            if (control.stopRequested()) {
-                stopped = true;
-                break;
+            boolean stopping = control.stopRequested();
+            String limit = stopping ? null : calls.stopReason(gs);
+            if (!calls.inFlight()) { // a call sent ahead runs its steps first
+                if (stopping) {
+                    stopped = true;
+                    break;
+                }
+                if (limit != null) {
+                    stopOnLimit(limit, gs, plan, store, context);
+                    stopped = true;
+                    break;
+                }
+                Resize grown = plan.grow(control, gs);
+                if (grown != null) {
+                    who = grown.workers();
+                    context.emit(grown);
+                    cost.workers(who, gs); // the new workers' nodes are paid from now on
+                }
             }
-            String limit = stopReason(listeners, gs);
-            if (limit != null) {
-                stopOnLimit(limit, gs, plan, store, context);
-                stopped = true;
-                break;
-            }
-            Resize grown = plan.grow(control, gs);
-            if (grown != null) {
-                who = grown.workers();
-                context.emit(grown);
-                cost.workers(who, gs); // the new workers' nodes are paid from now on
-            }
-            int e = (int) (gs / stepsPerEpoch);
-            int inEpoch = (int) (gs % stepsPerEpoch);
-            long count = Math.min(plan.stepsPerCall(reportEvery), stepsPerEpoch - inEpoch);
-            for (DriverListener l : listeners) {
-                count = Math.min(count, l.stepsUntilDue(gs));
-            }
-            // In-memory snapshots every few steps (every call of a data-parallel job).
-            boolean snapshot = snapshotAt < 0 || gs - snapshotAt >= reportEvery;
             long resumeAt;
             try {
-                StepChunk chunk = plan.run(new StepRange(e, inEpoch, (int) count, gs, snapshot));
-                snapshotAt = snapshot ? gs : snapshotAt;
+                StepCalls.Call call = calls.next(gs);
+                if (!stopping && limit == null) {
+                    calls.sendAfter(call);
+                }
+                StepChunk chunk = call.sent().await();
+                if (chunk.steps().size() < call.range().count || !chunk.leaving().isEmpty()) {
+                    calls.drop();
+                }
+                int e = call.range().epoch;
                 gs += chunk.steps().size();
                 for (DriverListener l : listeners) {
                     l.onSteps(plan, chunk, gs);
@@ -347,6 +349,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                 resumeAt = recoveries.afterNotice(chunk.leaving(), gs, who, plan, control,
                         context);
             } catch (RuntimeException failure) {
+                calls.drop(); // its workers skip it, or are gone
                 resumeAt = recoveries.afterFailure(failure, gs, who, plan, control, context);
             }
             // Steps after the restored state run again: their first runs leave the record.
@@ -363,7 +366,7 @@ final class JobRunner implements DriverTask<TrainResult> {
             who = done.get(done.size() - 1).workers();
             cost.workers(who, resumeAt);
             gs = resumeAt;
-            snapshotAt = -1;
+            calls.restart();
         }
         cost.end(gs);
         float[] last = StageStates.parameters(plan.stages());
@@ -372,16 +375,6 @@ final class JobRunner implements DriverTask<TrainResult> {
                 start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
                 recoveries.recoveries()).withEarlyStop(early == null ? 0 : early.stoppedAfter(),
                         early == null ? 0 : early.bestEpoch());
-    }
-
-    private static String stopReason(List<DriverListener> listeners, long step) {
-        for (DriverListener l : listeners) {
-            String why = l.stopReason(step);
-            if (why != null) {
-                return why;
-            }
-        }
-        return null;
     }
 
     /** A budget or deadline reached: checkpoint (unless one of this step exists) and say so. */

@@ -78,6 +78,31 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
      */
     StepChunk run(StepRange range);
 
+    /** Steps sent to the workers, whose chunk {@link #await} waits for. */
+    @FunctionalInterface
+    interface Sent {
+        /** Waits for the workers' reports, as {@link #run} does. @return what they did */
+        StepChunk await();
+    }
+
+    /**
+     * Whether a call may be sent before the previous one's report is handled ({@link
+     * CallsAhead}): only where no worker's snapshot can then be ahead of the driver's record.
+     */
+    default boolean sendsAhead() {
+        return false;
+    }
+
+    /**
+     * Sends steps to the workers and returns at once; {@link Sent#await} gets the chunk.
+     *
+     * @param range the steps, within one epoch
+     * @return the call in flight
+     */
+    default Sent send(StepRange range) {
+        return () -> run(range);
+    }
+
     /**
      * Adds workers where the cluster has room that it lacked before (an elastic job, between
      * calls, with every worker at the same step); they take rank 0's state.

@@ -13,6 +13,11 @@ public final class StepRange implements Serializable {
     final long globalFirst;
     /** Whether the workers take an in-memory snapshot before the first step. */
     final boolean snapshot;
+    /**
+     * Whether the driver sent this range before the previous one's report came back: the
+     * workers run it only if they ended that one at {@link #globalFirst}, not stopped.
+     */
+    final boolean ahead;
 
     /**
      * Creates a range.
@@ -24,10 +29,26 @@ public final class StepRange implements Serializable {
      * @param snapshot whether the workers take a snapshot before the first step
      */
     public StepRange(int epoch, int first, int count, long globalFirst, boolean snapshot) {
+        this(epoch, first, count, globalFirst, snapshot, false);
+    }
+
+    private StepRange(int epoch, int first, int count, long globalFirst, boolean snapshot,
+            boolean ahead) {
         this.epoch = epoch;
         this.first = first;
         this.count = count;
         this.globalFirst = globalFirst;
         this.snapshot = snapshot;
+        this.ahead = ahead;
+    }
+
+    /** This range, sent ahead of the previous one's report; see {@link #ahead}. */
+    StepRange sentAhead() {
+        return new StepRange(epoch, first, count, globalFirst, snapshot, true);
+    }
+
+    /** The step after this range's last. */
+    long end() {
+        return globalFirst + count;
     }
 }

@@ -55,6 +55,8 @@ public class TrainWorker extends StagedWorker {
     private final WorkerDevice device = new WorkerDevice();
     private final ProcessSampler sampler = new ProcessSampler(device::gpu);
     private final MicrobatchRows microbatchRows = new MicrobatchRows();
+    /** Where the last {@link #trainSteps} call ended whole, not stopped; -1 after anything else. */
+    private long lastEnd = -1;
 
     /** Creates a worker; Ray calls it. */
     public TrainWorker() {}
@@ -142,6 +144,7 @@ public class TrainWorker extends StagedWorker {
 
     private void build(WorkerConfig cfg) {
         this.config = cfg;
+        lastEnd = -1;
         Closeables.closeAll(model);
         model = null;
         model = ModelStage.open(cfg.model, cfg.modelOptimizer(), cfg.fromLayer, cfg.toLayer,
@@ -165,6 +168,7 @@ public class TrainWorker extends StagedWorker {
     @Override
     public long restore(byte[] state) {
         model().loadState(state);
+        lastEnd = -1; // a call sent ahead before this restore must not run on its state
         step.begin(model); // a step cut short by a failure starts over
         return hash(model.parameters());
     }
@@ -208,14 +212,23 @@ public class TrainWorker extends StagedWorker {
      */
     public WorkerReport trainSteps(StepRange range) {
         ModelStage m = model();
-        if (range.snapshot) {
+        if (range.ahead && lastEnd != range.globalFirst) {
+            // sent before the previous call's report: that call stopped early or failed
+            return DataParallelSteps.Done.NONE.report(0, sampler.sample(), leaving());
+        }
+        lastEnd = -1; // until this call returns whole
+        // A rank's snapshot and hash serve its peers: a lone worker's die with it, and it has
+        // no replica to agree with, so it skips both (for a large model, tens of MB a call).
+        boolean peers = worldSize() > 1;
+        if (range.snapshot && peers) {
             snapshot(range.globalFirst);
         }
         DataParallelSteps.Done done = dataParallel().run(m, store().train(), config, range);
         if (done.stopped()) {
             snapshot(range.globalFirst + done.steps());
         }
-        return done.report(hash(m.parameters()), sampler.sample(), leaving());
+        lastEnd = done.stopped() ? -1 : range.globalFirst + done.steps();
+        return done.report(peers ? hash(m.parameters()) : 0, sampler.sample(), leaving());
     }
 
     /** Returns the steps this rank completed over the job (data parallelism), or -1. */

@@ -1,0 +1,146 @@
+package dev.dml.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * Where a training step's time goes, from a flight recording of the JVM that ran it: each
+ * execution or native-method sample of the stepping thread is put in the phase of its innermost
+ * frame that a rule names ({@link #RULES}), so a sample inside libtorch's backward counts as
+ * backward and one inside the loss read as the loss. The stepping thread is the one with the
+ * most samples under {@code ModelStage}; the shares of its samples, times the measured step
+ * time, give milliseconds per phase.
+ */
+final class StepPhases {
+
+    /** A step's phases, in the order a step runs them. */
+    enum Phase {
+        BATCH("batch staging: the rows of the step, in the epoch's shuffled order"),
+        FORWARD("forward"),
+        LOSS("loss, and reading it back (the step's one host sync)"),
+        BACKWARD("backward (autograd), whole or bucketed"),
+        GRADIENT_COPIES("gradient copies out of and into the model, scaling"),
+        ALL_REDUCE("all-reduce and its waits"),
+        OPTIMIZER("optimizer update and zeroing the gradients"),
+        SNAPSHOT("in-memory snapshot of the state, parameter hash for the replica check"),
+        REPORT("process sample, report, the call's own work"),
+        OTHER("anything else on the stepping thread (array scopes, JNI glue)");
+
+        final String what;
+
+        Phase(String what) {
+            this.what = what;
+        }
+    }
+
+    /** Frame prefixes ({@code class.method}), checked innermost frame first. */
+    private static final List<Map.Entry<String, Phase>> RULES = List.of(
+            Map.entry("ai.djl.pytorch.jni.JniUtils.backward", Phase.BACKWARD),
+            Map.entry("dev.dml.ray.model.BucketedBackward", Phase.BACKWARD),
+            Map.entry("dev.dml.ray.data.ShardArrays.openRows", Phase.BATCH),
+            Map.entry("dev.dml.ray.data.BatchStager", Phase.BATCH),
+            Map.entry("dev.dml.ray.model.Objective", Phase.LOSS),
+            Map.entry("dev.dml.ray.model.ModelStage.backwardLoss", Phase.LOSS),
+            Map.entry("dev.dml.ray.model.StageLayers.forward", Phase.FORWARD),
+            Map.entry("dev.dml.ray.model.ModelStage.forward", Phase.FORWARD),
+            Map.entry("dev.dml.ray.model.ParameterBuffers.zeroGradients", Phase.OPTIMIZER),
+            Map.entry("dev.dml.ray.model.ParameterBuffers.copyGradients", Phase.GRADIENT_COPIES),
+            Map.entry("dev.dml.ray.model.ParameterBuffers.setGradients", Phase.GRADIENT_COPIES),
+            Map.entry("dev.dml.ray.train.DataParallelSteps.scale", Phase.GRADIENT_COPIES),
+            Map.entry("dev.dml.ray.model.FlatOptimizer", Phase.OPTIMIZER),
+            Map.entry("dev.dml.ray.model.DeviceOptimizer", Phase.OPTIMIZER),
+            Map.entry("dev.dml.ray.model.LossScale", Phase.OPTIMIZER),
+            Map.entry("dev.dml.ray.collective", Phase.ALL_REDUCE),
+            Map.entry("dev.dml.ray.train.OverlappedReduce", Phase.ALL_REDUCE),
+            Map.entry("dev.dml.ray.train.RecoverableWorker.snapshot", Phase.SNAPSHOT),
+            Map.entry("dev.dml.ray.train.TrainWorker.hash", Phase.SNAPSHOT),
+            Map.entry("dev.dml.ray.model.ModelStage.parameters", Phase.SNAPSHOT),
+            Map.entry("dev.dml.ray.train.ProcessSampler", Phase.REPORT),
+            Map.entry("dev.dml.ray.train.TrainWorker.trainSteps", Phase.REPORT),
+            Map.entry("dev.dml.ray.model.ModelStage.trainBatch", Phase.OTHER),
+            Map.entry("dev.dml.ray.model.ModelStage.step", Phase.OPTIMIZER),
+            Map.entry("dev.dml.ray.train.DataParallelSteps", Phase.OTHER),
+            Map.entry("dev.dml.bench", Phase.OTHER));
+
+    private StepPhases() {}
+
+    /**
+     * Counts the stepping thread's samples per phase.
+     *
+     * @param jfr a flight recording with execution and native-method samples
+     * @return samples per phase, in step order; empty when no thread ran a model
+     */
+    static Map<Phase, Integer> samples(Path jfr) throws IOException {
+        Map<Long, Map<Phase, Integer>> byThread = new HashMap<>();
+        Map<Long, Integer> modelSamples = new HashMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            String type = e.getEventType().getName();
+            if (!type.equals("jdk.ExecutionSample") && !type.equals("jdk.NativeMethodSample")) {
+                continue;
+            }
+            RecordedStackTrace st = e.getStackTrace();
+            if (st == null || e.getThread("sampledThread") == null) {
+                continue;
+            }
+            long tid = e.getThread("sampledThread").getJavaThreadId();
+            Phase p = null;
+            boolean model = false;
+            for (RecordedFrame f : st.getFrames()) {
+                if (f.getMethod() == null) {
+                    continue;
+                }
+                String name = f.getMethod().getType().getName() + "." + f.getMethod().getName();
+                model |= name.startsWith("dev.dml.ray.model.ModelStage");
+                if (p == null) {
+                    p = phase(name);
+                }
+            }
+            if (p == null) {
+                continue; // not part of a step: Ray's threads, the driver's calls
+            }
+            byThread.computeIfAbsent(tid, t -> new EnumMap<>(Phase.class)).merge(p, 1,
+                    Integer::sum);
+            if (model) {
+                modelSamples.merge(tid, 1, Integer::sum);
+            }
+        }
+        return modelSamples.entrySet().stream().max(Map.Entry.comparingByValue())
+                .map(best -> byThread.get(best.getKey()))
+                .orElse(new EnumMap<>(Phase.class));
+    }
+
+    private static Phase phase(String frame) {
+        for (Map.Entry<String, Phase> r : RULES) {
+            if (frame.startsWith(r.getKey())) {
+                return r.getValue();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Turns sample counts into milliseconds per step.
+     *
+     * @param samples per phase
+     * @param stepMs the measured wall time of a step
+     * @return ms per phase, rounded to 0.01, in step order
+     */
+    static Map<String, Double> millis(Map<Phase, Integer> samples, double stepMs) {
+        int total = samples.values().stream().mapToInt(Integer::intValue).sum();
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        for (Phase p : Phase.values()) {
+            int n = samples.getOrDefault(p, 0);
+            out.put(p.name().toLowerCase(java.util.Locale.ROOT),
+                    total == 0 ? 0 : TrialTimes.round(stepMs * n / total, 2));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,159 @@
+package dev.dml.bench;
+
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.TrainSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tech.tablesaw.api.Table;
+
+/**
+ * P15: what dml's own code around a worker's step costs. A 1-worker job's wall time per steady
+ * step (the driver's epoch times, so its share counts) over the same step alone: the same
+ * {@code ModelStage.trainBatch} + {@code step} on the same rows in this JVM, with no Ray, no
+ * driver and no data path around it ({@link P1Jobs.Peer}). The CNN and the MLP of P3, batch
+ * 128; the larger of the two ratios is the result (smaller is better, goal {@value #GOAL}).
+ *
+ * <p>Rounds alternate the job and the step alone for each model ({@link SideBySide}), so both
+ * see the same machine. Each side's first epoch is its warm-up. An untimed last round records
+ * where the time goes on each side ({@link StepProfileRound}).
+ */
+final class WorkerStepOverhead implements Benchmark {
+
+    static final double GOAL = 1.1;
+    static final int BATCH = 128;
+    static final int STEPS_PER_EPOCH = 50;
+    static final int EPOCHS = 4;
+    static final int WARMUPS = 1;
+    static final int REPETITIONS = 3;
+
+    /** One model's side-by-side samples and the job's split of a step. */
+    private static final class Model {
+        final String name;
+        final boolean cnn;
+        final TrialTimes job;
+        final TrialTimes alone;
+        final List<Double> compute = new ArrayList<>();
+        final List<Double> comm = new ArrayList<>();
+        final List<Double> driver = new ArrayList<>();
+        final List<Double> cpu = new ArrayList<>();
+        Map<String, Object> profile;
+
+        Model(String name, boolean cnn) {
+            this.name = name;
+            this.cnn = cnn;
+            this.job = new TrialTimes(name + "_job", 0);
+            this.alone = new TrialTimes(name + "_alone", 0);
+        }
+    }
+
+    @Override
+    public BenchResult run(String command) throws Exception {
+        if (!P1Jobs.haveData()) {
+            throw new IllegalStateException("P15 needs Fashion-MNIST; install the Debian package"
+                    + " dataset-fashion-mnist (bash bin/install does).");
+        }
+        Table table = P1Jobs.table(BATCH * STEPS_PER_EPOCH);
+        int steady = (EPOCHS - 1) * STEPS_PER_EPOCH;
+        List<Model> models = List.of(new Model("cnn", true), new Model("mlp", false));
+        double load0 = P1Jobs.loadAverage();
+        try (RayCluster cluster = P1Jobs.openCluster();
+                DriverProcess driver = cluster.openDriver()) {
+            SideBySide run = new SideBySide(WARMUPS, REPETITIONS);
+            List<P1Jobs.Peer> peers = new ArrayList<>();
+            try {
+                for (Model m : models) {
+                    TrainSpec spec = spec(table, m);
+                    P1Jobs.Peer peer = new P1Jobs.Peer(spec);
+                    peers.add(peer);
+                    run.add(m.job, round -> {
+                        P1Jobs.JobRun j = P1Jobs.runJob(spec, driver);
+                        if (round.timed()) {
+                            m.compute.add(j.stepComputeMs);
+                            m.comm.add(j.stepCommMs);
+                            m.driver.add(j.driverMsPerStep(steady));
+                            m.cpu.add(java.util.Arrays.stream(j.cpuPercent).average()
+                                    .orElse(Double.NaN));
+                        }
+                        System.out.printf("P15 %s job:   %.2f ms/step%n", m.name,
+                                j.steadySeconds * 1e3 / steady);
+                        return j.steadySeconds;
+                    });
+                    run.add(m.alone, round -> {
+                        double[] s = peer.run(new float[1]);
+                        double t = 0;
+                        for (int e = 1; e < s.length; e++) {
+                            t += s[e];
+                        }
+                        System.out.printf("P15 %s alone: %.2f ms/step%n", m.name,
+                                t * 1e3 / steady);
+                        return t;
+                    });
+                }
+                run.run();
+                for (int i = 0; i < models.size(); i++) {
+                    Model m = models.get(i);
+                    m.profile = StepProfileRound.run(spec(table, m), peers.get(i), driver,
+                            steady, EPOCHS);
+                }
+            } finally {
+                peers.forEach(P1Jobs.Peer::close);
+            }
+        }
+        double ratio = 0;
+        Map<String, Object> each = new LinkedHashMap<>();
+        for (Model m : models) {
+            double r = m.job.medianSeconds() / m.alone.medianSeconds();
+            ratio = Math.max(ratio, r);
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("ratio", TrialTimes.round(r, 4));
+            json.put("job_ms_per_step", TrialTimes.round(m.job.medianSeconds() * 1e3 / steady, 2));
+            json.put("alone_ms_per_step",
+                    TrialTimes.round(m.alone.medianSeconds() * 1e3 / steady, 2));
+            json.put("job_seconds", m.job.seconds());
+            json.put("alone_seconds", m.alone.seconds());
+            json.put("compute_ms", P1Jobs.series("the worker's compute per step"
+                    + " (StepMetrics): batch, forward, backward, optimizer", m.compute, 2));
+            json.put("all_reduce_ms", P1Jobs.series("the worker's all-reduce per step",
+                    m.comm, 2));
+            json.put("driver_ms", P1Jobs.series("wall time per step beyond the worker's compute"
+                    + " and all-reduce: calls, snapshots, reports", m.driver, 2));
+            json.put("worker_cpu_percent", P1Jobs.series("the worker JVM's CPU, last report",
+                    m.cpu, 1));
+            json.put("profile", m.profile);
+            each.put(m.name, json);
+            System.out.printf("P15 %s: job / alone = %.3f%n", m.name, r);
+        }
+        Map<String, Object> setup = new LinkedHashMap<>();
+        setup.put("data", "Fashion-MNIST train, first " + BATCH * STEPS_PER_EPOCH + " rows");
+        setup.put("batch", BATCH);
+        setup.put("epochs", EPOCHS + " of " + STEPS_PER_EPOCH + " steps; epochs 2.." + EPOCHS
+                + " timed");
+        setup.put("pytorch_threads", "1 in the bench JVM and in the worker");
+        setup.put("load_average_1min_at_start", load0);
+        setup.put("load_average_1min_at_end", P1Jobs.loadAverage());
+        return new BenchResult("P15", GOAL, command).optSmallerIsBetter().setRatio(ratio)
+                .put("ratio_is", "the larger over the CNN and the MLP of median(1-worker job"
+                        + " seconds) / median(step-alone seconds) for the same steady steps;"
+                        + " smaller is better")
+                .put("subject", "Dml.start(spec, driver).await(), 1 worker, optCpusPerWorker(1),"
+                        + " one embedded Ray head (2 CPUs) and one driver for the whole run")
+                .put("peer", "the same ModelStage.trainBatch + step on the same rows in the"
+                        + " bench JVM, contiguous batches, no Ray")
+                .put("method", WARMUPS + " warm-up round, then " + REPETITIONS + " timed rounds"
+                        + " alternating job and step alone for each model (SideBySide); medians")
+                .put("setup", setup)
+                .put("models", each);
+    }
+
+    private static TrainSpec spec(Table table, Model m) {
+        var b = P1Jobs.builder(table, 1, BATCH, EPOCHS, "p15-" + m.name);
+        if (m.cnn) {
+            b.setModel(ModelSpec.Family.CNN);
+        }
+        return b.build();
+    }
+}
