@@ -2,6 +2,7 @@ package dev.dml.ray.collective;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.WeakReference;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
@@ -49,9 +50,10 @@ final class ShmRing implements AutoCloseable {
 
     /**
      * The receivers' rings by file, so that the receiving rank's transport can unmap them when
-     * it closes: its endpoint's reader threads open them, and end on their own.
+     * it closes: its endpoint's reader threads open them, and end on their own. Weak, so that
+     * a ring opened after its transport closed still goes when its buffer is collected.
      */
-    private static final Map<Path, ShmRing> OPENED = new ConcurrentHashMap<>();
+    private static final Map<Path, WeakReference<ShmRing>> OPENED = new ConcurrentHashMap<>();
 
     private final Path file;
     private final MappedByteBuffer map;
@@ -146,17 +148,17 @@ final class ShmRing implements AutoCloseable {
             ShmRing ring = new ShmRing(file, ch.map(FileChannel.MapMode.READ_WRITE, 0, size),
                     (int) (size - HEADER), false);
             Files.deleteIfExists(file);
-            ShmRing old = OPENED.put(file, ring);
-            if (old != null) {
-                old.close();
-            }
+            OPENED.values().removeIf(r -> r.get() == null);
+            closeOpened(file);
+            OPENED.put(file, new WeakReference<>(ring));
             return ring;
         }
     }
 
     /** Unmaps the receiver's ring opened from {@code file}, if there is one. */
     static void closeOpened(Path file) {
-        ShmRing ring = OPENED.get(file);
+        WeakReference<ShmRing> ref = OPENED.remove(file);
+        ShmRing ring = ref == null ? null : ref.get();
         if (ring != null) {
             ring.close();
         }
@@ -227,7 +229,6 @@ final class ShmRing implements AutoCloseable {
             return;
         }
         closed = true;
-        OPENED.remove(file, this);
         if (UNMAP != null) {
             try {
                 UNMAP.invokeExact((ByteBuffer) map);

@@ -5,6 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,8 @@ final class TcpTransport implements Transport {
         this.peers = new ArrayList<>(peers); // may hold nulls: ranks that could not listen
         this.fallback = fallback;
         this.connectWait = connectWait;
-        this.sameNode = sameNode;
+        // no /dev/shm (not Linux): every link is a socket, as before rings
+        this.sameNode = Files.isDirectory(RingFolder.SHARED_MEMORY) ? sameNode : peer -> false;
     }
 
     /** The bytes sent through shared memory so far, not over the sockets. */
@@ -239,13 +241,13 @@ final class TcpTransport implements Transport {
         Link(int peer, Socket socket) throws IOException {
             this.peer = peer;
             this.socket = socket;
-            this.ringToMake = ringAllowed(peer);
             this.out = new DataOutputStream(
                     new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
             out.writeInt(TcpEndpoint.MAGIC);
             out.writeLong(token);
             out.writeInt(rank);
             out.flush();
+            this.ringToMake = ringAllowed(peer);
         }
 
         synchronized void write(long seq, int step, byte[] payload) {
