@@ -204,6 +204,7 @@ class TcpTransportTest {
         assertTrue(viaFallback.get() > 0, "rank 1 sends to rank 2 through the fallback");
         String how = transportOf(g.get(1)).describe();
         assertTrue(how.startsWith("tcp; ray for rank 2 ("), how);
+        assertFalse(TransportKind.allDirect(how), "the overlapped all-reduce needs sockets");
         assertEquals("tcp", transportOf(g.get(2)).describe(), "rank 2 reaches the others");
     }
 
