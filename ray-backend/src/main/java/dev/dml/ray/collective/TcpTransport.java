@@ -5,6 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends chunks over direct TCP connections, one per peer, opened on first use: a chunk costs a
@@ -23,10 +26,13 @@ import java.util.function.IntPredicate;
  * order. A write that fails means the peer is gone: the send fails at once. To a peer on the
  * same node, a chunk of {@value #SHM_MIN_BYTES} bytes or more goes through a {@link ShmRing}
  * instead, when it has room, and the frame says only where: {@code seq, step, }{@value
- * #IN_SHARED_MEMORY}{@code , length, position}.
+ * #IN_SHARED_MEMORY}{@code , length, position}. A peer on the node whose ring cannot be had
+ * ({@code /dev/shm} too small or full, its folder not private) gets everything over the socket,
+ * and {@link #describe} says so too.
  */
 final class TcpTransport implements Transport {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TcpTransport.class);
     private static final Delivery DELIVERED = timeout -> { };
 
     /** The length field of a frame whose bytes wait in the link's shared-memory ring. */
@@ -47,6 +53,9 @@ final class TcpTransport implements Transport {
     private final AtomicLong sharedMemoryBytes = new AtomicLong();
     private final Map<Integer, Link> links = new ConcurrentHashMap<>();
     private final Map<Integer, String> fellBack = new ConcurrentHashMap<>();
+    /** Peers on this node that get no ring, with why. */
+    private final Map<Integer, String> socketOnly = new ConcurrentHashMap<>();
+    private int ringsAllowed;
 
     /**
      * Creates the transport; it connects on first use.
@@ -65,7 +74,8 @@ final class TcpTransport implements Transport {
         this.peers = new ArrayList<>(peers); // may hold nulls: ranks that could not listen
         this.fallback = fallback;
         this.connectWait = connectWait;
-        this.sameNode = ShmRing.available() ? sameNode : peer -> false;
+        // no /dev/shm (not Linux): every link is a socket, as before rings
+        this.sameNode = Files.isDirectory(RingFolder.SHARED_MEMORY) ? sameNode : peer -> false;
     }
 
     /** The bytes sent through shared memory so far, not over the sockets. */
@@ -151,24 +161,60 @@ final class TcpTransport implements Transport {
     }
 
     /**
-     * Says how this rank reaches its peers: {@code tcp}, or {@code tcp; ray for rank 2
-     * (ConnectException: ...)} where some link fell back.
+     * Says how this rank reaches its peers: {@code tcp}, {@code tcp; ray for rank 2
+     * (ConnectException: ...)} where some link fell back, and {@code ...; no shared memory with
+     * rank 1 (...)} where a peer on this node gets no ring.
      */
     @Override
     public String describe() {
-        if (fellBack.isEmpty()) {
+        if (fellBack.isEmpty() && socketOnly.isEmpty()) {
             return "tcp";
         }
-        StringBuilder sb = new StringBuilder(links.isEmpty() ? "ray" : "tcp; ray");
-        fellBack.forEach((peer, why) -> sb.append(" for rank ").append(peer).append(" (")
-                .append(why).append(")"));
+        StringBuilder sb = new StringBuilder(links.isEmpty() ? "ray" : "tcp");
+        if (!fellBack.isEmpty()) {
+            sb.append("; ray");
+            fellBack.forEach((peer, why) -> sb.append(" for rank ").append(peer).append(" (")
+                    .append(why).append(")"));
+        }
+        socketOnly.forEach((peer, why) -> sb.append("; no shared memory with rank ")
+                .append(peer).append(" (").append(why).append(")"));
         return sb.toString();
     }
 
+    /**
+     * Whether a ring to a peer on this node may be made: the ring folder is private and has
+     * room for it besides the rings allowed to the peers before it. Called once per link.
+     */
+    private synchronized boolean ringAllowed(int peer) {
+        if (!sameNode.test(peer)) {
+            return false;
+        }
+        try {
+            ShmRing.checkRoom(SHM_RING_BYTES, ringsAllowed + 1);
+            ringsAllowed++;
+            return true;
+        } catch (IOException e) {
+            noRing(peer, e);
+            return false;
+        }
+    }
+
+    private void noRing(int peer, IOException e) {
+        socketOnly.put(peer, e.getMessage());
+        LOG.warn("Rank {} sends to rank {}, on its node, over the socket only: {}", rank, peer,
+                e.toString());
+    }
+
+    /** Closes the links, unmapping the rings this rank sends and receives through. */
     @Override
     public void close() {
         links.values().forEach(Link::close);
         links.clear();
+        for (int from = 0; from < peers.size(); from++) {
+            if (from != rank) {
+                ShmRing.closeOpened(ShmRing.fileFor(token, from, rank));
+            }
+        }
         if (fallback != null) {
             fallback.close();
         }
@@ -189,7 +235,8 @@ final class TcpTransport implements Transport {
         private final Socket socket;
         private final DataOutputStream out;
         private ShmRing ring;
-        private boolean ringTried;
+        /** Whether a ring may still be made: a peer on this node, and room for it. */
+        private boolean ringToMake;
 
         Link(int peer, Socket socket) throws IOException {
             this.peer = peer;
@@ -200,6 +247,7 @@ final class TcpTransport implements Transport {
             out.writeLong(token);
             out.writeInt(rank);
             out.flush();
+            this.ringToMake = ringAllowed(peer);
         }
 
         synchronized void write(long seq, int step, byte[] payload) {
@@ -226,25 +274,27 @@ final class TcpTransport implements Transport {
             }
         }
 
-        /** The ring to a peer on this node, made on first use; null where there is none. */
+        /**
+         * The ring to a peer on this node, made on first use; null where there is none, and
+         * the socket carries everything, as across nodes.
+         */
         private ShmRing ring() {
-            if (!ringTried) {
-                ringTried = true;
-                if (sameNode.test(peer)) {
-                    try {
-                        ring = ShmRing.create(ShmRing.fileFor(token, rank, peer),
-                                SHM_RING_BYTES);
-                    } catch (IOException e) {
-                        ring = null; // the socket carries everything, as across nodes
-                    }
+            if (ringToMake) {
+                ringToMake = false;
+                try {
+                    ring = ShmRing.create(ShmRing.fileFor(token, rank, peer), SHM_RING_BYTES);
+                } catch (IOException e) {
+                    noRing(peer, e); // /dev/shm filled up since the check, say
                 }
             }
             return ring;
         }
 
         synchronized void close() {
+            ringToMake = false;
             if (ring != null) {
                 ring.close();
+                ring = null;
             }
             try {
                 socket.close();

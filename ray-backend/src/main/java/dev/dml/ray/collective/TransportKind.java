@@ -21,6 +21,19 @@ public enum TransportKind {
     }
 
     /**
+     * Whether a rank's links, as its transport describes them, all go over direct sockets:
+     * {@code tcp}, or {@code tcp; no shared memory with rank 1 (...)}, but not {@code tcp; ray
+     * for rank 2 (...)} or {@code ray}.
+     *
+     * @param described the rank's {@code WorkerInfo.transport()}
+     */
+    public static boolean allDirect(String described) {
+        return described.equals("tcp")
+                || described.startsWith("tcp; no shared memory with rank ")
+                && !described.contains("; ray for rank ");
+    }
+
+    /**
      * Finds a kind by the name users type.
      *
      * @param label {@code tcp} or {@code ray}

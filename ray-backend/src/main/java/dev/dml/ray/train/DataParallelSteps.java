@@ -8,6 +8,7 @@ import dev.dml.ray.collective.GradientCompression;
 import dev.dml.ray.collective.GradientCompressor;
 import dev.dml.ray.collective.GradientLayout;
 import dev.dml.ray.collective.ReduceOp;
+import dev.dml.ray.collective.TransportKind;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.ModelStage;
 import java.nio.FloatBuffer;
@@ -117,7 +118,7 @@ final class DataParallelSteps implements AutoCloseable {
      */
     private OverlappedReduce overlap(ModelStage m, WorkerConfig config) {
         if (config.bucketFloats <= 0 || compressor.scheme().lossy()
-                || !"tcp".equals(peers.info().transport())) {
+                || !TransportKind.allDirect(peers.info().transport())) {
             return null;
         }
         if (overlapModel != m) {

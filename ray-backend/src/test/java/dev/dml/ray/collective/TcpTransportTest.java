@@ -2,12 +2,15 @@ package dev.dml.ray.collective;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataOutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +45,7 @@ class TcpTransportTest {
      * A group whose ranks talk over TCP; ranks listed in {@code deaf} have no endpoint, and
      * their peers reach them through {@code fallback}.
      */
-    private List<Communicator> group(Topology topology, List<Integer> deaf, Transport fallback)
+    List<Communicator> group(Topology topology, List<Integer> deaf, Transport fallback)
             throws Exception {
         int n = topology.size();
         List<InetSocketAddress> addresses = new ArrayList<>();
@@ -68,13 +71,13 @@ class TcpTransportTest {
         return comms;
     }
 
-    private static Transport transportOf(Communicator c) throws Exception {
+    static Transport transportOf(Communicator c) throws Exception {
         java.lang.reflect.Field f = Communicator.class.getDeclaredField("transport");
         f.setAccessible(true);
         return (Transport) f.get(c);
     }
 
-    private List<float[]> runAll(List<Communicator> group, List<float[]> inputs,
+    List<float[]> runAll(List<Communicator> group, List<float[]> inputs,
             BiFunction<Communicator, float[], float[]> op) throws Exception {
         return CommunicatorTest.runAll(pool, group, inputs, op);
     }
@@ -134,15 +137,50 @@ class TcpTransportTest {
             assertEquals("tcp", transportOf(g.get(0)).describe());
         }
         tearDownGroup();
-        try (var left = java.nio.file.Files.list(ShmRing.DIRECTORY)) {
-            assertEquals(List.of(), left.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith("dml-" + Long.toHexString(TOKEN) + "-")).toList());
+        for (Path ring : ringsOf2()) {
+            assertFalse(Files.exists(ring), ring + " is left behind");
         }
     }
 
     private void tearDownGroup() {
         comms.forEach(Communicator::close);
         comms.clear();
+    }
+
+    /** The ring files of a two-rank group under {@link #TOKEN}. */
+    private static List<Path> ringsOf2() {
+        return List.of(ShmRing.fileFor(TOKEN, 0, 1), ShmRing.fileFor(TOKEN, 1, 0));
+    }
+
+    /** How many of this JVM's memory mappings are of these files. */
+    private static long mappingsOf(List<Path> files) throws Exception {
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                .filter(l -> files.stream().anyMatch(f -> l.contains(f.toString()))).count();
+    }
+
+    /**
+     * Issue 26, row 4: closing a group unmaps both ends of its rings at once (not when the
+     * buffers happen to be collected) and leaves no file, so regrouping again and again does
+     * not pile rings up in /dev/shm.
+     */
+    @Test
+    void row4ClosingAGroupUnmapsItsRingsSoRegroupsDoNotPileThemUp() throws Exception {
+        for (int round = 0; round < 4; round++) {
+            List<Communicator> g = group(new Topology(List.of("a", "a")), List.of(), null);
+            List<float[]> in = CommunicatorTest.randomInputs(2, 1 << 20, round);
+            List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
+            assertArrayEquals(out.get(0), out.get(1), 0f, "ranks disagree");
+            assertTrue(((TcpTransport) transportOf(g.get(0))).sharedMemoryBytes() > 0,
+                    "the chunks went through the rings");
+            assertTrue(mappingsOf(ringsOf2()) > 0, "the open group maps its rings");
+            tearDownGroup();
+            endpoints.forEach(TcpEndpoint::close);
+            endpoints.clear();
+            assertEquals(0, mappingsOf(ringsOf2()), "round " + round + ": still mapped");
+            for (Path ring : ringsOf2()) {
+                assertFalse(Files.exists(ring), ring + " is left behind");
+            }
+        }
     }
 
     @Test
@@ -166,6 +204,7 @@ class TcpTransportTest {
         assertTrue(viaFallback.get() > 0, "rank 1 sends to rank 2 through the fallback");
         String how = transportOf(g.get(1)).describe();
         assertTrue(how.startsWith("tcp; ray for rank 2 ("), how);
+        assertFalse(TransportKind.allDirect(how), "the overlapped all-reduce needs sockets");
         assertEquals("tcp", transportOf(g.get(2)).describe(), "rank 2 reaches the others");
     }
 
