@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -171,7 +172,7 @@ final class TcpEndpoint implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ExecutionException | TimeoutException | CancellationException e) {
             return null;
         }
     }
