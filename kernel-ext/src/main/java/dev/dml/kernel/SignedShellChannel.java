@@ -31,11 +31,18 @@ import org.zeromq.ZMQ;
  * bad signature (and on malformed JSON), which ends the shell thread while the heartbeat stays
  * up: the kernel looks alive but is deaf. Here a message is read whole (up to ZeroMQ's message
  * boundary), its HMAC checked in constant time, then parsed; one that is unsigned, badly
- * signed or malformed is logged and dropped, and the loop serves the next one.
+ * signed or malformed is logged and dropped, and the loop serves the next one. Every socket of
+ * the connection refuses frames over {@link #MAX_FRAME_BYTES}: ZeroMQ would otherwise allocate
+ * whatever a peer's frame header announces (2 GB, say) before any signature is checked; an
+ * oversized frame ends that peer's connection, not the kernel.
  */
 final class SignedShellChannel extends ShellChannel {
 
     private static final Logger LOG = LoggerFactory.getLogger(SignedShellChannel.class);
+    /** A cell's code, a widget's buffers: far below this; an announced 2 GB frame: refused. */
+    static final long MAX_FRAME_BYTES = 64L << 20;
+    private static final List<String> SOCKETS = List.of("shell", "control", "stdin", "iopub",
+            "heartbeat");
     private static final byte[] DELIMITER = "<IDS|MSG>".getBytes(StandardCharsets.US_ASCII);
     /** As jjava's own shell loop: a poll, then this long asleep when nothing came. */
     private static final long SLEEP_MS = 50;
@@ -54,8 +61,8 @@ final class SignedShellChannel extends ShellChannel {
     }
 
     /**
-     * Puts these channels in place of a connection's own shell and control channels, before it
-     * connects.
+     * Puts these channels in place of a connection's own shell and control channels, and caps
+     * the frames every socket of it accepts, before it connects.
      *
      * @param connection a connection not connected yet
      */
@@ -71,6 +78,10 @@ final class SignedShellChannel extends ShellChannel {
                 f.set(connection, new SignedShellChannel(ctx, hmac, name.equals("control"),
                         connection));
                 original.close();
+            }
+            for (String name : SOCKETS) {
+                ((ZMQ.Socket) field(JupyterConnection.class, name).get(connection))
+                        .setMaxMsgSize(MAX_FRAME_BYTES);
             }
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("jjava-jupyter's channels changed: " + e, e);

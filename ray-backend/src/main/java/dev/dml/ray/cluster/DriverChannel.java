@@ -1,6 +1,7 @@
 package dev.dml.ray.cluster;
 
 import dev.dml.DmlException;
+import dev.dml.ray.net.Frames;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -95,8 +96,6 @@ final class DriverChannel implements AutoCloseable {
     static final int MAX_HELLO_FRAME = 1024;
     /** The largest frame: a job's encoded shards travel in one. */
     static final int MAX_FRAME = Integer.MAX_VALUE - 64;
-    /** Bytes read at a time, so a frame's claimed length is never allocated up front. */
-    private static final int READ_CHUNK = 1 << 20;
     private static final Kind[] KINDS = Kind.values();
 
     private final Socket socket;
@@ -109,6 +108,15 @@ final class DriverChannel implements AutoCloseable {
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
         this.out = new DataOutputStream(
                 new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+    }
+
+    /**
+     * Bounds how long a {@link #receive} waits for bytes.
+     *
+     * @param millis the wait, or 0 for none
+     */
+    void setReadTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
     }
 
     /** Sends a message with no payload. */
@@ -167,7 +175,7 @@ final class DriverChannel implements AutoCloseable {
             throw new IOException("a frame of " + len + " bytes, over the " + maxFrame
                     + " accepted here");
         }
-        byte[] frame = readFully(len);
+        byte[] frame = Frames.read(in, len);
         try {
             return parse(frame);
         } catch (IOException e) {
@@ -204,26 +212,6 @@ final class DriverChannel implements AutoCloseable {
         MalformedFrame(String message) {
             super(message);
         }
-    }
-
-    /** Reads {@code len} bytes, growing the buffer as they come. */
-    private byte[] readFully(int len) throws IOException {
-        if (len <= READ_CHUNK) {
-            byte[] b = new byte[len];
-            in.readFully(b);
-            return b;
-        }
-        ByteArrayOutputStream b = new ByteArrayOutputStream(READ_CHUNK);
-        byte[] chunk = new byte[READ_CHUNK];
-        for (int left = len; left > 0; ) {
-            int n = in.read(chunk, 0, Math.min(left, chunk.length));
-            if (n < 0) {
-                throw new EOFException("the channel closed " + left + " bytes into a frame");
-            }
-            b.write(chunk, 0, n);
-            left -= n;
-        }
-        return b.toByteArray();
     }
 
     static byte[] serialize(Object o) throws IOException {

@@ -4,20 +4,25 @@ import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverChannel.Kind;
 import dev.dml.ray.cluster.DriverChannel.Message;
 import dev.dml.ray.cluster.DriverChannel.RemoteError;
+import dev.dml.ray.net.Frames;
+import dev.dml.ray.net.GuardedServer;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,60 +86,90 @@ final class DriverLauncher {
 
     record Handshake(DriverChannel channel, String address) {}
 
+    /** Connections at once while the driver starts: the driver, and a few strays. */
+    private static final int MAX_CONNECTIONS = 16;
+    /** How long a connection may take to send its HELLO; the driver sends it at once. */
+    private static final Duration HELLO_WAIT = Duration.ofSeconds(10);
+
     /**
      * Accepts the child's connection, checks its token, and waits for READY or FAILED. Anything
-     * else that connects to the port first (a stray or hostile local process) is refused: its
-     * first frame must be a short HELLO whose token matches, read as plain bytes, before any
-     * Java deserialization happens on the channel.
+     * else that connects to the port (a stray or hostile local process) is refused without
+     * holding the driver up: each connection is greeted on its own, its first frame must be a
+     * short HELLO whose token matches, read as plain bytes, before any Java deserialization
+     * happens on the channel, and one that stays silent is closed after {@link #HELLO_WAIT}.
      */
     static Handshake handshake(ServerSocket server, Process p, String token, Duration timeout,
             Path log) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        server.setSoTimeout(200);
-        while (true) {
-            if (!p.isAlive()) {
-                throw startFailed(p, "exited with code " + p.exitValue(), log);
-            }
-            if (System.nanoTime() > deadline) {
-                throw startFailed(p, "did not start within " + timeout.toSeconds() + " s", log);
-            }
-            Socket s;
-            try {
-                s = server.accept();
-            } catch (SocketTimeoutException e) {
-                continue;
-            }
+        byte[] expected = token.getBytes(StandardCharsets.UTF_8);
+        CompletableFuture<DriverChannel> proven = new CompletableFuture<>();
+        GuardedServer.Limits limits = new GuardedServer.Limits(MAX_CONNECTIONS,
+                timeout.compareTo(HELLO_WAIT) < 0 ? timeout : HELLO_WAIT);
+        DriverChannel channel;
+        try (GuardedServer<DriverChannel> guard = GuardedServer.open("dml-driver-start", server,
+                limits, c -> hello(c, expected, p), (c, driver) -> {
+                    c.handOver();
+                    if (!proven.complete(driver)) {
+                        driver.close(); // the token was presented twice: keep the first
+                    }
+                }, proven::completeExceptionally)) {
+            channel = awaitDriver(proven, p, deadline, timeout, log);
+        }
+        try {
             long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-            s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-            DriverChannel channel = new DriverChannel(s);
-            String refused;
+            channel.setReadTimeout((int) Math.min(Integer.MAX_VALUE, left));
+            Message ready = awaitReady(channel, p, log);
+            channel.setReadTimeout(0);
+            return new Handshake(channel, ready.text());
+        } catch (SocketTimeoutException e) {
+            channel.close();
+            throw startFailed(p, "did not initialise Ray within " + timeout.toSeconds() + " s",
+                    log);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** The driver's channel once it proved itself, while the child lives and time is left. */
+    private static DriverChannel awaitDriver(CompletableFuture<DriverChannel> proven, Process p,
+            long deadline, Duration timeout, Path log) throws IOException {
+        while (true) {
             try {
-                refused = refusal(channel.receive(DriverChannel.MAX_HELLO_FRAME), token);
-            } catch (SocketTimeoutException e) {
-                refused = "sent no HELLO in time";
-            } catch (IOException e) {
-                refused = "sent " + e.getMessage();
-            }
-            if (refused != null) {
-                LOG.warn("refused a connection from {} to driver {}'s port: it {}",
-                        s.getRemoteSocketAddress(), p.pid(), refused);
-                channel.close();
-                continue;
-            }
-            try {
-                Message ready = awaitReady(channel, p, log);
-                s.setSoTimeout(0);
-                return new Handshake(channel, ready.text());
-            } catch (SocketTimeoutException e) {
-                channel.close();
-                throw startFailed(p, "did not initialise Ray within " + timeout.toSeconds()
-                        + " s", log);
+                return proven.get(200, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (!p.isAlive()) {
+                    throw startFailed(p, "exited with code " + p.exitValue(), log);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw startFailed(p, "did not start within " + timeout.toSeconds() + " s",
+                            log);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while the driver started");
+            } catch (ExecutionException e) {
+                throw new IOException("its port failed: " + e.getCause().getMessage(),
+                        e.getCause());
             }
         }
     }
 
+    /** A connection's first frame: the driver's channel, or null for anything else. */
+    private static DriverChannel hello(GuardedServer.Connection c, byte[] token, Process p)
+            throws IOException {
+        DriverChannel channel = new DriverChannel(c.socket());
+        String refused = refusal(channel.receive(DriverChannel.MAX_HELLO_FRAME), token);
+        if (refused != null) {
+            LOG.warn("refused a connection from {} to driver {}'s port: it {}",
+                    c.socket().getRemoteSocketAddress(), p.pid(), refused);
+            return null;
+        }
+        return channel;
+    }
+
     /** Why a first frame is refused, or null for the driver's HELLO with the right token. */
-    private static String refusal(Message hello, String token) {
+    private static String refusal(Message hello, byte[] token) {
         if (hello == null) {
             return "closed the connection";
         }
@@ -143,9 +178,7 @@ final class DriverLauncher {
         }
         byte[] given = hello.text() == null ? new byte[0]
                 : hello.text().getBytes(StandardCharsets.UTF_8);
-        // constant time: how far a guess matched must not show in how long the check took
-        return MessageDigest.isEqual(given, token.getBytes(StandardCharsets.UTF_8)) ? null
-                : "sent a wrong token";
+        return Frames.sameToken(given, token) ? null : "sent a wrong token";
     }
 
     private static Message awaitReady(DriverChannel channel, Process p, Path log)

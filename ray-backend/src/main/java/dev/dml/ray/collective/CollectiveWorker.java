@@ -130,14 +130,15 @@ public class CollectiveWorker {
     /**
      * Takes a chunk from a peer; called by peers, through Ray, during a collective.
      *
+     * @param from the sending rank
      * @param seq the collective's sequence number
      * @param step the step within the collective
      * @param payload the chunk
      * @return {@code true}, as the delivery's acknowledgement
      */
-    public final boolean receive(long seq, int step, byte[] payload) {
+    public final boolean receive(int from, long seq, int step, byte[] payload) {
         // Ray hands an empty byte[] (a ring chunk of an array shorter than the group) over as null
-        communicator().deliver(seq, step, payload == null ? new byte[0] : payload);
+        communicator().deliver(from, seq, step, payload == null ? new byte[0] : payload);
         return true;
     }
 

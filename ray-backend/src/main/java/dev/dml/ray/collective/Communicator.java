@@ -62,10 +62,10 @@ final class Communicator {
         return size;
     }
 
-    /** Stores a chunk a peer sent; called on the delivery thread. */
-    void deliver(long seq, int step, byte[] payload) {
+    /** Stores a chunk rank {@code from} sent; called on a delivery thread. */
+    void deliver(int from, long seq, int step, byte[] payload) {
         bytesReceived.addAndGet(payload.length);
-        mailbox.deliver(seq, step, payload);
+        mailbox.deliver(from, seq, step, payload);
     }
 
     /** Ends the collective this rank waits in, and any later one, with a failure. */
@@ -283,7 +283,7 @@ final class Communicator {
     byte[] take(long s, int step, int from, int floats, String what) {
         byte[] payload;
         try {
-            payload = mailbox.take(s, step, timeout);
+            payload = mailbox.take(s, step, from, timeout);
         } catch (TimeoutException e) {
             throw new CollectiveException(
                     "Rank " + rank + " got no data from rank " + from + " within "

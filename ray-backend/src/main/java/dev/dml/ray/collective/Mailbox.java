@@ -9,18 +9,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Chunks that arrived for this rank, keyed by collective and step, so that the order in which
- * Ray runs the deliveries does not matter.
+ * Chunks that arrived for this rank, keyed by collective, step and sender, so that the order in
+ * which Ray runs the deliveries does not matter, and a chunk from one rank can never stand in
+ * for the chunk a collective waits for from another.
  */
 final class Mailbox {
 
-    private record Key(long seq, int step) {}
+    private record Key(long seq, int step, int from) {}
 
     private final Map<Key, CompletableFuture<byte[]>> slots = new ConcurrentHashMap<>();
     private volatile CollectiveException aborted;
 
-    private CompletableFuture<byte[]> slot(long seq, int step) {
-        CompletableFuture<byte[]> f = slots.computeIfAbsent(new Key(seq, step),
+    private CompletableFuture<byte[]> slot(long seq, int step, int from) {
+        CompletableFuture<byte[]> f = slots.computeIfAbsent(new Key(seq, step, from),
                 k -> new CompletableFuture<>());
         CollectiveException a = aborted;
         if (a != null) {
@@ -29,22 +30,22 @@ final class Mailbox {
         return f;
     }
 
-    /** Stores a chunk; called on Ray's delivery thread. */
-    void deliver(long seq, int step, byte[] payload) {
-        slot(seq, step).complete(payload);
+    /** Stores a chunk {@code from} sent; called on a delivery thread. */
+    void deliver(int from, long seq, int step, byte[] payload) {
+        slot(seq, step, from).complete(payload);
     }
 
     /**
-     * Takes the chunk of a step, waiting for it.
+     * Takes the chunk {@code from} sent for a step, waiting for it.
      *
      * @return the payload
      * @throws TimeoutException when it does not arrive in time
      */
-    byte[] take(long seq, int step, Duration timeout) throws TimeoutException {
-        CompletableFuture<byte[]> f = slot(seq, step);
+    byte[] take(long seq, int step, int from, Duration timeout) throws TimeoutException {
+        CompletableFuture<byte[]> f = slot(seq, step, from);
         try {
             byte[] b = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            slots.remove(new Key(seq, step));
+            slots.remove(new Key(seq, step, from));
             return b;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

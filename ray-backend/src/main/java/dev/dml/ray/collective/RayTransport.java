@@ -30,7 +30,7 @@ final class RayTransport implements Transport {
         List<ObjectRef<Boolean>> acks = new ArrayList<>(to.length);
         for (int r : to) {
             acks.add(peers.get(r)
-                    .task(CollectiveWorker::receive, seq, step, ref)
+                    .task(CollectiveWorker::receive, rank, seq, step, ref)
                     .setConcurrencyGroup(CollectiveWorker.DELIVERY_GROUP)
                     .remote());
         }

@@ -22,6 +22,8 @@ public final class ServerGroup implements Serializable, AutoCloseable {
 
     /** How long a live server may take to stop serving: generous, as recovery waits on it. */
     private static final int ABORT_WAIT_MS = 60_000;
+    /** A direct link's reply wait beyond the gate's: the server's work and the network. */
+    private static final Duration REPLY_MARGIN = Duration.ofSeconds(60);
 
     private static final long serialVersionUID = 1L;
 
@@ -102,7 +104,8 @@ public final class ServerGroup implements Serializable, AutoCloseable {
      */
     public ServerLink link(List<long[]> shapes, int client) {
         ServerShards shards = ServerShards.of(shapes, servers.size());
-        return addresses != null ? new TcpServerLink(addresses, token, shards, client)
+        return addresses != null ? new TcpServerLink(addresses, token, shards, client,
+                Duration.ofMillis(waitMillis).plus(REPLY_MARGIN))
                 : new RayServerLink(servers, shards, client);
     }
 

@@ -148,6 +148,43 @@ class DriverChannelTest {
         }
     }
 
+    /**
+     * Issue 26 row 12: a local process that connects first and stays silent does not hold the
+     * driver up: the driver that connects after it starts at once, long before the start
+     * timeout, and the squatter is closed when the start is over.
+     */
+    @Test
+    void row12ASilentSquatterDoesNotFailTheDriversStart() throws Exception {
+        Path log = Files.createTempFile("dml-handshake", ".log");
+        Process child = new ProcessBuilder("sleep", "120").start();
+        try (ServerSocket server = loopback();
+                Socket squatter = new Socket(InetAddress.getLoopbackAddress(),
+                        server.getLocalPort())) {
+            CompletableFuture<DriverLauncher.Handshake> done = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return DriverLauncher.handshake(server, child, "right-token",
+                            Duration.ofSeconds(60), log);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300); // the squatter is accepted first
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
+                DriverChannel driver = new DriverChannel(s);
+                driver.send(new Message(Kind.HELLO, child.pid(), "right-token", null));
+                driver.send(new Message(Kind.READY, 0, "local", null));
+                DriverLauncher.Handshake h = done.get(10, TimeUnit.SECONDS);
+                assertEquals("local", h.address());
+                squatter.setSoTimeout(5000);
+                assertEquals(-1, squatter.getInputStream().read(), "the squatter stayed");
+                h.channel().close();
+            }
+        } finally {
+            child.destroyForcibly();
+            Files.deleteIfExists(log);
+        }
+    }
+
     private static void intrude(int port, byte[] bytes) throws IOException {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             OutputStream out = s.getOutputStream();

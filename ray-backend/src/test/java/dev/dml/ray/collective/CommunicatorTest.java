@@ -38,9 +38,10 @@ class CommunicatorTest {
     static List<Communicator> group(Topology topology, Duration timeout) {
         List<Communicator> comms = new ArrayList<>();
         for (int r = 0; r < topology.size(); r++) {
+            int from = r;
             comms.add(new Communicator(r, (to, seq, step, payload) -> {
                 for (int t : to) {
-                    comms.get(t).deliver(seq, step, payload);
+                    comms.get(t).deliver(from, seq, step, payload);
                 }
                 return d -> { };
             }, topology, timeout));

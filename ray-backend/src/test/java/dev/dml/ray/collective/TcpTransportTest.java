@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,8 +46,8 @@ class TcpTransportTest {
      * A group whose ranks talk over TCP; ranks listed in {@code deaf} have no endpoint, and
      * their peers reach them through {@code fallback}.
      */
-    List<Communicator> group(Topology topology, List<Integer> deaf, Transport fallback)
-            throws Exception {
+    List<Communicator> group(Topology topology, List<Integer> deaf,
+            IntFunction<Transport> fallback) throws Exception {
         int n = topology.size();
         List<InetSocketAddress> addresses = new ArrayList<>();
         List<TcpEndpoint> mine = new ArrayList<>();
@@ -59,7 +60,8 @@ class TcpTransportTest {
         }
         for (int r = 0; r < n; r++) {
             int rank = r;
-            TcpTransport t = new TcpTransport(r, TOKEN, addresses, fallback,
+            TcpTransport t = new TcpTransport(r, TOKEN, addresses,
+                    fallback == null ? null : fallback.apply(r),
                     Duration.ofMillis(200), peer -> topology.sameNode(rank, peer));
             Communicator c = new Communicator(r, t, topology, Duration.ofSeconds(10));
             mine.get(r).bind(c);
@@ -186,10 +188,10 @@ class TcpTransportTest {
     @Test
     void aPeerThatCannotBeReachedGoesThroughTheFallbackAndSaysSo() throws Exception {
         AtomicInteger viaFallback = new AtomicInteger();
-        Transport fallback = (to, seq, step, payload) -> {
+        IntFunction<Transport> fallback = from -> (to, seq, step, payload) -> {
             viaFallback.incrementAndGet();
             for (int r : to) {
-                comms.get(r).deliver(seq, step, payload);
+                comms.get(r).deliver(from, seq, step, payload);
             }
             return d -> { };
         };
@@ -244,5 +246,41 @@ class TcpTransportTest {
         List<float[]> in = CommunicatorTest.randomInputs(2, 10, 4);
         List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
         assertArrayEquals(CommunicatorTest.mean(in), out.get(0), 1e-6f);
+    }
+    /**
+     * Issue 26 row 1: a connection with the group's token that names a rank the group has
+     * (already connected), its receiver's own rank, or no rank of the group is refused, so the
+     * chunks it sends ahead of a collective never replace the real sender's.
+     */
+    @Test
+    void row1AHelloNamingAnotherRanksSlotIsRefusedAndPoisonsNothing() throws Exception {
+        List<Communicator> g = group(Topology.singleNode(2), List.of(), null);
+        for (int forged : new int[] {1, 0, 7}) {
+            try (Socket stray = new Socket("127.0.0.1", endpoints.get(0).port());
+                    DataOutputStream out = new DataOutputStream(stray.getOutputStream())) {
+                stray.setSoTimeout(3000);
+                out.writeInt(TcpEndpoint.MAGIC);
+                out.writeLong(TOKEN);
+                out.writeInt(forged);
+                for (int step : new int[] {0, Communicator.PHASE}) {
+                    out.writeLong(0); // the next collective's chunks, full of poison
+                    out.writeInt(step);
+                    out.writeInt(5 * Float.BYTES);
+                    for (int i = 0; i < 5; i++) {
+                        out.writeFloat(1e9f);
+                    }
+                }
+                out.flush();
+                try {
+                    assertEquals(-1, stray.getInputStream().read(), "the endpoint hangs up");
+                } catch (java.net.SocketTimeoutException e) {
+                    throw new AssertionError("a connection as rank " + forged + " was kept", e);
+                }
+            }
+        }
+        List<float[]> in = CommunicatorTest.randomInputs(2, 10, 5);
+        List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
+        assertArrayEquals(CommunicatorTest.mean(in), out.get(0), 1e-6f);
+        assertArrayEquals(CommunicatorTest.mean(in), out.get(1), 1e-6f);
     }
 }

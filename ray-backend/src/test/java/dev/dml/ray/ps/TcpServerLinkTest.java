@@ -3,9 +3,16 @@ package dev.dml.ray.ps;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +92,49 @@ class TcpServerLinkTest {
             assertTrue(e.what().startsWith("Parameter server 0 of 1 was lost ("), e.what());
             assertTrue(e.what().endsWith("; an asynchronous job does not outlive its servers."),
                     e.what());
+        }
+    }
+    /**
+     * Issue 26 row 11: when one server cannot be reached, the connections already opened to the
+     * others are closed, not leaked.
+     */
+    @Test
+    void row11AnUnreachableServerLeavesNoOtherConnectionOpen() throws Exception {
+        try (ServerSocket reachable = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
+            ServerSocket gone = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+            String goneAddress = "127.0.0.1:" + gone.getLocalPort();
+            gone.close();
+            try (TcpServerLink c = new TcpServerLink(List.of("127.0.0.1:"
+                    + reachable.getLocalPort(), goneAddress), 9, ServerShards.of(SHAPES, 2), 0)) {
+                DmlException e = assertThrows(DmlException.class, c::pull);
+                assertTrue(e.what().startsWith("Parameter server 1 of 2 was lost ("), e.what());
+                reachable.setSoTimeout(5000);
+                try (Socket accepted = reachable.accept()) {
+                    accepted.setSoTimeout(5000);
+                    InputStream in = accepted.getInputStream();
+                    in.readNBytes(12); // the magic and the token
+                    assertEquals(-1, in.read(), "the link kept server 0's connection");
+                } catch (SocketTimeoutException x) {
+                    throw new AssertionError("the link kept server 0's connection open", x);
+                }
+            }
+        }
+    }
+
+    /**
+     * Issue 26 row 11: a server that takes a request and never answers (it vanished) fails the
+     * step after the link's reply wait, in one line, instead of blocking the worker forever.
+     */
+    @Test
+    void row11AServerThatVanishesAfterARequestTimesOutInOneLine() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+                TcpServerLink c = new TcpServerLink(List.of("127.0.0.1:"
+                        + silent.getLocalPort()), 9, ServerShards.of(SHAPES, 1), 0,
+                        Duration.ofMillis(500))) {
+            DmlException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                    () -> assertThrows(DmlException.class, c::pull));
+            assertEquals("Parameter server 0 of 1 was lost (no reply within 500 ms); an"
+                    + " asynchronous job does not outlive its servers.", e.what());
         }
     }
 }
