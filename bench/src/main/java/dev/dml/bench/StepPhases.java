@@ -17,7 +17,8 @@ import jdk.jfr.consumer.RecordingFile;
  * frame that a rule names ({@link #RULES}), so a sample inside libtorch's backward counts as
  * backward and one inside the loss read as the loss. The stepping thread is the one with the
  * most samples under {@code ModelStage}; the shares of its samples, times the measured step
- * time, give milliseconds per phase.
+ * time, give milliseconds per phase. JFR's 'profile' settings sample a thread in Java code
+ * every 10 ms and one in native code (libtorch) every 20 ms, so a native sample counts twice.
  */
 final class StepPhases {
 
@@ -73,17 +74,21 @@ final class StepPhases {
     private StepPhases() {}
 
     /**
-     * Counts the stepping thread's samples per phase.
+     * Counts the stepping thread's samples per phase, in milliseconds of sampling.
      *
      * @param jfr a flight recording with execution and native-method samples
      * @return samples per phase, in step order; empty when no thread ran a model
      */
     static Map<Phase, Integer> samples(Path jfr) throws IOException {
+        // milliseconds each sample stands for, per profile.jfc
+        Map<String, Integer> weight = Map.of("jdk.ExecutionSample", 10,
+                "jdk.NativeMethodSample", 20);
         Map<Long, Map<Phase, Integer>> byThread = new HashMap<>();
         Map<Long, Integer> modelSamples = new HashMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
             String type = e.getEventType().getName();
-            if (!type.equals("jdk.ExecutionSample") && !type.equals("jdk.NativeMethodSample")) {
+            Integer w = weight.get(type);
+            if (w == null) {
                 continue;
             }
             RecordedStackTrace st = e.getStackTrace();
@@ -106,10 +111,10 @@ final class StepPhases {
             if (p == null) {
                 continue; // not part of a step: Ray's threads, the driver's calls
             }
-            byThread.computeIfAbsent(tid, t -> new EnumMap<>(Phase.class)).merge(p, 1,
+            byThread.computeIfAbsent(tid, t -> new EnumMap<>(Phase.class)).merge(p, w,
                     Integer::sum);
             if (model) {
-                modelSamples.merge(tid, 1, Integer::sum);
+                modelSamples.merge(tid, w, Integer::sum);
             }
         }
         return modelSamples.entrySet().stream().max(Map.Entry.comparingByValue())

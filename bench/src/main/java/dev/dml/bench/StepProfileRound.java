@@ -42,9 +42,10 @@ final class StepProfileRound {
         try {
             Path workerJfr = dir.resolve("worker.jfr");
             TrainSpec profiled = spec.toBuilder().addWorkerJvmOption(
-                    "-XX:StartFlightRecording=filename=" + workerJfr
-                            + ",settings=profile,dumponexit=true").build();
-            ThreadReadings threads = new ThreadReadings(epochs);
+                    "-XX:StartFlightRecording=name=dml-p15,settings=profile").build();
+            // Ray ends the worker JVM without an orderly exit: the recording is dumped with
+            // jcmd at the end of the last epoch but one, while the worker still lives
+            ThreadReadings threads = new ThreadReadings(epochs, workerJfr);
             P1Jobs.JobRun j = P1Jobs.runJob(profiled, driver, threads);
             double jobMs = j.steadySeconds * 1e3 / steady;
             Map<String, Object> job = new LinkedHashMap<>();
@@ -90,7 +91,7 @@ final class StepProfileRound {
         }
     }
 
-    /** The worker JVM writes its recording as it exits, after the job returned. */
+    /** jcmd writes the recording while the job goes on. */
     private static boolean waitFor(Path jfr) throws InterruptedException {
         long end = System.nanoTime() + DUMP_WAIT.toNanos();
         long size = -1;
@@ -117,9 +118,11 @@ final class StepProfileRound {
         private Map<String, Long> last;
         private long firstNanos;
         private long lastNanos;
+        private final Path jfr;
 
-        ThreadReadings(int epochs) {
+        ThreadReadings(int epochs, Path jfr) {
             this.epochs = epochs;
+            this.jfr = jfr;
         }
 
         @Override
@@ -132,9 +135,27 @@ final class StepProfileRound {
             if (e.epoch() == 1) {
                 first = ThreadCpu.read(pid);
                 firstNanos = System.nanoTime();
+            } else if (e.epoch() == epochs - 1) {
+                dump();
             } else if (e.epoch() == epochs) {
                 last = ThreadCpu.read(pid);
                 lastNanos = System.nanoTime();
+            }
+        }
+
+        private void dump() {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            try {
+                Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "JFR.dump",
+                        "name=dml-p15", "filename=" + jfr).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (IOException e) {
+                System.out.println("P15: jcmd could not dump the worker's recording: " + e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 
