@@ -2,10 +2,9 @@ package dev.dml.ray.data;
 
 import ai.djl.ndarray.NDManager;
 import dev.dml.DmlException;
-import java.io.ByteArrayInputStream;
+import dev.dml.ray.cluster.Payloads;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -140,17 +139,18 @@ public final class FileShard implements Serializable {
     }
 
     /**
-     * Reads {@link #toBytes()}'s output back.
+     * Reads {@link #toBytes()}'s output back, through {@link Payloads}' filter.
      *
      * @param bytes the bytes
      * @return the shard
      */
     public static FileShard fromBytes(byte[] bytes) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes,
-                MAGIC.length, bytes.length - MAGIC.length))) {
-            return (FileShard) in.readObject();
-        } catch (IOException | ClassNotFoundException e) {
-            throw new IllegalStateException("not a file shard", e);
+        try {
+            return (FileShard) Payloads.read(bytes, MAGIC.length, bytes.length - MAGIC.length);
+        } catch (IOException | ClassNotFoundException | ClassCastException e) {
+            throw new DmlException("Could not read the file shard sent to this worker: "
+                    + DmlException.literal(String.valueOf(e.getMessage())) + ".",
+                    "Run the kernel and the workers with the same dml version.", e);
         }
     }
 }

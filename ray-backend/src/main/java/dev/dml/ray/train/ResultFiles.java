@@ -1,16 +1,13 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import dev.dml.ray.cluster.Payloads;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelExport;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -19,8 +16,8 @@ import java.util.List;
 
 /**
  * The files of a saved {@link TrainResult}: the result itself, Java-serialized (it already
- * crosses Ray that way), through which it comes back into dml, read back through a filter that
- * lets only dml's and the JDK's classes in; and the formats programs without dml load. The same
+ * crosses Ray that way), through which it comes back into dml, read back through {@link
+ * Payloads}' filter (dml's and the JDK's value classes only, arrays no longer than the file); and the formats programs without dml load. The same
  * bytes carry a model to the workers of a distributed prediction ({@link #toBytes}, {@link
  * #fromBytes}).
  */
@@ -28,9 +25,6 @@ public final class ResultFiles {
 
     /** The file's name in a saved model's folder. */
     static final String FILE = "dml-result.ser";
-
-    private static final ObjectInputFilter ONLY_DML =
-            ObjectInputFilter.Config.createFilter("dev.dml.**;java.**;!*");
 
     private ResultFiles() {}
 
@@ -51,7 +45,7 @@ public final class ResultFiles {
     }
 
     /**
-     * Reads the bytes {@link #toBytes} made, letting only dml's and the JDK's classes in.
+     * Reads the bytes {@link #toBytes} made, through {@link Payloads}' filter.
      *
      * @param bytes the bytes
      * @return the result
@@ -59,18 +53,11 @@ public final class ResultFiles {
      */
     public static TrainResult fromBytes(byte[] bytes) {
         try {
-            return read(new ByteArrayInputStream(bytes));
+            return (TrainResult) Payloads.read(bytes);
         } catch (IOException | ClassNotFoundException | ClassCastException e) {
             throw new DmlException("Could not read the model sent to this worker: "
                     + DmlException.literal(String.valueOf(e.getMessage())) + ".",
                     "Run the kernel and the workers with the same dml version.", e);
-        }
-    }
-
-    private static TrainResult read(InputStream f) throws IOException, ClassNotFoundException {
-        try (ObjectInputStream in = new ObjectInputStream(f)) {
-            in.setObjectInputFilter(ONLY_DML);
-            return (TrainResult) in.readObject();
         }
     }
 
@@ -135,8 +122,8 @@ public final class ResultFiles {
                     + " saved by dml (no " + FILE + ").", "Pass a folder that"
                     + " TrainResult.save wrote.");
         }
-        try (InputStream f = Files.newInputStream(file)) {
-            return read(f);
+        try {
+            return (TrainResult) Payloads.read(Files.readAllBytes(file));
         } catch (IOException | ClassNotFoundException | ClassCastException e) {
             throw new DmlException("Could not read the model in " + DmlException.literal(dir)
                     + ": " + DmlException.literal(e.getMessage()) + ".", "Save it again with"
