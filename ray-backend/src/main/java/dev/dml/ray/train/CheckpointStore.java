@@ -231,7 +231,7 @@ final class CheckpointStore {
         if (c.files().isEmpty()) {
             StageStates.restore(plan.stages(), c.states());
         } else {
-            StageStates.restoreFrom(plan.stages(), c.header().file().getParent(), c.files());
+            StageStates.restoreFrom(plan.stages(), c.header().file(), c.files());
         }
     }
 }
