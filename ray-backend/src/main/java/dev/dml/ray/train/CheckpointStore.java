@@ -3,15 +3,21 @@ package dev.dml.ray.train;
 import dev.dml.DmlException;
 import dev.dml.events.WorkerInfo;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,12 +35,20 @@ import org.slf4j.LoggerFactory;
  * each stage writes its stage's state straight into {@code --checkpoint-dir}, a folder every
  * node mounts at the same path, and the driver writes only a small file naming them (a big
  * model's state then never travels through the driver).
+ *
+ * <p>A running job holds its folder ({@link #open}): a lock on the file {@code .lock} in it,
+ * so a second kernel that starts the same job and model into the same {@code --checkpoint-dir}
+ * is refused instead of pruning the first one's files or resuming from its state. The
+ * operating system drops the lock when the process ends, however it ends, so a resume after a
+ * crash finds the folder free.
  */
-final class CheckpointStore {
+final class CheckpointStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
     /** How many checkpoints a job keeps. */
     static final int KEEP = 3;
+    /** The file a running job locks in its folder. */
+    static final String LOCK = ".lock";
 
     private final Path root;
     private final String job;
@@ -43,6 +57,10 @@ final class CheckpointStore {
     private final boolean shared;
     private final Path folder;
     private int run = -1;
+    private FileChannel lockFile;
+    private boolean locked;
+    /** The folders the jobs of this JVM hold. */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
     /**
      * A job's store.
@@ -59,6 +77,82 @@ final class CheckpointStore {
         this.fingerprint = fingerprint(description);
         this.shared = shared;
         this.folder = root.resolve(job.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + fingerprint);
+    }
+
+    /**
+     * A job's store, holding its folder until {@link #close}.
+     *
+     * @param root {@code --checkpoint-dir}
+     * @param job the job's name
+     * @param description the model in words
+     * @param shared whether the workers write the states
+     * @return the store, owned by the caller
+     * @throws DmlException when another process holds the folder, or it cannot be written
+     */
+    static CheckpointStore open(Path root, String job, String description, boolean shared) {
+        CheckpointStore store = new CheckpointStore(root, job, description, shared);
+        store.lock();
+        return store;
+    }
+
+    private void lock() {
+        Path file = folder.resolve(LOCK);
+        // closing any channel of the file would drop this process's lock on it (POSIX), so a
+        // job of this JVM is refused before a second channel is opened
+        if (!HELD.add(folder.toAbsolutePath().normalize())) {
+            throw held("another job of this kernel");
+        }
+        locked = true;
+        try {
+            Files.createDirectories(folder);
+            lockFile = FileChannel.open(file, StandardOpenOption.CREATE,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE);
+            if (lockFile.tryLock() == null) {
+                String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+                close();
+                throw held(holder.strip());
+            }
+            lockFile.truncate(0);
+            lockFile.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + " on "
+                    + host()).getBytes(StandardCharsets.UTF_8)), 0);
+        } catch (IOException e) {
+            close();
+            throw new DmlException("Cannot write into {checkpoint-dir} "
+                    + DmlException.literal(root) + ": " + DmlException.literal(e) + ".",
+                    "Pass a folder this machine can write to.", e);
+        }
+    }
+
+    private DmlException held(String holder) {
+        return new DmlException("Job '" + job + "' of this model is already writing"
+                + " checkpoints into {checkpoint-dir} " + DmlException.literal(root)
+                + (holder.isEmpty() ? "" : " (" + DmlException.literal(holder) + ")") + ".",
+                "Wait for that job to end, or give this one another {checkpoint-dir}.");
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "this host";
+        }
+    }
+
+    /** Lets go of the folder (the lock file stays: deleting it would race a new holder). */
+    @Override
+    public void close() {
+        if (lockFile != null) {
+            try {
+                lockFile.close(); // releases the lock
+            } catch (IOException e) {
+                LOG.warn("Could not close the lock of {}: {}", folder, e.getMessage());
+            }
+            lockFile = null;
+        }
+        if (locked) {
+            HELD.remove(folder.toAbsolutePath().normalize());
+            locked = false;
+        }
     }
 
     /** The first 12 hex digits of the SHA-256 of the model's description. */
