@@ -1,18 +1,19 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
-import java.io.ByteArrayOutputStream;
 import dev.dml.ray.cluster.Payloads;
 import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.model.FolderSwap;
 import dev.dml.ray.model.ModelExport;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The files of a saved {@link TrainResult}: the result itself, Java-serialized (it already
@@ -24,7 +25,7 @@ import java.util.List;
 public final class ResultFiles {
 
     /** The file's name in a saved model's folder. */
-    static final String FILE = "dml-result.ser";
+    static final String FILE = ModelExport.RESULT_FILE;
 
     private ResultFiles() {}
 
@@ -61,20 +62,6 @@ public final class ResultFiles {
         }
     }
 
-    /** Writes {@code result} into {@code dir}, made if missing. */
-    static void write(TrainResult result, Path dir) {
-        try {
-            Files.createDirectories(dir);
-            try (OutputStream f = Files.newOutputStream(dir.resolve(FILE))) {
-                f.write(toBytes(result));
-            }
-        } catch (IOException e) {
-            throw new DmlException("Could not save the model to " + DmlException.literal(dir)
-                    + ": " + DmlException.literal(e.getMessage()) + ".",
-                    "Pass a folder you can write to.", e);
-        }
-    }
-
     /**
      * Refuses a model the formats of {@link #export} cannot describe: their layers (linear,
      * conv2d, ...) have no embedding, and a safetensors file of them would load into a wrong
@@ -102,21 +89,26 @@ public final class ResultFiles {
                 + " columns' distinct values to one-hot encode them.");
     }
 
-    /** Writes the formats programs without dml load: DJL's, safetensors, dml-model.json. */
-    static void export(TrainResult result, Path dir) {
+    /**
+     * Saves a result into {@code dir}: {@link #FILE}, and the formats programs without dml
+     * load (DJL's, safetensors, dml-model.json), all swapped in at once ({@link
+     * dev.dml.ray.model.FolderSwap}).
+     */
+    static void save(TrainResult result, Path dir) {
+        requireExportable(result); // before any file is written
         ColumnSelection features = result.columns();
         try (ModelStage whole = result.openReplica()) {
             List<String> names = features.classNames();
             ModelExport.save(whole, new ModelExport.Info(features.inputs(),
                     features.hasLabel() ? features.label() : null,
                     names.isEmpty() ? null : names, features.features(),
-                    features.vocabulary().categories()), dir);
+                    features.vocabulary().categories()), dir, Map.of(FILE, toBytes(result)));
         }
     }
 
     /** Reads the result that {@link #write} wrote into {@code dir}. */
     static TrainResult read(Path dir) {
-        Path file = dir.resolve(FILE);
+        Path file = FolderSwap.whole(dir, FILE).resolve(FILE);
         if (!Files.isRegularFile(file)) {
             throw new DmlException("The folder " + DmlException.literal(dir) + " holds no model"
                     + " saved by dml (no " + FILE + ").", "Pass a folder that"
