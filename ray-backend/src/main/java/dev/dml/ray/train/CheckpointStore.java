@@ -107,7 +107,7 @@ final class CheckpointStore implements AutoCloseable {
             Files.createDirectories(folder);
             lockFile = FileChannel.open(file, StandardOpenOption.CREATE,
                     StandardOpenOption.READ, StandardOpenOption.WRITE);
-            if (lockFile.tryLock() == null) {
+            if (!tryLock()) {
                 String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
                 close();
                 throw held(holder.strip());
@@ -120,6 +120,17 @@ final class CheckpointStore implements AutoCloseable {
             throw new DmlException("Cannot write into {checkpoint-dir} "
                     + DmlException.literal(root) + ": " + DmlException.literal(e) + ".",
                     "Pass a folder this machine can write to.", e);
+        }
+    }
+
+    /** Whether this process got the lock, or the file system has no locks (then it warns). */
+    private boolean tryLock() {
+        try {
+            return lockFile.tryLock() != null;
+        } catch (IOException e) { // ENOLCK: a network file system without a lock service
+            LOG.warn("Cannot lock {} ({}); two jobs of this name and model must not write"
+                    + " into it at once.", folder, e.getMessage());
+            return true;
         }
     }
 
