@@ -8,8 +8,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -58,7 +60,7 @@ final class CheckpointStore implements AutoCloseable {
     private final Path folder;
     private int run = -1;
     private FileChannel lockFile;
-    private boolean locked;
+    private boolean holding;
     /** The folders the jobs of this JVM hold. */
     private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
@@ -87,50 +89,76 @@ final class CheckpointStore implements AutoCloseable {
      * @param description the model in words
      * @param shared whether the workers write the states
      * @return the store, owned by the caller
-     * @throws DmlException when another process holds the folder, or it cannot be written
+     * @throws DmlException when another job (of this process or another) holds the folder
      */
     static CheckpointStore open(Path root, String job, String description, boolean shared) {
         CheckpointStore store = new CheckpointStore(root, job, description, shared);
-        store.lock();
+        // closing any channel of the lock file would drop this process's lock on it (POSIX),
+        // so a job of this JVM is refused before a second channel is opened
+        if (!HELD.add(store.folder.toAbsolutePath().normalize())) {
+            throw store.held("another job of this kernel");
+        }
+        store.holding = true;
+        try {
+            store.lock();
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
         return store;
     }
 
+    /**
+     * Takes the folder's lock unless this store has it. A folder that cannot be written yet
+     * (a full disk, a file in its place) leaves it to the next checkpoint, whose write then
+     * fails and is reported as any failed write is; a file system without locks warns.
+     *
+     * @throws DmlException when another process holds it
+     */
     private void lock() {
-        Path file = folder.resolve(LOCK);
-        // closing any channel of the file would drop this process's lock on it (POSIX), so a
-        // job of this JVM is refused before a second channel is opened
-        if (!HELD.add(folder.toAbsolutePath().normalize())) {
-            throw held("another job of this kernel");
+        if (lockFile != null || !holding) {
+            return;
         }
-        locked = true;
+        Path file = folder.resolve(LOCK);
         try {
             Files.createDirectories(folder);
-            lockFile = FileChannel.open(file, StandardOpenOption.CREATE,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE);
-            if (!tryLock()) {
-                String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-                close();
-                throw held(holder.strip());
+            // The holder deletes the file when it ends, so the file locked may no longer be
+            // the one the path names: the lock counts only when the path named the same file
+            // (device and inode, read without opening it: closing any channel of the file
+            // would drop the lock) before the open and after the lock. A file that is open
+            // keeps its inode, so no other file can take its number meanwhile.
+            for (int attempt = 0; attempt < 3 && lockFile == null; attempt++) {
+                Object before = fileKey(file);
+                FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE);
+                try {
+                    if (ch.tryLock() == null) {
+                        throw held(Files.readString(file).strip());
+                    }
+                    if (before != null && before.equals(fileKey(file))) {
+                        ch.truncate(0);
+                        ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid()
+                                + " on " + host()).getBytes(StandardCharsets.UTF_8)), 0);
+                        lockFile = ch;
+                    }
+                } finally {
+                    if (lockFile != ch) {
+                        ch.close();
+                    }
+                }
             }
-            lockFile.truncate(0);
-            lockFile.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + " on "
-                    + host()).getBytes(StandardCharsets.UTF_8)), 0);
         } catch (IOException e) {
-            close();
-            throw new DmlException("Cannot write into {checkpoint-dir} "
-                    + DmlException.literal(root) + ": " + DmlException.literal(e) + ".",
-                    "Pass a folder this machine can write to.", e);
+            LOG.warn("Cannot lock {} ({}); trying again at the next checkpoint.", folder,
+                    e.getMessage());
         }
     }
 
-    /** Whether this process got the lock, or the file system has no locks (then it warns). */
-    private boolean tryLock() {
+    /** A file's device and inode, or null when it is missing. */
+    private static Object fileKey(Path file) throws IOException {
         try {
-            return lockFile.tryLock() != null;
-        } catch (IOException e) { // ENOLCK: a network file system without a lock service
-            LOG.warn("Cannot lock {} ({}); two jobs of this name and model must not write"
-                    + " into it at once.", folder, e.getMessage());
-            return true;
+            return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (NoSuchFileException e) {
+            return null;
         }
     }
 
@@ -149,20 +177,21 @@ final class CheckpointStore implements AutoCloseable {
         }
     }
 
-    /** Lets go of the folder (the lock file stays: deleting it would race a new holder). */
+    /** Lets go of the folder, deleting its lock file while still holding it. */
     @Override
     public void close() {
         if (lockFile != null) {
             try {
+                Files.deleteIfExists(folder.resolve(LOCK));
                 lockFile.close(); // releases the lock
             } catch (IOException e) {
-                LOG.warn("Could not close the lock of {}: {}", folder, e.getMessage());
+                LOG.warn("Could not let go of {}: {}", folder, e.getMessage());
             }
             lockFile = null;
         }
-        if (locked) {
+        if (holding) {
             HELD.remove(folder.toAbsolutePath().normalize());
-            locked = false;
+            holding = false;
         }
     }
 
@@ -307,6 +336,7 @@ final class CheckpointStore implements AutoCloseable {
      * @throws IOException when the folder cannot be written
      */
     Path write(StepPlan plan, long step, int stepsPerEpoch) throws IOException {
+        lock(); // when the folder could not be locked at the start
         if (run < 0) {
             run = Checkpoints.lastRun(folder) + 1; // a new start outranks every older one
         }

@@ -155,9 +155,6 @@ final class JobRunner implements DriverTask<TrainResult> {
         boolean started = false;
         CheckpointStore store = null;
         try {
-            // first: a second kernel running this job into the same folder starts nothing
-            store = checkpointDir == null ? null : CheckpointStore.open(
-                    Path.of(checkpointDir), name, describe(plan), sharedStore);
             JobPlacement where = JobPlacement.open(job, placement, plan.fewestActors(),
                     plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
             control.attach(where);
@@ -175,6 +172,8 @@ final class JobRunner implements DriverTask<TrainResult> {
             notices.forEach(n -> context.emit(new JobNotice(0, n)));
             plan.load(shards, validation);
             plan.init(config);
+            store = checkpointDir == null ? null : CheckpointStore.open(
+                    Path.of(checkpointDir), name, describe(plan), sharedStore);
             if (store != null) {
                 store.checkShared(plan);
             }

@@ -18,9 +18,9 @@ import java.util.Map;
 /**
  * The files of a saved {@link TrainResult}: the result itself, Java-serialized (it already
  * crosses Ray that way), through which it comes back into dml, read back through {@link
- * Payloads}' filter (dml's and the JDK's value classes only, arrays no longer than the file); and the formats programs without dml load. The same
- * bytes carry a model to the workers of a distributed prediction ({@link #toBytes}, {@link
- * #fromBytes}).
+ * Payloads}' filter (dml's and the JDK's value classes only, arrays no longer than the file);
+ * and the formats programs without dml load. The same bytes carry a model to the workers of
+ * a distributed prediction ({@link #toBytes}, {@link #fromBytes}).
  */
 public final class ResultFiles {
 
@@ -63,7 +63,7 @@ public final class ResultFiles {
     }
 
     /**
-     * Refuses a model the formats of {@link #export} cannot describe: their layers (linear,
+     * Refuses a model the formats of {@link #save} cannot describe: their layers (linear,
      * conv2d, ...) have no embedding, and a safetensors file of them would load into a wrong
      * network.
      */
@@ -91,8 +91,7 @@ public final class ResultFiles {
 
     /**
      * Saves a result into {@code dir}: {@link #FILE}, and the formats programs without dml
-     * load (DJL's, safetensors, dml-model.json), all swapped in at once ({@link
-     * dev.dml.ray.model.FolderSwap}).
+     * load (DJL's, safetensors, dml-model.json), all swapped in at once ({@link FolderSwap}).
      */
     static void save(TrainResult result, Path dir) {
         requireExportable(result); // before any file is written
@@ -106,7 +105,7 @@ public final class ResultFiles {
         }
     }
 
-    /** Reads the result that {@link #write} wrote into {@code dir}. */
+    /** Reads the result that {@link #save} wrote into {@code dir}. */
     static TrainResult read(Path dir) {
         Path file = FolderSwap.whole(dir, FILE).resolve(FILE);
         if (!Files.isRegularFile(file)) {
