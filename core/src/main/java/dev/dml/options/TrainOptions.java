@@ -34,7 +34,7 @@ public final class TrainOptions {
     public static final Option<Integer> DATA_CACHE_MB = spec("data-cache-mb",
             ValueType.countOrNone(), "MB", "with --read-on-workers, keep up to MB megabytes of"
             + " decoded row groups on each node's local disk ($DML_DATA_CACHE, else"
-            + " dml-data-cache in the temp folder), least recently used out first, so restarted"
+            + " dml-data-cache-<user> in the temp folder, owner-only), least recently used out first, so restarted"
             + " workers and later jobs read no file again; 0 caches nothing").example("4096")
             .fixed(2048).java("opt(TrainOptions.DATA_CACHE_MB, ...)").done();
 

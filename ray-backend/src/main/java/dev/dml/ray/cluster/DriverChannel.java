@@ -10,10 +10,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
 import java.io.PrintWriter;
 import java.io.Serializable;
 import java.io.StringWriter;
@@ -23,7 +20,7 @@ import java.net.Socket;
  * The loopback socket between a kernel and its driver process: length-prefixed frames, each a
  * small binary envelope (kind, call id, text, payload) read without Java deserialization, so
  * the token the driver sends first is checked on plain bytes. Only then are payloads (tasks,
- * results, events) deserialized, through {@link #PAYLOADS}, a filter that admits dml's classes
+ * results, events) deserialized, through {@link Payloads}' filter, which admits dml's classes
  * and the JDK types they hold, nothing else. A payload that cannot be written or read fails one
  * call, never the channel.
  */
@@ -222,53 +219,9 @@ final class DriverChannel implements AutoCloseable {
         return bytes.toByteArray();
     }
 
-    /**
-     * What a payload may hold: dml's own classes, the JDK's values and collections they are
-     * made of, and arrays of those; any other class is refused before it is instantiated, so a
-     * frame cannot drive Java deserialization into a gadget of some library on the class path.
-     */
-    static final ObjectInputFilter PAYLOADS = info -> {
-        if (info.depth() > 100 || info.references() > 10_000_000) {
-            return ObjectInputFilter.Status.REJECTED;
-        }
-        Class<?> c = info.serialClass();
-        while (c != null && c.isArray()) {
-            c = c.getComponentType();
-        }
-        if (c == null || c.isPrimitive()) {
-            return ObjectInputFilter.Status.UNDECIDED;
-        }
-        String pkg = c.getPackageName();
-        boolean jdk = pkg.equals("java.lang") || pkg.equals("java.util")
-                || pkg.equals("java.util.concurrent") || pkg.equals("java.time")
-                || pkg.equals("java.math");
-        return jdk || pkg.equals("dev.dml") || pkg.startsWith("dev.dml.")
-                ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED;
-    };
-
-    /**
-     * Reads a payload through {@link #PAYLOADS}, looking classes up in the thread's context
-     * class loader first.
-     */
+    /** Reads a payload through {@link Payloads}' filter. */
     static Object deserialize(byte[] data) throws IOException, ClassNotFoundException {
-        try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(data)) {
-            @Override
-            protected Class<?> resolveClass(ObjectStreamClass desc)
-                    throws IOException, ClassNotFoundException {
-                ClassLoader cl = Thread.currentThread().getContextClassLoader();
-                if (cl != null) {
-                    try {
-                        return Class.forName(desc.getName(), false, cl);
-                    } catch (ClassNotFoundException e) {
-                        // fall back to the default lookup
-                    }
-                }
-                return super.resolveClass(desc);
-            }
-        }) {
-            ois.setObjectInputFilter(PAYLOADS);
-            return ois.readObject();
-        }
+        return Payloads.read(data);
     }
 
     @Override

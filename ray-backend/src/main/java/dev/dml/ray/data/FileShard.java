@@ -1,11 +1,11 @@
 package dev.dml.ray.data;
 
+import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.dml.DmlException;
-import java.io.ByteArrayInputStream;
+import dev.dml.ray.cluster.Payloads;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -75,17 +75,12 @@ public final class FileShard implements Serializable {
     public ShardArrays open(ShardDecoder decoder, NDManager manager) {
         ShardCache cache = new ShardCache(cacheDir == null ? ShardCache.defaultDir()
                 : Path.of(cacheDir), cacheBytes);
-        List<String> wanted = new ArrayList<>(columns.features());
-        wanted.add(columns.label());
-        String encoding = "|" + columns; // toString: the same on every JVM
         long t0 = System.nanoTime();
         List<ShardArrays> parts = new ArrayList<>();
-        try (Prefetch<byte[]> next = new Prefetch<>(units.length, i -> cache.get(
-                files.key(units[i]) + encoding,
-                () -> ArrowShards.encode(files.read(units[i], wanted), columns)),
-                "dml-prefetch")) {
-            while (next.hasNext()) {
-                parts.add(decoder.openArrays(next.next(), manager));
+        try (Prefetch<byte[]> next = new Prefetch<>(units.length,
+                i -> cache.get(cacheKey(units[i]), () -> encode(units[i])), "dml-prefetch")) {
+            for (int i = 0; next.hasNext(); i++) {
+                parts.add(decode(next.next(), units[i], cache, decoder, manager));
             }
         } catch (RuntimeException e) {
             parts.forEach(ShardArrays::close);
@@ -100,6 +95,56 @@ public final class FileShard implements Serializable {
         lastHits = cache.hits();
         lastMisses = cache.misses();
         return ShardArrays.concat(parts);
+    }
+
+    /** The cache's key of a unit: the file's unit and the columns it is encoded with. */
+    String cacheKey(int unit) {
+        return files.key(unit) + "|" + columns; // toString: the same on every JVM
+    }
+
+    /** Reads a unit from its file and encodes it, checking every value (TableValidator). */
+    private byte[] encode(int unit) {
+        List<String> wanted = new ArrayList<>(columns.features());
+        wanted.add(columns.label());
+        return ArrowShards.encode(files.read(unit, wanted), columns);
+    }
+
+    /**
+     * Decodes a unit's bytes. Bytes from the cache skipped the checks of {@link #encode}, so
+     * their values are checked here; bytes that fail to decode or hold a missing or infinite
+     * value are dropped from the cache and the unit is read again from its file, whose own
+     * checks then say what is wrong, if anything is.
+     */
+    private ShardArrays decode(byte[] bytes, int unit, ShardCache cache, ShardDecoder decoder,
+            NDManager manager) {
+        ShardArrays a = null;
+        try {
+            a = decoder.openArrays(bytes, manager);
+            if (allFinite(a)) {
+                return a;
+            }
+            LOG.warn("The cached unit {} of {} holds a missing or infinite value; reading it"
+                    + " again.", unit, files.location());
+        } catch (RuntimeException e) {
+            LOG.warn("The cached unit {} of {} could not be decoded ({}); reading it again.",
+                    unit, files.location(), e.toString());
+        }
+        if (a != null) {
+            a.close();
+        }
+        return decoder.openArrays(cache.reload(cacheKey(unit), () -> encode(unit)), manager);
+    }
+
+    private static boolean allFinite(ShardArrays a) {
+        return finite(a.features()) && (a.labels() == null
+                || a.labels().getDataType().isInteger() || finite(a.labels()));
+    }
+
+    private static boolean finite(NDArray x) {
+        try (NDArray nan = x.isNaN(); NDArray inf = x.isInfinite();
+                NDArray bad = nan.logicalOr(inf); NDArray any = bad.any()) {
+            return !any.getBoolean();
+        }
     }
 
     /** @return the cache hits of the last {@link #open} */
@@ -140,17 +185,18 @@ public final class FileShard implements Serializable {
     }
 
     /**
-     * Reads {@link #toBytes()}'s output back.
+     * Reads {@link #toBytes()}'s output back, through {@link Payloads}' filter.
      *
      * @param bytes the bytes
      * @return the shard
      */
     public static FileShard fromBytes(byte[] bytes) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes,
-                MAGIC.length, bytes.length - MAGIC.length))) {
-            return (FileShard) in.readObject();
-        } catch (IOException | ClassNotFoundException e) {
-            throw new IllegalStateException("not a file shard", e);
+        try {
+            return (FileShard) Payloads.read(bytes, MAGIC.length, bytes.length - MAGIC.length);
+        } catch (IOException | ClassNotFoundException | ClassCastException e) {
+            throw new DmlException("Could not read the file shard sent to this worker: "
+                    + DmlException.literal(String.valueOf(e.getMessage())) + ".",
+                    "Run the kernel and the workers with the same dml version.", e);
         }
     }
 }

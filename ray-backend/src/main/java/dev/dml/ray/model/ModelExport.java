@@ -14,9 +14,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A trained model out of dml: as a DJL {@link Model} in this JVM, or saved to a folder that
@@ -46,6 +48,11 @@ public final class ModelExport {
     public static final String JSON_FILE = "dml-model.json";
     /** The PyTorch weights. */
     public static final String SAFETENSORS_FILE = "model.safetensors";
+    /** The file of {@code TrainResult.save} that dml itself reads back. */
+    public static final String RESULT_FILE = "dml-result.ser";
+    /** The files a save writes: a folder holding others is not replaced. */
+    private static final Set<String> FILES = Set.of(DJL_NAME + "-0000.params",
+            SAFETENSORS_FILE, JSON_FILE, RESULT_FILE);
     /** The version of {@code dml-model.json}'s layout. */
     public static final int FORMAT_VERSION = 1;
 
@@ -123,7 +130,8 @@ public final class ModelExport {
     }
 
     /**
-     * Saves a whole model to a folder (made if missing; files of an earlier save are replaced).
+     * Saves a whole model to a folder (made if missing; an earlier save there is replaced as a
+     * whole, see {@link FolderSwap}).
      *
      * @param whole the whole model, borrowed
      * @param info the columns and class names
@@ -131,6 +139,21 @@ public final class ModelExport {
      * @throws DmlException when the folder cannot be written
      */
     public static void save(ModelStage whole, Info info, Path dir) {
+        save(whole, info, dir, Map.of());
+    }
+
+    /**
+     * Saves a whole model and more files of the same save ({@link #RESULT_FILE}) to a folder:
+     * all written beside it first, then swapped in, so the folder holds either the whole
+     * earlier save or the whole new one.
+     *
+     * @param whole the whole model, borrowed
+     * @param info the columns and class names
+     * @param dir the folder
+     * @param more more files by name, written with the model's
+     * @throws DmlException when the folder cannot be written, or holds other files
+     */
+    public static void save(ModelStage whole, Info info, Path dir, Map<String, byte[]> more) {
         ModelSpec spec = whole.spec();
         if (spec.family() == ModelSpec.Family.CUSTOM) {
             throw new DmlException("The model is a user's " + DmlException.literal(spec.block())
@@ -146,8 +169,26 @@ public final class ModelExport {
             throw new IllegalArgumentException(info.features().size()
                     + " feature names for a model of " + spec.inputs() + " inputs");
         }
+        Set<String> names = new HashSet<>(FILES);
+        names.addAll(more.keySet());
+        try {
+            FolderSwap.replace(dir, names, folder -> {
+                for (Map.Entry<String, byte[]> f : more.entrySet()) {
+                    Files.write(folder.resolve(f.getKey()), f.getValue());
+                }
+                writeInto(whole, info, folder);
+            });
+        } catch (IOException e) {
+            throw new DmlException("Could not save the model to " + DmlException.literal(dir)
+                    + ": " + DmlException.literal(e.getMessage()) + ".",
+                    "Pass a folder you can write to.", e);
+        }
+    }
+
+    /** Writes the three files into a new folder. */
+    private static void writeInto(ModelStage whole, Info info, Path dir) throws IOException {
+        ModelSpec spec = whole.spec();
         try (Model model = openDjlModel(whole)) {
-            Files.createDirectories(dir);
             model.setProperty("Epoch", "0"); // else DJL numbers a second save model-0001
             model.save(dir, DJL_NAME);
             List<Block> children = new ArrayList<>(
@@ -167,10 +208,6 @@ public final class ModelExport {
             Safetensors.write(dir.resolve(SAFETENSORS_FILE), tensors,
                     Map.of("format", "pt", "producer", "dml"));
             Files.writeString(dir.resolve(JSON_FILE), json(spec, info, described, folded));
-        } catch (IOException e) {
-            throw new DmlException("Could not save the model to " + DmlException.literal(dir)
-                    + ": " + DmlException.literal(e.getMessage()) + ".",
-                    "Pass a folder you can write to.", e);
         }
     }
 

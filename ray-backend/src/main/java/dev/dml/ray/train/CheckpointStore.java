@@ -3,15 +3,23 @@ package dev.dml.ray.train;
 import dev.dml.DmlException;
 import dev.dml.events.WorkerInfo;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,12 +37,20 @@ import org.slf4j.LoggerFactory;
  * each stage writes its stage's state straight into {@code --checkpoint-dir}, a folder every
  * node mounts at the same path, and the driver writes only a small file naming them (a big
  * model's state then never travels through the driver).
+ *
+ * <p>A running job holds its folder ({@link #open}): a lock on the file {@code .lock} in it,
+ * so a second kernel that starts the same job and model into the same {@code --checkpoint-dir}
+ * is refused instead of pruning the first one's files or resuming from its state. The
+ * operating system drops the lock when the process ends, however it ends, so a resume after a
+ * crash finds the folder free.
  */
-final class CheckpointStore {
+final class CheckpointStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
     /** How many checkpoints a job keeps. */
     static final int KEEP = 3;
+    /** The file a running job locks in its folder. */
+    static final String LOCK = ".lock";
 
     private final Path root;
     private final String job;
@@ -43,6 +59,10 @@ final class CheckpointStore {
     private final boolean shared;
     private final Path folder;
     private int run = -1;
+    private FileChannel lockFile;
+    private boolean holding;
+    /** The folders the jobs of this JVM hold. */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
     /**
      * A job's store.
@@ -59,6 +79,120 @@ final class CheckpointStore {
         this.fingerprint = fingerprint(description);
         this.shared = shared;
         this.folder = root.resolve(job.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + fingerprint);
+    }
+
+    /**
+     * A job's store, holding its folder until {@link #close}.
+     *
+     * @param root {@code --checkpoint-dir}
+     * @param job the job's name
+     * @param description the model in words
+     * @param shared whether the workers write the states
+     * @return the store, owned by the caller
+     * @throws DmlException when another job (of this process or another) holds the folder
+     */
+    static CheckpointStore open(Path root, String job, String description, boolean shared) {
+        CheckpointStore store = new CheckpointStore(root, job, description, shared);
+        // closing any channel of the lock file would drop this process's lock on it (POSIX),
+        // so a job of this JVM is refused before a second channel is opened
+        if (!HELD.add(store.folder.toAbsolutePath().normalize())) {
+            throw store.held("another job of this kernel");
+        }
+        store.holding = true;
+        try {
+            store.lock();
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        return store;
+    }
+
+    /**
+     * Takes the folder's lock unless this store has it. A folder that cannot be written yet
+     * (a full disk, a file in its place) leaves it to the next checkpoint, whose write then
+     * fails and is reported as any failed write is; a file system without locks warns.
+     *
+     * @throws DmlException when another process holds it
+     */
+    private void lock() {
+        if (lockFile != null || !holding) {
+            return;
+        }
+        Path file = folder.resolve(LOCK);
+        try {
+            Files.createDirectories(folder);
+            // The holder deletes the file when it ends, so the file locked may no longer be
+            // the one the path names: the lock counts only when the path named the same file
+            // (device and inode, read without opening it: closing any channel of the file
+            // would drop the lock) before the open and after the lock. A file that is open
+            // keeps its inode, so no other file can take its number meanwhile.
+            for (int attempt = 0; attempt < 3 && lockFile == null; attempt++) {
+                Object before = fileKey(file);
+                FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE);
+                try {
+                    if (ch.tryLock() == null) {
+                        throw held(Files.readString(file).strip());
+                    }
+                    if (before != null && before.equals(fileKey(file))) {
+                        ch.truncate(0);
+                        ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid()
+                                + " on " + host()).getBytes(StandardCharsets.UTF_8)), 0);
+                        lockFile = ch;
+                    }
+                } finally {
+                    if (lockFile != ch) {
+                        ch.close();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("Cannot lock {} ({}); trying again at the next checkpoint.", folder,
+                    e.getMessage());
+        }
+    }
+
+    /** A file's device and inode, or null when it is missing. */
+    private static Object fileKey(Path file) throws IOException {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    private DmlException held(String holder) {
+        return new DmlException("Job '" + job + "' of this model is already writing"
+                + " checkpoints into {checkpoint-dir} " + DmlException.literal(root)
+                + (holder.isEmpty() ? "" : " (" + DmlException.literal(holder) + ")") + ".",
+                "Wait for that job to end, or give this one another {checkpoint-dir}.");
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "this host";
+        }
+    }
+
+    /** Lets go of the folder, deleting its lock file while still holding it. */
+    @Override
+    public void close() {
+        if (lockFile != null) {
+            try {
+                Files.deleteIfExists(folder.resolve(LOCK));
+                lockFile.close(); // releases the lock
+            } catch (IOException e) {
+                LOG.warn("Could not let go of {}: {}", folder, e.getMessage());
+            }
+            lockFile = null;
+        }
+        if (holding) {
+            HELD.remove(folder.toAbsolutePath().normalize());
+            holding = false;
+        }
     }
 
     /** The first 12 hex digits of the SHA-256 of the model's description. */
@@ -202,6 +336,7 @@ final class CheckpointStore {
      * @throws IOException when the folder cannot be written
      */
     Path write(StepPlan plan, long step, int stepsPerEpoch) throws IOException {
+        lock(); // when the folder could not be locked at the start
         if (run < 0) {
             run = Checkpoints.lastRun(folder) + 1; // a new start outranks every older one
         }
@@ -231,7 +366,7 @@ final class CheckpointStore {
         if (c.files().isEmpty()) {
             StageStates.restore(plan.stages(), c.states());
         } else {
-            StageStates.restoreFrom(plan.stages(), c.header().file().getParent(), c.files());
+            StageStates.restoreFrom(plan.stages(), c.header().file(), c.files());
         }
     }
 }

@@ -44,6 +44,8 @@ public final class Checkpoints {
 
     private static final byte[] MAGIC = "DMLCKPT3".getBytes(StandardCharsets.US_ASCII);
     private static final Pattern NAME = Pattern.compile("ckpt-r(\\d+)-s(\\d+)\\.dml");
+    private static final Pattern STAGE_NAME =
+            Pattern.compile("ckpt-r\\d+-s\\d+\\.stage\\d+");
     private static final String STAGE = ".stage";
 
     private Checkpoints() {}
@@ -265,6 +267,9 @@ public final class Checkpoints {
         if (in.available() > 0) {
             throw new IOException(in.available() + " unexpected bytes");
         }
+        for (StageFile f : files) {
+            stageFile(file, f.name());
+        }
         return new Checkpoint(h, List.copyOf(states), List.copyOf(files));
     }
 
@@ -339,6 +344,28 @@ public final class Checkpoints {
                 }
             }
         }
+    }
+
+    /**
+     * The stage file a checkpoint names, beside it: only a name of the form dml writes, never
+     * a path ({@code ..}, absolute) nor a link, so a crafted checkpoint cannot make the workers
+     * read (or, resumed and pruned, delete) a file outside its folder.
+     *
+     * @param checkpoint the checkpoint's file
+     * @param name the stage file's name in it
+     * @return its path
+     * @throws DmlException when the name is not one dml writes, or is a link
+     */
+    static Path stageFile(Path checkpoint, String name) {
+        Path folder = checkpoint.toAbsolutePath().getParent();
+        Path p = STAGE_NAME.matcher(name).matches() ? folder.resolve(name) : null;
+        if (p == null || !p.getParent().equals(folder) || Files.isSymbolicLink(p)) {
+            throw new DmlException("Checkpoint " + DmlException.literal(checkpoint) + " names"
+                    + " the stage file " + DmlException.literal("'" + name + "'") + ", which"
+                    + " is not a file dml writes beside it.", "Delete that checkpoint: dml did"
+                    + " not write it, or it was altered.");
+        }
+        return p;
     }
 
     /**

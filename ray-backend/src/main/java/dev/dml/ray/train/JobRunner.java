@@ -153,6 +153,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         ClusterResources.check(plan.fewestActors(), cpus, gpus);
         JobControl control = context.register(key, new JobControl());
         boolean started = false;
+        CheckpointStore store = null;
         try {
             JobPlacement where = JobPlacement.open(job, placement, plan.fewestActors(),
                     plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
@@ -171,7 +172,7 @@ final class JobRunner implements DriverTask<TrainResult> {
             notices.forEach(n -> context.emit(new JobNotice(0, n)));
             plan.load(shards, validation);
             plan.init(config);
-            CheckpointStore store = checkpointDir == null ? null : new CheckpointStore(
+            store = checkpointDir == null ? null : CheckpointStore.open(
                     Path.of(checkpointDir), name, describe(plan), sharedStore);
             if (store != null) {
                 store.checkShared(plan);
@@ -194,6 +195,9 @@ final class JobRunner implements DriverTask<TrainResult> {
                 }
             }
             context.release(key);
+            if (store != null) {
+                store.close();
+            }
         }
     }
 

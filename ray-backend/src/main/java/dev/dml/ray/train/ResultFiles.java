@@ -1,36 +1,31 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import dev.dml.ray.cluster.Payloads;
 import dev.dml.ray.data.ColumnSelection;
+import dev.dml.ray.model.FolderSwap;
 import dev.dml.ray.model.ModelExport;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The files of a saved {@link TrainResult}: the result itself, Java-serialized (it already
- * crosses Ray that way), through which it comes back into dml, read back through a filter that
- * lets only dml's and the JDK's classes in; and the formats programs without dml load. The same
- * bytes carry a model to the workers of a distributed prediction ({@link #toBytes}, {@link
- * #fromBytes}).
+ * crosses Ray that way), through which it comes back into dml, read back through {@link
+ * Payloads}' filter (dml's and the JDK's value classes only, arrays no longer than the file);
+ * and the formats programs without dml load. The same bytes carry a model to the workers of
+ * a distributed prediction ({@link #toBytes}, {@link #fromBytes}).
  */
 public final class ResultFiles {
 
     /** The file's name in a saved model's folder. */
-    static final String FILE = "dml-result.ser";
-
-    private static final ObjectInputFilter ONLY_DML =
-            ObjectInputFilter.Config.createFilter("dev.dml.**;java.**;!*");
+    static final String FILE = ModelExport.RESULT_FILE;
 
     private ResultFiles() {}
 
@@ -51,7 +46,7 @@ public final class ResultFiles {
     }
 
     /**
-     * Reads the bytes {@link #toBytes} made, letting only dml's and the JDK's classes in.
+     * Reads the bytes {@link #toBytes} made, through {@link Payloads}' filter.
      *
      * @param bytes the bytes
      * @return the result
@@ -59,7 +54,7 @@ public final class ResultFiles {
      */
     public static TrainResult fromBytes(byte[] bytes) {
         try {
-            return read(new ByteArrayInputStream(bytes));
+            return (TrainResult) Payloads.read(bytes);
         } catch (IOException | ClassNotFoundException | ClassCastException e) {
             throw new DmlException("Could not read the model sent to this worker: "
                     + DmlException.literal(String.valueOf(e.getMessage())) + ".",
@@ -67,29 +62,8 @@ public final class ResultFiles {
         }
     }
 
-    private static TrainResult read(InputStream f) throws IOException, ClassNotFoundException {
-        try (ObjectInputStream in = new ObjectInputStream(f)) {
-            in.setObjectInputFilter(ONLY_DML);
-            return (TrainResult) in.readObject();
-        }
-    }
-
-    /** Writes {@code result} into {@code dir}, made if missing. */
-    static void write(TrainResult result, Path dir) {
-        try {
-            Files.createDirectories(dir);
-            try (OutputStream f = Files.newOutputStream(dir.resolve(FILE))) {
-                f.write(toBytes(result));
-            }
-        } catch (IOException e) {
-            throw new DmlException("Could not save the model to " + DmlException.literal(dir)
-                    + ": " + DmlException.literal(e.getMessage()) + ".",
-                    "Pass a folder you can write to.", e);
-        }
-    }
-
     /**
-     * Refuses a model the formats of {@link #export} cannot describe: their layers (linear,
+     * Refuses a model the formats of {@link #save} cannot describe: their layers (linear,
      * conv2d, ...) have no embedding, and a safetensors file of them would load into a wrong
      * network.
      */
@@ -115,28 +89,32 @@ public final class ResultFiles {
                 + " columns' distinct values to one-hot encode them.");
     }
 
-    /** Writes the formats programs without dml load: DJL's, safetensors, dml-model.json. */
-    static void export(TrainResult result, Path dir) {
+    /**
+     * Saves a result into {@code dir}: {@link #FILE}, and the formats programs without dml
+     * load (DJL's, safetensors, dml-model.json), all swapped in at once ({@link FolderSwap}).
+     */
+    static void save(TrainResult result, Path dir) {
+        requireExportable(result); // before any file is written
         ColumnSelection features = result.columns();
         try (ModelStage whole = result.openReplica()) {
             List<String> names = features.classNames();
             ModelExport.save(whole, new ModelExport.Info(features.inputs(),
                     features.hasLabel() ? features.label() : null,
                     names.isEmpty() ? null : names, features.features(),
-                    features.vocabulary().categories()), dir);
+                    features.vocabulary().categories()), dir, Map.of(FILE, toBytes(result)));
         }
     }
 
-    /** Reads the result that {@link #write} wrote into {@code dir}. */
+    /** Reads the result that {@link #save} wrote into {@code dir}. */
     static TrainResult read(Path dir) {
-        Path file = dir.resolve(FILE);
+        Path file = FolderSwap.whole(dir, FILE).resolve(FILE);
         if (!Files.isRegularFile(file)) {
             throw new DmlException("The folder " + DmlException.literal(dir) + " holds no model"
                     + " saved by dml (no " + FILE + ").", "Pass a folder that"
                     + " TrainResult.save wrote.");
         }
-        try (InputStream f = Files.newInputStream(file)) {
-            return read(f);
+        try {
+            return (TrainResult) Payloads.read(Files.readAllBytes(file));
         } catch (IOException | ClassNotFoundException | ClassCastException e) {
             throw new DmlException("Could not read the model in " + DmlException.literal(dir)
                     + ": " + DmlException.literal(e.getMessage()) + ".", "Save it again with"

@@ -50,14 +50,18 @@ final class StageStates {
         }
     }
 
-    /** Has every replica of each stage load its stage's file from {@code folder}. */
-    static void restoreFrom(List<ActorGroup<TrainWorker>> stages, Path folder,
+    /**
+     * Has every replica of each stage load its stage's file, which lies beside the checkpoint
+     * ({@link Checkpoints#stageFile}).
+     */
+    static void restoreFrom(List<ActorGroup<TrainWorker>> stages, Path checkpoint,
             List<Checkpoints.StageFile> files) {
         requireStages(stages, files.size());
         for (int s = 0; s < stages.size(); s++) {
             Checkpoints.StageFile f = files.get(s);
             stages.get(s).callAll(TrainWorker::restoreFrom, new Checkpoints.StageFile(
-                    folder.resolve(f.name()).toString(), f.length(), f.crc()));
+                    Checkpoints.stageFile(checkpoint, f.name()).toString(), f.length(),
+                    f.crc()));
         }
     }
 

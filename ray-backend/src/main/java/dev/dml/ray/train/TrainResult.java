@@ -383,20 +383,21 @@ public final class TrainResult implements Serializable {
      * standardisation and the layers; see {@link ModelExport}) and {@code dml-result.ser}, from
      * which {@link #open} reopens it in dml.
      *
-     * @param dir the folder, made if missing; files of an earlier save are replaced
-     * @throws dev.dml.DmlException when the folder cannot be written
+     * @param dir the folder, made if missing; an earlier save there is replaced as a whole
+     *     (the new one is written beside it, then swapped in: a full disk or a crash leaves
+     *     the earlier one as it was)
+     * @throws dev.dml.DmlException when the folder cannot be written, or holds files no save
+     *     wrote
      */
     public void save(Path dir) {
-        ResultFiles.requireExportable(this); // before any file is written
-        ResultFiles.write(this, dir);
-        ResultFiles.export(this, dir);
+        ResultFiles.save(this, dir);
     }
 
     /**
      * Opens a model that {@link #save} wrote, as it was trained: {@link #predict} encodes a new
      * table with the categories and gives the class names the training table had. Reads dml's
      * own file {@code dml-result.ser} of that folder (Java serialization, limited to dml's and
-     * the JDK's classes): open only folders you trust, with the dml version that saved them.
+     * the JDK's value classes, see {@link dev.dml.ray.cluster.Payloads}): open only folders you trust, with the dml version that saved them.
      *
      * @param dir the folder {@link #save} wrote
      * @return the result

@@ -4,13 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,5 +94,64 @@ class CheckpointStoreTest {
         byte[] b = Files.readAllBytes(newest);
         Files.write(newest, java.util.Arrays.copyOf(b, b.length - 3));
         assertEquals(10, s.latest().step());
+    }
+
+    /**
+     * Issue 26, row 7: a second kernel (here a process of its own) that runs the same job and
+     * model into the same folder is refused in one line while the first holds it, so neither
+     * prunes the other's files nor resumes from its state; once the first dies (SIGKILL, as in
+     * a crash) the operating system drops its lock, and a resume continues from its checkpoint.
+     */
+    @Test
+    void row7OneJobAtATimeHoldsItsFolderAndACrashedOneLetsGo(@TempDir Path root)
+            throws Exception {
+        Process other = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin",
+                "java").toString(), "-cp", System.getProperty("java.class.path"),
+                CheckpointStoreTest.class.getName(), root.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(
+                    other.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("holding", CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).get(60, TimeUnit.SECONDS));
+            DmlException e = assertThrows(DmlException.class,
+                    () -> CheckpointStore.open(root, "fraud", MLP, false));
+            e.speaking(Vocabulary.NOTEBOOK);
+            assertEquals("Job 'fraud' of this model is already writing checkpoints into"
+                    + " --checkpoint-dir " + root + " (pid " + other.pid() + " on "
+                    + InetAddress.getLocalHost().getHostName() + ").", e.what());
+            assertEquals("Wait for that job to end, or give this one another"
+                    + " --checkpoint-dir.", e.hint());
+            new CheckpointStore(root, "fraud", MLP, false).latest(); // reading needs no lock
+            CheckpointStore.open(root, "other", MLP, false).close(); // another job's folder
+        } finally {
+            other.destroyForcibly();
+            assertTrue(other.waitFor(60, TimeUnit.SECONDS));
+        }
+        try (CheckpointStore s = CheckpointStore.open(root, "fraud", MLP, false)) {
+            assertEquals(40, s.latest().step(), "the crashed run's checkpoint");
+            DmlException e = assertThrows(DmlException.class,
+                    () -> CheckpointStore.open(root, "fraud", MLP, false));
+            assertTrue(e.what().endsWith(" (another job of this kernel)."), e.what());
+        }
+        CheckpointStore.open(root, "fraud", MLP, false).close(); // closing let go
+    }
+
+    /**
+     * The other kernel of {@link #row7OneJobAtATimeHoldsItsFolderAndACrashedOneLetsGo}: holds
+     * job 'fraud' in {@code args[0]}, writes a checkpoint, says so, and waits to be killed.
+     */
+    public static void main(String[] args) throws Exception {
+        CheckpointStore s = CheckpointStore.open(Path.of(args[0]), "fraud", MLP, false);
+        Checkpoints.write(s.folder(), new Checkpoints.Header(null, 1, 40, 9,
+                CheckpointStore.fingerprint(MLP), MLP), List.of(new byte[] {1}), List.of());
+        System.out.println("holding");
+        System.out.flush();
+        Thread.sleep(120_000); // killed long before; bounded should the test die first
     }
 }

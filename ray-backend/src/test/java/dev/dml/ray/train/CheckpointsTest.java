@@ -107,4 +107,32 @@ class CheckpointsTest {
                 "ckpt-r0001-s000000000004.dml", "ckpt-r0001-s000000000004.stage0", "notes.txt"),
                 names(dir));
     }
+
+    /**
+     * Issue 26, row 14: a checkpoint whose stage files are named "..", an absolute path, or a
+     * link out of its folder is refused in one line before any worker reads them.
+     */
+    @Test
+    void row14StageFilesOutsideTheCheckpointsFolderAreRefused(@TempDir Path root)
+            throws IOException {
+        Path dir = Files.createDirectories(root.resolve("job"));
+        Path secret = Files.write(root.resolve("secret.bin"), new byte[] {1, 2});
+        Files.createSymbolicLink(dir.resolve(Checkpoints.stageName(1, 3, 0)), secret);
+        for (String name : List.of("../secret.bin", secret.toString(),
+                Checkpoints.stageName(1, 3, 0))) {
+            Path p = Checkpoints.write(dir, header(1, 3), List.of(),
+                    List.of(new Checkpoints.StageFile(name, 2, 0)));
+            DmlException e = assertThrows(DmlException.class, () -> Checkpoints.read(p), name);
+            assertEquals("Checkpoint " + p + " names the stage file '" + name + "', which is"
+                    + " not a file dml writes beside it.", e.what());
+            assertEquals("Delete that checkpoint: dml did not write it, or it was altered.",
+                    e.hint());
+        }
+        Files.delete(dir.resolve(Checkpoints.stageName(1, 3, 0)));
+        Checkpoints.StageFile own = Checkpoints.writeStage(
+                dir.resolve(Checkpoints.stageName(1, 3, 0)), new byte[] {1, 2});
+        Path p = Checkpoints.write(dir, header(1, 3), List.of(), List.of(own));
+        assertEquals(own.name(), Checkpoints.read(p).files().get(0).name(),
+                "a stage file dml wrote beside it is read");
+    }
 }

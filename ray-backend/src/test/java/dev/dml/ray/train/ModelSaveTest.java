@@ -1,6 +1,8 @@
 package dev.dml.ray.train;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.Model;
@@ -9,16 +11,23 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.translate.NoopTranslator;
+import dev.dml.DmlException;
 import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.data.TableArrays;
 import dev.dml.ray.model.ExternalLoaders;
+import dev.dml.ray.model.FolderSwap;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,6 +96,64 @@ class ModelSaveTest {
         assertEquals(50, expected.length);
         ExternalLoaders.assertSame(expected, ExternalLoaders.torch(model,
                 dir.resolve("test.csv"), Files.createDirectories(dir.resolve("torch"))), 1e-4);
+    }
+
+    /**
+     * Issue 26, row 8: a save that fails half-way (the disk fills after the new dml-result.ser
+     * is written) leaves the earlier save whole, byte for byte, and it opens and predicts as
+     * before; so does a crash between the swap's two renames. A save never deletes a file it
+     * did not write.
+     */
+    @Test
+    void row8AFailedSaveLeavesTheEarlierOneWhole(@TempDir Path dir) throws Exception {
+        Path model = dir.resolve("fraud-model");
+        result.save(model);
+        Map<String, byte[]> before = contents(model);
+        assertEquals(Set.of("dml-result.ser", "dml-model.json", "model-0000.params",
+                "model.safetensors"), before.keySet());
+        IOException full = assertThrows(IOException.class, () -> FolderSwap.replace(model,
+                before.keySet(), folder -> {
+                    Files.write(folder.resolve("dml-result.ser"), new byte[] {1, 2, 3});
+                    throw new IOException("No space left on device");
+                }));
+        assertEquals("No space left on device", full.getMessage());
+        assertContentsEqual(before, contents(model));
+        assertEquals(List.of("fraud-model"), names(dir), "nothing left beside it");
+        ExternalLoaders.assertSame(result.scores(test), TrainResult.open(model).scores(test),
+                0);
+
+        Files.move(model, dir.resolve(".fraud-model.previous")); // a crash between the renames
+        ExternalLoaders.assertSame(result.scores(test), TrainResult.open(model).scores(test),
+                0);
+        result.save(model);
+        assertContentsEqual(before, contents(model));
+        assertEquals(List.of("fraud-model"), names(dir));
+
+        Files.writeString(model.resolve("notes.txt"), "mine");
+        DmlException e = assertThrows(DmlException.class, () -> result.save(model));
+        assertEquals("The folder " + model + " holds [notes.txt], which no model save wrote;"
+                + " a save replaces the whole folder.", e.what());
+        assertEquals("mine", Files.readString(model.resolve("notes.txt")));
+    }
+
+    private static Map<String, byte[]> contents(Path folder) throws IOException {
+        Map<String, byte[]> out = new TreeMap<>();
+        for (String n : names(folder)) {
+            out.put(n, Files.readAllBytes(folder.resolve(n)));
+        }
+        return out;
+    }
+
+    private static List<String> names(Path folder) throws IOException {
+        try (Stream<Path> s = Files.list(folder)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static void assertContentsEqual(Map<String, byte[]> expected,
+            Map<String, byte[]> actual) {
+        assertEquals(expected.keySet(), actual.keySet());
+        expected.forEach((n, b) -> assertArrayEquals(b, actual.get(n), n));
     }
 
     /** Saves the model to {@code dir/fraud-model} and the test rows to {@code dir/test.csv}. */

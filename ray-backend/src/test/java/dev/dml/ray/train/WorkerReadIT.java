@@ -57,7 +57,7 @@ class WorkerReadIT extends LocalClusterTests {
         // the majority class (benign) alone scores 0.627
         assertTrue(last.validationAccuracy() >= 0.9, r.epochs().toString());
         assertEquals(List.of("benign", "malignant"), r.columns().classNames());
-        Path cache = tmp.resolve("dml-data-cache");
+        Path cache = tmp.resolve("dml-data-cache-" + System.getProperty("user.name"));
         Map<Path, FileTime> first = entries(cache);
         assertEquals(12, first.size(), "one entry per row group: " + first.keySet());
 

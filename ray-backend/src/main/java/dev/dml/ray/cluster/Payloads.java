@@ -1,0 +1,133 @@
+package dev.dml.ray.cluster;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
+
+/**
+ * Java deserialization of bytes that crossed a process boundary (the driver's channel, Ray, a
+ * saved model's file), through one filter: dml's own classes, the JDK's values and collections
+ * they are made of, and arrays of those; any other class is refused before it is instantiated,
+ * so the bytes cannot drive deserialization into a gadget of some library on the class path.
+ *
+ * <p>The stream's own length bounds the rest: no array may have more elements than the stream
+ * has bytes (each element takes at least one), so a forged length cannot allocate gigabytes;
+ * nesting is capped at {@value #MAX_DEPTH} and references at {@value #MAX_REFERENCES}.
+ */
+public final class Payloads {
+
+    /** The deepest nesting of objects a payload may have. */
+    static final int MAX_DEPTH = 100;
+    /** The most object references a payload may hold. */
+    static final long MAX_REFERENCES = 10_000_000;
+
+    private Payloads() {}
+
+    /**
+     * Reads one object, looking classes up in the thread's context class loader first.
+     *
+     * @param bytes the bytes
+     * @param offset where the stream starts
+     * @param length its length
+     * @return the object
+     * @throws InvalidClassException naming the class, array or nesting the filter refused
+     * @throws IOException when the bytes are not a serialization stream
+     * @throws ClassNotFoundException when a class is not on this JVM's class path
+     */
+    public static Object read(byte[] bytes, int offset, int length)
+            throws IOException, ClassNotFoundException {
+        Filter filter = new Filter(length);
+        try (ObjectInputStream ois = new ObjectInputStream(
+                new ByteArrayInputStream(bytes, offset, length)) {
+            @Override
+            protected Class<?> resolveClass(ObjectStreamClass desc)
+                    throws IOException, ClassNotFoundException {
+                ClassLoader cl = Thread.currentThread().getContextClassLoader();
+                if (cl != null) {
+                    try {
+                        return Class.forName(desc.getName(), false, cl);
+                    } catch (ClassNotFoundException e) {
+                        // fall back to the default lookup
+                    }
+                }
+                return super.resolveClass(desc);
+            }
+        }) {
+            ois.setObjectInputFilter(filter);
+            return ois.readObject();
+        } catch (InvalidClassException e) {
+            if (filter.refused == null) {
+                throw e;
+            }
+            InvalidClassException named = new InvalidClassException("refused "
+                    + filter.refused + " (" + e.getMessage() + ")");
+            named.initCause(e);
+            throw named;
+        }
+    }
+
+    /**
+     * Reads one object from all of {@code bytes}.
+     *
+     * @param bytes the bytes
+     * @return the object
+     * @throws IOException when they are not a stream, or the filter refused something in it
+     * @throws ClassNotFoundException when a class is not on this JVM's class path
+     */
+    public static Object read(byte[] bytes) throws IOException, ClassNotFoundException {
+        return read(bytes, 0, bytes.length);
+    }
+
+    /** Whether a payload may hold instances of {@code c} (or arrays of them). */
+    static boolean allowed(Class<?> c) {
+        String pkg = c.getPackageName();
+        boolean jdk = pkg.equals("java.lang") || pkg.equals("java.util")
+                || pkg.equals("java.util.concurrent") || pkg.equals("java.time")
+                || pkg.equals("java.math");
+        return jdk || pkg.equals("dev.dml") || pkg.startsWith("dev.dml.");
+    }
+
+    /** The filter of one stream; it remembers what it refused, for the message. */
+    private static final class Filter implements ObjectInputFilter {
+        private final long length;
+        private String refused;
+
+        Filter(long length) {
+            this.length = length;
+        }
+
+        @Override
+        public Status checkInput(FilterInfo info) {
+            String why = why(info);
+            if (why == null) {
+                return info.serialClass() == null ? Status.UNDECIDED : Status.ALLOWED;
+            }
+            refused = why;
+            return Status.REJECTED;
+        }
+
+        private String why(FilterInfo info) {
+            if (info.depth() > MAX_DEPTH) {
+                return "objects nested deeper than " + MAX_DEPTH;
+            }
+            if (info.references() > MAX_REFERENCES) {
+                return "more than " + MAX_REFERENCES + " object references";
+            }
+            if (info.arrayLength() > length) {
+                return "an array of " + info.arrayLength() + " elements in a stream of "
+                        + length + " bytes";
+            }
+            Class<?> c = info.serialClass();
+            while (c != null && c.isArray()) {
+                c = c.getComponentType();
+            }
+            if (c == null || c.isPrimitive() || allowed(c)) {
+                return null;
+            }
+            return "class " + c.getName() + ", which is not one of dml's or the JDK's values";
+        }
+    }
+}
