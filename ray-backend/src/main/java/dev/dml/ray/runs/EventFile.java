@@ -123,8 +123,9 @@ final class EventFile implements AutoCloseable {
     }
 
     private static DmlException cannotWrite(Path path, IOException e) {
-        return new DmlException("Cannot write the TensorBoard event file " + path + ": " + e
-                .getMessage() + ".", "Check that the run store's folder is writable and has"
-                + " space, or open the run store in another folder.", e);
+        return new DmlException("Cannot write the TensorBoard event file "
+                + DmlException.literal(path) + ": " + DmlException.literal(e.getMessage())
+                + ".", "Check that the run store's folder is writable and has space, or open"
+                + " the run store in another folder.", e);
     }
 }

@@ -168,7 +168,7 @@ public final class RunRecorder implements TrainingListener {
 
     @Override
     public synchronized void onFailed(DmlException error) {
-        end(RunStatus.FAILED, (clock.getAsLong() - startedMs) / 1e3, error.getMessage());
+        end(RunStatus.FAILED, (clock.getAsLong() - startedMs) / 1e3, error.what());
     }
 
     private void end(RunStatus status, double wallSeconds, String error) {

@@ -103,7 +103,8 @@ public final class RunStore implements AutoCloseable {
             return new RunStore(folder, c);
         } catch (IOException | SQLException e) {
             closeQuietly(c);
-            throw new DmlException("Cannot open the run store " + db + ": " + e.getMessage()
+            throw new DmlException("Cannot open the run store " + DmlException.literal(db) + ": "
+                    + DmlException.literal(e.getMessage())
                     + ".", "Open it in a writable folder: RunStore.open(Path.of(\"...\")).", e);
         }
     }
@@ -255,9 +256,10 @@ public final class RunStore implements AutoCloseable {
     }
 
     private DmlException failed(SQLException e) {
-        return new DmlException("The run store " + folder.resolve("runs.db") + " failed: "
-                + e.getMessage() + ".", "Check that its folder is writable and has space;"
-                + " another process may hold it locked.", e);
+        return new DmlException("The run store " + DmlException.literal(folder.resolve(
+                "runs.db")) + " failed: " + DmlException.literal(e.getMessage()) + ".",
+                "Check that its folder is writable and has space; another process may hold"
+                + " it locked.", e);
     }
 
     @Override

@@ -184,7 +184,8 @@ public final class Runs implements AutoCloseable {
                 try (ResultSet rs = known.executeQuery()) {
                     if (!rs.next()) {
                         throw new DmlException("No run '" + DmlException.literal(runId)
-                                + "' in the run store " + store.folder() + ".",
+                                + "' in the run store "
+                                + DmlException.literal(store.folder()) + ".",
                                 "Take an id from Runs.table().");
                     }
                 }
