@@ -92,14 +92,34 @@ public final class TensorBoard implements AutoCloseable {
      * @return the answer
      */
     public JsonElement getWhen(String path, Predicate<JsonElement> ready) throws Exception {
+        return when(path, HttpRequest.newBuilder().GET(), ready);
+    }
+
+    /**
+     * POSTs JSON to a path as the dashboard does (the HParams plugin's queries), once the
+     * answer is what {@code ready} accepts, trying again for at most 90 s.
+     *
+     * @param path e.g. {@code /data/plugin/hparams/session_groups}
+     * @param json the request
+     * @param ready accepts the parsed answer
+     * @return the answer
+     */
+    public JsonElement postWhen(String path, String json, Predicate<JsonElement> ready)
+            throws Exception {
+        return when(path, HttpRequest.newBuilder().header("Content-Type", "application/json")
+                .header("X-XSRF-Protected", "1").POST(HttpRequest.BodyPublishers.ofString(json)),
+                ready);
+    }
+
+    private JsonElement when(String path, HttpRequest.Builder request,
+            Predicate<JsonElement> ready) throws Exception {
         long end = System.nanoTime() + READY.toNanos();
         String last = "no answer";
         while (System.nanoTime() < end) {
             assertTrue(process.isAlive(), "tensorboard exited:\n" + Files.readString(log));
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + path))
-                        .timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse<String> r = http.send(request.uri(URI.create("http://127.0.0.1:"
+                        + port + path)).timeout(Duration.ofSeconds(10)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 last = r.statusCode() + " " + r.body();
                 if (r.statusCode() == 200) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.dml.events.EpochMetrics;
@@ -128,7 +129,7 @@ class RunRecordingTest {
     }
 
     @Test
-    void aTensorBoardServerServesTheRunsScalars() throws Exception {
+    void aTensorBoardServerServesTheRunsScalarsAndSettings() throws Exception {
         try (TensorBoard server = TensorBoard.start(folder)) {
             server.getWhen("/data/plugin/scalars/tags", tags -> tags.getAsJsonObject()
                     .has(runId) && tags.getAsJsonObject().getAsJsonObject(runId)
@@ -140,6 +141,32 @@ class RunRecordingTest {
             assertEpochs(server.getWhen("/data/plugin/scalars/scalars" + TensorBoard.query(
                     List.of("run", runId, "tag", RunRecorder.VAL_LOSS)), a -> true)
                     .getAsJsonArray(), true, 1);
+
+            // the HParams dashboard's table: the run's settings and its last epoch's metrics
+            JsonObject groups = server.postWhen("/data/plugin/hparams/session_groups",
+                    "{\"experimentName\": \"\", \"allowedStatuses\": [\"STATUS_SUCCESS\"],"
+                    + " \"colParams\": [], \"startIndex\": 0, \"sliceSize\": 10}",
+                    g -> g.getAsJsonObject().getAsJsonArray("sessionGroups").size() > 0)
+                    .getAsJsonObject();
+            JsonObject group = groups.getAsJsonArray("sessionGroups").get(0).getAsJsonObject();
+            assertEquals(runId, group.get("name").getAsString());
+            JsonObject hparams = group.getAsJsonObject("hparams");
+            assertEquals(32.0, hparams.get("batch-size").getAsDouble());
+            assertEquals(2.0, hparams.get("epochs").getAsDouble(), hparams.toString());
+            assertEquals("adam", hparams.get("optimizer").getAsString());
+            EpochMetrics last = result.epochs().get(1);
+            boolean found = false;
+            for (JsonElement m : group.getAsJsonArray("metricValues")) {
+                JsonObject metric = m.getAsJsonObject();
+                if (metric.getAsJsonObject("name").get("tag").getAsString()
+                        .equals(RunRecorder.VAL_LOSS)) {
+                    assertEquals(last.validationLoss(), (float) metric.get("value")
+                            .getAsDouble());
+                    assertEquals(2, metric.get("trainingStep").getAsInt());
+                    found = true;
+                }
+            }
+            assertTrue(found, "no " + RunRecorder.VAL_LOSS + " in " + group);
         }
     }
 
