@@ -25,19 +25,23 @@ public final class RecordingChild {
         return 1f / (step + 1);
     }
 
+    /** A small job, never run: the settings and data a recorder records. */
+    static TrainSpec spec() {
+        Table t = SyntheticFraud.generate(64, 1);
+        t.setName("fraud");
+        return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
+                .setModel(ModelSpec.mlp(SyntheticFraud.FEATURES + 1, 2, 8)).optEpochs(3)
+                .optName("killed").build();
+    }
+
     /**
      * Records the run.
      *
      * @param args the run store's folder
      */
     public static void main(String[] args) throws Exception {
-        Table t = SyntheticFraud.generate(64, 1);
-        t.setName("fraud");
-        TrainSpec spec = TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
-                .setModel(ModelSpec.mlp(SyntheticFraud.FEATURES + 1, 2, 8)).optEpochs(3)
-                .optName("killed").build();
         RunStore store = RunStore.open(Path.of(args[0]));
-        RunRecorder run = RunRecorder.start(store, spec);
+        RunRecorder run = RunRecorder.start(store, spec());
         for (long step = 1; step <= STEPS; step++) {
             run.onStep(new StepMetrics(1, step, loss(step), 32, 100.0 * step, 1, 0, 0, 0,
                     List.of(), System.currentTimeMillis()));

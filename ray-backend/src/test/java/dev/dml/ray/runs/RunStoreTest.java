@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dev.dml.DmlException;
+import dev.dml.events.StepMetrics;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -100,6 +102,24 @@ class RunStoreTest {
                 now - silent + 60_000, now));
         assertEquals(RunStatus.LOST, RunStore.current("running", "elsewhere.invalid", 1, 0,
                 now - silent - 1, now));
+    }
+
+    @Test
+    void aFailedJobIsRecordedAsFailedWithItsError(@TempDir Path dir) throws Exception {
+        try (Runs runs = Runs.open(dir)) {
+            RunRecorder run = RunRecorder.start(runs.store(), RecordingChild.spec());
+            run.onStep(new StepMetrics(1, 1, 0.75f, 32, 10, 1, 0, 0, 0, List.of(),
+                    System.currentTimeMillis()));
+            run.onFailed(new DmlException("Worker 0 on host-a (pid 7) died.", "Start again."));
+            Table all = runs.table();
+            assertEquals("failed", all.stringColumn("status").get(0));
+            assertEquals("Worker 0 on host-a (pid 7) died.", all.stringColumn("error").get(0));
+            assertEquals(0.75, all.doubleColumn("final_loss").get(0));
+            assertTrue(all.doubleColumn("wall_seconds").get(0) >= 0);
+            JsonObject read = TensorBoard.read(runs.store().folderOf(run.runId()))
+                    .getAsJsonObject();
+            assertEquals("STATUS_FAILURE", read.get("status").getAsString());
+        }
     }
 
     @Test

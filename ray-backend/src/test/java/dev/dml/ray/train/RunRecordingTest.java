@@ -8,6 +8,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.JobCost;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.SyntheticFraud;
@@ -39,6 +40,7 @@ class RunRecordingTest {
     private static Runs runs;
     private static String runId;
     private static TrainResult result;
+    private static FakeDriverContext context;
 
     @BeforeAll
     static void recordAJob() throws IOException {
@@ -55,8 +57,9 @@ class RunRecordingTest {
         runId = recorder.runId();
         long t0 = System.nanoTime();
         // the events reach the recorder as TrainJob dispatches them to the spec's listeners
+        context = new FakeDriverContext(recorder::deliver);
         result = JobRunner.of(spec.toBuilder().addListener(recorder).build(), runId,
-                Duration.ofMinutes(2)).run(new FakeDriverContext(recorder::deliver))
+                Duration.ofMinutes(2)).run(context)
                 .withWallSeconds((System.nanoTime() - t0) / 1e9);
         recorder.onEnd(result);
     }
@@ -84,6 +87,9 @@ class RunRecordingTest {
         assertEquals(result.globalSteps(), all.longColumn("steps").get(0));
         assertEquals(result.wallSeconds(), all.doubleColumn("wall_seconds").get(0), 1e-9);
         assertTrue(!all.instantColumn("ended").isMissing(0), "no end time");
+        List<JobCost> costs = context.events(JobCost.class);
+        assertTrue(!costs.isEmpty(), "the job sent no cost");
+        assertEquals(costs.get(costs.size() - 1).usdSpent(), all.doubleColumn("usd").get(0));
         assertEquals("fraud", all.stringColumn("data").get(0));
         assertEquals(512L, all.longColumn("rows").get(0));
         assertTrue(all.stringColumn("columns").get(0).contains("\"is_fraud\""),
