@@ -96,6 +96,7 @@ public final class RunRecorder implements TrainingListener {
         String source;
         long rows;
         List<String> columns;
+        String hash = null; // files read on the workers are not read here
         if (spec.files().isPresent()) {
             source = "files";
             rows = spec.files().get().rows();
@@ -104,10 +105,11 @@ public final class RunRecorder implements TrainingListener {
             source = spec.table().name();
             rows = spec.table().rowCount();
             columns = spec.table().columnNames();
+            hash = DataFingerprint.of(spec.table());
         }
         Gson gson = new Gson();
         store.start(id, spec.name(), now, gson.toJson(texts), source, rows,
-                gson.toJson(columns));
+                gson.toJson(columns), hash);
         EventFile events = EventFile.open(store.folderOf(id), RunStore.localHost(), now / 1e3);
         events.summary(0, now / 1e3, HParams.start(values, now / 1e3, id));
         return new RunRecorder(store, id, events, System::currentTimeMillis, now);

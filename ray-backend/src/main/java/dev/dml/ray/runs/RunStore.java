@@ -37,6 +37,7 @@ public final class RunStore implements AutoCloseable {
               started_ms INTEGER NOT NULL, ended_ms INTEGER, last_write_ms INTEGER NOT NULL,
               host TEXT NOT NULL, pid INTEGER NOT NULL, pid_started_ms INTEGER NOT NULL,
               settings TEXT NOT NULL, data_source TEXT, data_rows INTEGER, data_columns TEXT,
+              data_hash TEXT,
               steps INTEGER NOT NULL DEFAULT 0, final_loss REAL, usd REAL, usd_per_hour REAL,
               wall_seconds REAL, error TEXT);
             CREATE TABLE IF NOT EXISTS steps (
@@ -130,13 +131,14 @@ public final class RunStore implements AutoCloseable {
 
     /** Inserts a run as running, by this process. */
     synchronized void start(String id, String name, long startedMs, String settings,
-            String dataSource, long dataRows, String dataColumns) {
+            String dataSource, long dataRows, String dataColumns, String dataHash) {
         ProcessHandle self = ProcessHandle.current();
         update("INSERT INTO runs (id, name, status, started_ms, last_write_ms, host, pid,"
-                + " pid_started_ms, settings, data_source, data_rows, data_columns)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", id, name,
+                + " pid_started_ms, settings, data_source, data_rows, data_columns, data_hash)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", id, name,
                 RunStatus.RUNNING.word(), startedMs, startedMs, localHost(), self.pid(),
-                startedMillis(self).orElse(0L), settings, dataSource, dataRows, dataColumns);
+                startedMillis(self).orElse(0L), settings, dataSource, dataRows, dataColumns,
+                dataHash);
     }
 
     /** Adds a step's metrics (replacing the step's earlier ones, as after a recovery). */

@@ -64,8 +64,9 @@ public final class Runs implements AutoCloseable {
 
     /**
      * Returns every run, newest first: {@code id, name, status, started, ended, wall_seconds,
-     * steps, final_loss, usd, data, rows, columns, settings} (the last three as JSON, every
-     * option's value as typed), {@code error}.
+     * steps, final_loss, usd, data, rows, columns, data_hash, settings, error}: {@code
+     * columns} and {@code settings} (every option's value as typed) as JSON, {@code data_hash}
+     * a content hash of the table (missing for files read on the workers).
      *
      * @return a new table
      */
@@ -83,13 +84,14 @@ public final class Runs implements AutoCloseable {
         StringColumn data = StringColumn.create("data");
         LongColumn rows = LongColumn.create("rows");
         StringColumn columns = StringColumn.create("columns");
+        StringColumn hash = StringColumn.create("data_hash");
         StringColumn settings = StringColumn.create("settings");
         StringColumn error = StringColumn.create("error");
         store.read(db -> {
             try (PreparedStatement s = db.prepareStatement("SELECT id, name, status, started_ms,"
                     + " ended_ms, wall_seconds, steps, final_loss, usd, data_source, data_rows,"
-                    + " data_columns, settings, error, host, pid, pid_started_ms, last_write_ms"
-                    + " FROM runs ORDER BY started_ms DESC, id");
+                    + " data_columns, settings, error, host, pid, pid_started_ms, last_write_ms,"
+                    + " data_hash FROM runs ORDER BY started_ms DESC, id");
                  ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     id.append(rs.getString(1));
@@ -110,6 +112,7 @@ public final class Runs implements AutoCloseable {
                     data.append(rs.getString(10));
                     rows.append(rs.getLong(11));
                     columns.append(rs.getString(12));
+                    hash.append(rs.getString(19));
                     settings.append(rs.getString(13));
                     error.append(rs.getString(14));
                 }
@@ -117,7 +120,7 @@ public final class Runs implements AutoCloseable {
             return null;
         });
         return Table.create("runs", id, name, status, started, ended, wall, steps, loss, usd,
-                data, rows, columns, settings, error);
+                data, rows, columns, hash, settings, error);
     }
 
     /**

@@ -7,6 +7,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dev.dml.DmlException;
 import dev.dml.events.StepMetrics;
+import dev.dml.ray.train.TrainSpec;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -107,7 +108,8 @@ class RunStoreTest {
     @Test
     void aFailedJobIsRecordedAsFailedWithItsError(@TempDir Path dir) throws Exception {
         try (Runs runs = Runs.open(dir)) {
-            RunRecorder run = RunRecorder.start(runs.store(), RecordingChild.spec());
+            TrainSpec spec = RecordingChild.spec();
+            RunRecorder run = RunRecorder.start(runs.store(), spec);
             run.onStep(new StepMetrics(1, 1, 0.75f, 32, 10, 1, 0, 0, 0, List.of(),
                     System.currentTimeMillis()));
             run.onFailed(new DmlException("Worker 0 on host-a (pid 7) died.", "Start again."));
@@ -115,6 +117,7 @@ class RunStoreTest {
             assertEquals("failed", all.stringColumn("status").get(0));
             assertEquals("Worker 0 on host-a (pid 7) died.", all.stringColumn("error").get(0));
             assertEquals(0.75, all.doubleColumn("final_loss").get(0));
+            assertEquals(DataFingerprint.of(spec.table()), all.stringColumn("data_hash").get(0));
             assertTrue(all.doubleColumn("wall_seconds").get(0) >= 0);
             JsonObject read = TensorBoard.read(runs.store().folderOf(run.runId()))
                     .getAsJsonObject();
