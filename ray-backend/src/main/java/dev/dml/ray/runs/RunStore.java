@@ -216,11 +216,20 @@ public final class RunStore implements AutoCloseable {
         return p.info().startInstant().map(java.time.Instant::toEpochMilli);
     }
 
+    /** This host's name, looked up once: each listed run compares with it. */
     static String localHost() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "localhost";
+        return LocalHost.NAME;
+    }
+
+    private static final class LocalHost {
+        static final String NAME = lookUp();
+
+        private static String lookUp() {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                return "localhost";
+            }
         }
     }
 

@@ -61,6 +61,7 @@ public final class TensorBoard implements AutoCloseable {
         }
         assertEquals(0, p.exitValue(), "tensorboard_read.py failed; python3 needs tensorboard"
                 + " (bash bin/install --for-tests installs it):\n" + Files.readString(out));
+        Files.delete(out);
         return JsonParser.parseString(json);
     }
 
