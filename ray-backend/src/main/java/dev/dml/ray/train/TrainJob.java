@@ -106,20 +106,14 @@ public final class TrainJob {
                 if (e != null) {
                     Throwable c = e instanceof java.util.concurrent.CompletionException
                             && e.getCause() != null ? e.getCause() : e;
-                    throw c instanceof DmlException ? (DmlException) c : new DmlException(
+                    DmlException failure = c instanceof DmlException d ? d : new DmlException(
                             "Training job " + id + " failed: " + c + ".",
                             "See the driver log " + driver.log() + ".", c);
+                    ending(listeners, "onFailed", l -> l.onFailed(failure));
+                    throw failure;
                 }
                 TrainResult res = r.withWallSeconds((System.nanoTime() - t0) / 1e9);
-                for (ProgressListener p : listeners) {
-                    try {
-                        if (p instanceof TrainingListener l) {
-                            l.onEnd(res);
-                        }
-                    } catch (RuntimeException ex) {
-                        LOG.warn("listener {} failed in onEnd: {}", p, ex.toString());
-                    }
-                }
+                ending(listeners, "onEnd", l -> l.onEnd(res));
                 return res;
             } finally {
                 onEnd.run();
@@ -132,6 +126,20 @@ public final class TrainJob {
         TrainJob job = new TrainJob(id, key, driver, done, onEnd);
         self[0] = job;
         return job;
+    }
+
+    /** Tells each {@link TrainingListener} how the job ended; one that throws is logged. */
+    private static void ending(List<ProgressListener> listeners, String call,
+            java.util.function.Consumer<TrainingListener> tell) {
+        for (ProgressListener p : listeners) {
+            try {
+                if (p instanceof TrainingListener l) {
+                    tell.accept(l);
+                }
+            } catch (RuntimeException ex) {
+                LOG.warn("listener {} failed in {}: {}", p, call, ex.toString());
+            }
+        }
     }
 
     private static void dispatch(List<ProgressListener> listeners, Object event) {

@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.DmlException;
 import dev.dml.events.ProgressListener;
 
 /**
@@ -18,4 +19,12 @@ public interface TrainingListener extends ProgressListener {
      * @param result the result
      */
     default void onEnd(TrainResult result) {}
+
+    /**
+     * Called once when the job failed (a worker died, a bad value, its actors killed); then
+     * {@link #onEnd} is not called.
+     *
+     * @param error what the job's {@code await()} throws
+     */
+    default void onFailed(DmlException error) {}
 }

@@ -1,0 +1,12 @@
+/**
+ * Every training run recorded and comparable: a {@link dev.dml.ray.runs.RunRecorder} attached
+ * to a job writes its settings, data, metrics, cost and end into a {@link
+ * dev.dml.ray.runs.RunStore} (SQLite in the user's dml folder, each write a transaction) and
+ * TensorBoard event files into the run's folder; {@link dev.dml.ray.runs.Runs} reads them back
+ * as Tablesaw tables.
+ *
+ * <p>The event files are written by hand in TensorFlow's record format (TFRecord framing with
+ * CRC32C around {@code Event} protocol buffers), with no protobuf or TensorFlow dependency, so
+ * {@code tensorboard --logdir} on the store's folder shows dml's runs beside any others.
+ */
+package dev.dml.ray.runs;
