@@ -117,7 +117,7 @@ final class FrameRenderer {
                 + (Double.isNaN(done) ? "" : " (" + Formats.percent(done * 100) + ")");
         g.drawString(position, left, 68);
         String numbers = "loss " + Formats.loss(s.lastLoss()) + " · "
-                + Formats.count(s.lastExamplesPerSecond()) + " ex/s · all-reduce "
+                + s.throughputNow() + " · all-reduce "
                 + Formats.bytes(s.allReduceTotalBytes()) + " total"
                 + (s.interNodeTotalBytes() > 0 ? ", " + Formats.bytes(s.interNodeTotalBytes())
                         + " across nodes" : "");
