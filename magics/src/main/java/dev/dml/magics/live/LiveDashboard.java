@@ -221,7 +221,9 @@ public final class LiveDashboard implements ProgressListener {
             oldestUnshown = 0;
             dirty = false;
         }
-        return new Frame(FrameRenderer.svg(snapshot, idPrefix), snapshot.line(), oldest);
+        List<FrameRenderer.Chart> charts = FrameRenderer.charts(snapshot, idPrefix);
+        return new Frame(FrameRenderer.svg(snapshot, idPrefix, charts),
+                FrameHtml.html(snapshot, charts), snapshot.line(), oldest);
     }
 
     /**
