@@ -269,7 +269,8 @@ public final class LiveDashboard implements ProgressListener {
         dirty = true;
     }
 
-    private Snapshot snapshot() {
+    /** What a frame shows now; the caller holds this dashboard's lock. */
+    Snapshot snapshot() {
         long now = nanoTime.getAsLong();
         double elapsed = startNanos < 0 ? 0 : (now - startNanos) / 1e9;
         long timed = step - firstStep;

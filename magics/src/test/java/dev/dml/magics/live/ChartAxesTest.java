@@ -127,14 +127,8 @@ class ChartAxesTest {
     }
 
     private static Snapshot snapshot(LiveDashboard d) {
-        try {
-            var m = LiveDashboard.class.getDeclaredMethod("snapshot");
-            m.setAccessible(true);
-            synchronized (d) {
-                return (Snapshot) m.invoke(d);
-            }
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
+        synchronized (d) {
+            return d.snapshot();
         }
     }
 
