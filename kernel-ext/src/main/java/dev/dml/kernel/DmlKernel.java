@@ -170,19 +170,19 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
         int count = executionCount.getAndIncrement();
         env.setBusyDeferIdle();
         env.publish(new PublishExecuteInput(request.getCode(), count));
-        replaceOutputStreams(env);
         KernelIO io = (KernelIO) this.io;
-        io.attach(env, request.isStdinEnabled());
-        env.defer(() -> io.detach(env));
-        currentEnv = env;
+        CellReplyEnvironment cell = io.attach(env, request.isStdinEnabled());
+        env.defer(() -> io.detach(cell));
+        currentEnv = cell;
         String resultText = null;
         try {
             DisplayData out = eval(request.getCode());
             if (out != null) {
-                env.publish(new PublishExecuteResult(count, out));
+                cell.publish(new PublishExecuteResult(count, out));
                 Object text = out.getData(MIMEType.TEXT_PLAIN);
                 resultText = text == null ? null : text.toString();
             }
+            io.flush();  // the reply goes out before the deferred detach: printed text first
             env.defer().reply(new ExecuteReply(count, Collections.emptyMap()));
         } catch (Exception e) {
             String name = ErrorLines.name(e);
@@ -190,7 +190,7 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
             List<String> lines = formatError(e);
             ErrorReply reply = new ErrorReply(name, value, lines);
             reply.setExecutionCount(count);
-            env.publish(new PublishError(name, value, lines));
+            cell.publish(new PublishError(name, value, lines));
             env.defer().replyError(ExecuteReply.MESSAGE_TYPE.error(), reply);
         } finally {
             currentEnv = null;
@@ -241,7 +241,11 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
 
     @Override
     public void close() {
-        evaluator.close();
+        try {
+            evaluator.close();
+        } finally {
+            ((KernelIO) io).close();
+        }
     }
 
     /** Builds the kernel; name and version default to dml's own. */

@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.magics.live.DisplaySink;
+import dev.dml.magics.live.Frame;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,7 +38,7 @@ public final class CommandContext {
         return session;
     }
 
-    /** A live display: SVG frames with a text fallback, under one display id. */
+    /** A live display: frames as HTML, SVG and text, under one display id. */
     DisplaySink displaySink() {
         DisplayStream stream = kernel.getIO().display;
         return new DisplaySink() {
@@ -49,6 +50,16 @@ public final class CommandContext {
             @Override
             public void update(String displayId, String svg, String text) {
                 stream.updateDisplay(displayId, frame(displayId, svg, text));
+            }
+
+            @Override
+            public void display(String displayId, Frame frame) {
+                stream.display(withHtml(displayId, frame));
+            }
+
+            @Override
+            public void update(String displayId, Frame frame) {
+                stream.updateDisplay(displayId, withHtml(displayId, frame));
             }
         };
     }
@@ -71,6 +82,13 @@ public final class CommandContext {
                 stream.display(data);
             }
         };
+    }
+
+    /** A frame as the notebook shows it: HTML that reflows, the SVG and text as fallbacks. */
+    private static DisplayData withHtml(String displayId, Frame frame) {
+        DisplayData data = frame(displayId, frame.svg(), frame.text());
+        data.putHTML(frame.html());
+        return data;
     }
 
     private static DisplayData frame(String displayId, String svg, String text) {

@@ -9,7 +9,6 @@ import java.awt.Font;
 import java.awt.Paint;
 import java.awt.geom.Ellipse2D;
 import java.util.List;
-import java.util.Locale;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
@@ -85,7 +84,7 @@ final class Charts {
         XYLineAndShapeRenderer r = lines(BLUE, ORANGE);
         r.setSeriesShapesVisible(1, true);
         r.setSeriesShape(1, new Ellipse2D.Double(-3.5, -3.5, 7, 7));
-        JFreeChart chart = xyChart("loss", "loss", data, r, false, validation);
+        JFreeChart chart = xyChart("loss", "loss", Axes.Kind.PLAIN, data, r, false, validation);
         for (Recovery rec : s.recoveries()) {
             chart.getXYPlot().addDomainMarker(recoveryMarker(rec));
         }
@@ -105,48 +104,76 @@ final class Charts {
         return m;
     }
 
-    /** Dollars spent over the job's time, in minutes; flat at $0 on nodes nobody priced. */
+    /**
+     * Dollars spent over the job's time, in minutes. On nodes nobody priced there are no
+     * dollars to draw: no axes, a line that says so.
+     */
     static JFreeChart cost(Snapshot s) {
         DefaultXYDataset data = new DefaultXYDataset();
+        if (!s.cost().priced()) {
+            NumberAxis x = new NumberAxis();
+            NumberAxis y = new NumberAxis();
+            x.setVisible(false);
+            y.setVisible(false);
+            XYPlot plot = new XYPlot(data, x, y, lines(ORANGE));
+            plot.setNoDataMessage("nodes not priced");
+            plot.setDomainGridlinesVisible(false);
+            plot.setRangeGridlinesVisible(false);
+            return finish("cost (not priced)", plot, false);
+        }
         double[][] usd = s.usdSpent();
         double[] minutes = new double[usd[0].length];
         for (int i = 0; i < minutes.length; i++) {
             minutes[i] = usd[0][i] / 60;
         }
         data.addSeries("$ spent", new double[][] {minutes, usd[1]});
-        NumberAxis x = new NumberAxis("minutes");
-        x.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.US));
-        XYPlot plot = new XYPlot(data, x, axis("$", true), lines(ORANGE));
+        NumberAxis x = Axes.of("minutes", Axes.Kind.PLAIN, false);
+        Axes.fit(x, Axes.Kind.PLAIN, minutes);
+        NumberAxis y = Axes.of("$", Axes.Kind.USD, true);
+        Axes.fit(y, Axes.Kind.USD, usd[1]);
+        XYPlot plot = new XYPlot(data, x, y, lines(ORANGE));
         plot.setNoDataMessage("waiting for the job's cost");
-        return finish(s.cost().priced() ? "cost" : "cost (not priced)", plot, false);
+        return finish("cost", plot, false);
     }
 
     /** Examples per second of each step, all workers together. */
     static JFreeChart throughput(Snapshot s) {
         DefaultXYDataset data = new DefaultXYDataset();
         data.addSeries("examples/s", s.examplesPerSecond());
-        return xyChart("throughput", "examples/s", data, lines(GREEN), true, false);
+        return xyChart("throughput", "examples/s", Axes.Kind.RATE, data, lines(GREEN), true,
+                false);
     }
 
     /**
-     * Bytes the all-reduce moved per step, in MiB; once a job crosses nodes, split into the
-     * bytes that stayed inside nodes and those that crossed.
+     * Bytes the all-reduce moved per step; once a job crosses nodes, split into the bytes that
+     * stayed inside nodes and those that crossed.
      */
     static JFreeChart allReduce(Snapshot s) {
         DefaultXYDataset data = new DefaultXYDataset();
+        double[][] all = bytes(s.allReduceMiB());
         if (s.interNodeTotalBytes() == 0) {
-            data.addSeries("all-reduce", s.allReduceMiB());
-            return xyChart("all-reduce per step", "MiB", data, lines(PURPLE), true, false);
+            data.addSeries("all-reduce", all);
+            return xyChart("all-reduce per step", "bytes", Axes.Kind.BYTES, data,
+                    lines(PURPLE), true, false);
         }
-        double[][] all = s.allReduceMiB();
-        double[][] inside = {all[0].clone(), all[1].clone()};
-        double[][] across = s.interNodeMiB();
+        double[][] inside = {all[0], all[1].clone()};
+        double[][] across = bytes(s.interNodeMiB());
         for (int i = 0; i < inside[1].length && i < across[1].length; i++) {
             inside[1][i] -= across[1][i];
         }
         data.addSeries("within nodes", inside);
         data.addSeries("across nodes", across);
-        return xyChart("all-reduce per step", "MiB", data, lines(PURPLE, ORANGE), true, true);
+        return xyChart("all-reduce per step", "bytes", Axes.Kind.BYTES, data,
+                lines(PURPLE, ORANGE), true, true);
+    }
+
+    /** A series in MiB, in bytes. */
+    private static double[][] bytes(double[][] mib) {
+        double[] b = mib[1].clone();
+        for (int i = 0; i < b.length; i++) {
+            b[i] *= Formats.MIB;
+        }
+        return new double[][] {mib[0], b};
     }
 
     /** Each worker's CPU use, and GPU use beside it (lighter) when the job has GPUs. */
@@ -160,19 +187,21 @@ final class Charts {
             data.addValue(s.gpuPercent()[i], "GPU", rankKey(s.workers(), i));
         }
         String title = gpu ? "CPU and GPU per worker" : "CPU per worker";
-        return workerBars(title, "% (100 = one core)", data, gpu ? List.of("CPU", "GPU") : null);
+        return workerBars(title, "% (100 = one core)", Axes.Kind.WHOLE, data,
+                gpu ? List.of("CPU", "GPU") : null);
     }
 
-    /** Each worker's resident set size and, lighter, its used Java heap, in MiB. */
+    /** Each worker's resident set size and, lighter, its used Java heap. */
     static JFreeChart memory(Snapshot s) {
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         for (int i = 0; i < s.rssBytes().length; i++) {
-            data.addValue(s.rssBytes()[i] / Formats.MIB, "RSS", rankKey(s.workers(), i));
+            data.addValue(s.rssBytes()[i], "RSS", rankKey(s.workers(), i));
         }
         for (int i = 0; i < s.heapBytes().length; i++) {
-            data.addValue(s.heapBytes()[i] / Formats.MIB, "heap", rankKey(s.workers(), i));
+            data.addValue(s.heapBytes()[i], "heap", rankKey(s.workers(), i));
         }
-        return workerBars("memory per worker", "MiB", data, List.of("RSS", "heap used"));
+        return workerBars("memory per worker", "bytes", Axes.Kind.BYTES, data,
+                List.of("RSS", "heap used"));
     }
 
     /** Each pipeline stage's busy and idle (bubble) time at the latest sampled step. */
@@ -197,8 +226,9 @@ final class Charts {
         r.setSeriesPaint(0, BLUE);
         r.setSeriesPaint(1, BUBBLE);
         r.setMaximumBarWidth(0.6);
-        CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(null),
-                axis("ms per step", true), r);
+        NumberAxis ms = Axes.of("ms per step", Axes.Kind.PLAIN, true);
+        Axes.fit(ms, Axes.Kind.PLAIN, values(data));
+        CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(null), ms, r);
         plot.setOrientation(PlotOrientation.HORIZONTAL);
         plot.setRangeAxisLocation(AxisLocation.BOTTOM_OR_RIGHT);
         return finish(title, plot, true);
@@ -219,25 +249,51 @@ final class Charts {
         return r;
     }
 
-    private static JFreeChart xyChart(String title, String yLabel, DefaultXYDataset data,
-            XYLineAndShapeRenderer r, boolean includeZero, boolean legend) {
-        NumberAxis x = new NumberAxis("step");
-        x.setStandardTickUnits(NumberAxis.createIntegerTickUnits(Locale.US));
-        x.setAutoRangeIncludesZero(false);
-        XYPlot plot = new XYPlot(data, x, axis(yLabel, includeZero), r);
+    private static JFreeChart xyChart(String title, String yLabel, Axes.Kind kind,
+            DefaultXYDataset data, XYLineAndShapeRenderer r, boolean includeZero,
+            boolean legend) {
+        NumberAxis x = Axes.of("step", Axes.Kind.WHOLE, false);
+        NumberAxis y = Axes.of(yLabel, kind, includeZero);
+        double[] xs = new double[0];
+        double[] ys = new double[0];
+        for (int i = 0; i < data.getSeriesCount(); i++) {
+            double[][] series = {new double[data.getItemCount(i)],
+                new double[data.getItemCount(i)]};
+            for (int j = 0; j < series[0].length; j++) {
+                series[0][j] = data.getXValue(i, j);
+                series[1][j] = data.getYValue(i, j);
+            }
+            xs = concat(xs, series[0]);
+            ys = concat(ys, series[1]);
+        }
+        Axes.fit(x, Axes.Kind.WHOLE, xs);
+        Axes.fit(y, kind, ys);
+        XYPlot plot = new XYPlot(data, x, y, r);
         plot.setNoDataMessage("waiting for the first step");
         return finish(title, plot, legend);
     }
 
-    private static NumberAxis axis(String label, boolean includeZero) {
-        NumberAxis y = new NumberAxis(label);
-        y.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.US));
-        y.setAutoRangeIncludesZero(includeZero);
-        return y;
+    private static double[] concat(double[] a, double[] b) {
+        double[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /** Every value of a category dataset. */
+    private static double[] values(DefaultCategoryDataset data) {
+        double[] out = new double[data.getRowCount() * data.getColumnCount()];
+        int n = 0;
+        for (int r = 0; r < data.getRowCount(); r++) {
+            for (int c = 0; c < data.getColumnCount(); c++) {
+                Number v = data.getValue(r, c);
+                out[n++] = v == null ? Double.NaN : v.doubleValue();
+            }
+        }
+        return out;
     }
 
     /** Bars grouped by worker rank, coloured by worker; a second series is a lighter tint. */
-    private static JFreeChart workerBars(String title, String yLabel,
+    private static JFreeChart workerBars(String title, String yLabel, Axes.Kind kind,
             DefaultCategoryDataset data, List<String> legend) {
         BarRenderer r = new BarRenderer() {
             private static final long serialVersionUID = 1L;
@@ -252,8 +308,9 @@ final class Charts {
         keepColours(r);
         r.setItemMargin(0.05);
         r.setMaximumBarWidth(0.12);
-        CategoryPlot plot = new CategoryPlot(data, new CategoryAxis("worker rank"),
-                axis(yLabel, true), r);
+        NumberAxis y = Axes.of(yLabel, kind, true);
+        Axes.fit(y, kind, values(data));
+        CategoryPlot plot = new CategoryPlot(data, new CategoryAxis("worker rank"), y, r);
         plot.setNoDataMessage("waiting for the first step");
         if (legend != null) {
             LegendItemCollection items = new LegendItemCollection();
@@ -300,7 +357,7 @@ final class Charts {
         t.setExtraLargeFont(new Font(FONT, Font.BOLD, 12));
         t.setLargeFont(new Font(FONT, Font.PLAIN, 11));
         t.setRegularFont(new Font(FONT, Font.PLAIN, 10));
-        t.setSmallFont(new Font(FONT, Font.PLAIN, 9));
+        t.setSmallFont(new Font(FONT, Font.PLAIN, 10));  // 10 px: no text smaller
         t.setTitlePaint(INK);
         t.setAxisLabelPaint(INK);
         t.setTickLabelPaint(INK);

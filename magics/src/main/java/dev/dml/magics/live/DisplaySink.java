@@ -11,4 +11,14 @@ public interface DisplaySink {
 
     /** Replaces the output shown under this display id ({@code update_display_data}). */
     void update(String displayId, String svg, String text);
+
+    /** Shows a new frame: its HTML form where the sink can show it, else its SVG. */
+    default void display(String displayId, Frame frame) {
+        display(displayId, frame.svg(), frame.text());
+    }
+
+    /** Replaces the frame shown under this display id, as {@link #display(String, Frame)}. */
+    default void update(String displayId, Frame frame) {
+        update(displayId, frame.svg(), frame.text());
+    }
 }

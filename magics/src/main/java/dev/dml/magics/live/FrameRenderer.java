@@ -6,6 +6,7 @@ import java.awt.FontMetrics;
 import java.awt.RenderingHints;
 import java.awt.geom.Rectangle2D;
 import java.awt.geom.RoundRectangle2D;
+import java.util.ArrayList;
 import java.util.List;
 import org.jfree.chart.JFreeChart;
 import org.jfree.svg.SVGGraphics2D;
@@ -13,23 +14,37 @@ import org.jfree.svg.ViewBox;
 import org.jfree.svg.util.DoubleConverter;
 
 /**
- * Draws a {@link Snapshot} as one standalone SVG document: a header with the job name, a
- * progress bar, the nodes the workers run on, the job's dollars and any notices, then a grid of
- * charts. Rows: loss, cost and throughput; CPU/GPU, memory and all-reduce; pipeline stages only
- * when stage samples exist. The frame scales to the width of the output area: its {@code
- * viewBox} is the drawing's size, and its width is 100 % of the area, never more than {@value
- * #WIDTH} px where the page can cap it.
+ * Draws a {@link Snapshot}: each chart as its own SVG document ({@link #charts}), and the frame
+ * as one standalone SVG document that holds them ({@link #svg}): a header with the job name, a
+ * progress bar, the nodes the workers run on, the job's dollars and any notices, then the
+ * charts in rows of three: loss, cost and throughput; CPU/GPU, memory and all-reduce; pipeline
+ * stages only when stage samples exist. {@link FrameHtml} lays the same chart documents out in
+ * a grid that reflows. The frame scales to the width of the output area: its {@code viewBox}
+ * is the drawing's size, and its width is 100 % of the area, never more than {@value #WIDTH} px
+ * where the page can cap it.
  */
 final class FrameRenderer {
 
     static final int WIDTH = 900;
+    /** One chart's drawn width: three to a row, and no narrower in a pane that reflows. */
+    static final int CHART_WIDTH = 300;
+    static final int ROW = 238;
     private static final int HEADER = 118;
-    private static final int ROW = 238;
     private static final int STAGE_ROW = 190;
     private static final int NOTICE = 18;
     private static final Color WARN = new Color(0xB3, 0x5C, 0x00);
     private static final Color TRACK = new Color(0xEC, 0xEF, 0xF3);
     private static final Color MUTED = new Color(0x6B, 0x6B, 0x6B);
+
+    /**
+     * One chart drawn alone.
+     *
+     * @param title what it shows, for an image's alternative text
+     * @param svg a standalone SVG document of {@code width} x {@code height}
+     * @param fullWidth true for a chart that spans a whole row (the pipeline stages)
+     */
+    record Chart(String title, String svg, int width, int height, boolean fullWidth) {
+    }
 
     private FrameRenderer() {
     }
@@ -45,34 +60,75 @@ final class FrameRenderer {
     }
 
     /**
-     * The frame as an {@code <svg>} element with its namespace declarations.
+     * The frame's charts, each drawn once as its own SVG document, in reading order.
      *
-     * @param idPrefix prefix of the ids the SVG defines (clip paths), unique per dashboard so
-     *     that frames inlined into one HTML page do not share ids
+     * @param idPrefix prefix of the ids the documents define (clip paths), unique per
+     *     dashboard so that frames inlined into one HTML page do not share ids
      */
-    static String svg(Snapshot s, String idPrefix) {
-        int height = height(s);
-        SVGGraphics2D g = new SVGGraphics2D(WIDTH, height);
+    static List<Chart> charts(Snapshot s, String idPrefix) {
+        List<Chart> out = new ArrayList<>();
+        List<JFreeChart> row = List.of(Charts.loss(s), Charts.cost(s), Charts.throughput(s),
+                Charts.utilisation(s), Charts.memory(s), Charts.allReduce(s));
+        for (int i = 0; i < row.size(); i++) {
+            out.add(chart(row.get(i), idPrefix + "c" + i + "-", CHART_WIDTH, ROW, false));
+        }
+        if (!s.stages().isEmpty()) {
+            out.add(chart(Charts.stages(s), idPrefix + "c6-", WIDTH, STAGE_ROW, true));
+        }
+        return out;
+    }
+
+    private static Chart chart(JFreeChart chart, String idPrefix, int w, int h,
+            boolean fullWidth) {
+        SVGGraphics2D g = canvas(w, h, idPrefix);
+        chart.draw(g, new Rectangle2D.Double(4, 4, w - 8, h - 8));
+        g.dispose();
+        return new Chart(chart.getTitle().getText(),
+                g.getSVGElement(idPrefix + "chart", true, new ViewBox(0, 0, w, h), null, null),
+                w, h, fullWidth);
+    }
+
+    private static SVGGraphics2D canvas(int w, int h, String idPrefix) {
+        SVGGraphics2D g = new SVGGraphics2D(w, h);
         g.setDefsKeyPrefix(idPrefix);
         // Two decimals are plenty at screen scale and keep each update message small.
         g.setGeomDoubleConverter(new DoubleConverter(2));
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
         g.setColor(Color.WHITE);
-        g.fillRect(0, 0, WIDTH, height);
+        g.fillRect(0, 0, w, h);
+        return g;
+    }
+
+    /** The frame as an {@code <svg>} element; draws its charts (see {@link #charts}). */
+    static String svg(Snapshot s, String idPrefix) {
+        return svg(s, idPrefix, charts(s, idPrefix));
+    }
+
+    /**
+     * The frame as an {@code <svg>} element with its namespace declarations: the header, and
+     * the charts already drawn nested in their places.
+     *
+     * @param idPrefix the prefix the charts were drawn with
+     */
+    static String svg(Snapshot s, String idPrefix, List<Chart> charts) {
+        int height = height(s);
+        SVGGraphics2D g = canvas(WIDTH, height, idPrefix);
         header(g, s);
-        int y = header(s);
-        draw(g, Charts.loss(s), 0, y, 380, ROW);
-        draw(g, Charts.cost(s), 380, y, 260, ROW);
-        draw(g, Charts.throughput(s), 640, y, WIDTH - 640, ROW);
-        y += ROW;
-        draw(g, Charts.utilisation(s), 0, y, 300, ROW);
-        draw(g, Charts.memory(s), 300, y, 300, ROW);
-        draw(g, Charts.allReduce(s), 600, y, 300, ROW);
-        if (!s.stages().isEmpty()) {
-            draw(g, Charts.stages(s), 0, y + ROW, WIDTH, STAGE_ROW);
-        }
         g.dispose();
-        return scalable(g, idPrefix + "frame", height);
+        String frame = scalable(g, idPrefix + "frame", height);
+        StringBuilder nested = new StringBuilder();
+        int x = 0;
+        int y = header(s);
+        for (Chart c : charts) {
+            if (x + c.width() > WIDTH) {
+                x = 0;
+                y += ROW;
+            }
+            nested.append(c.svg().replaceFirst("^<svg ", "<svg x='" + x + "' y='" + y + "' "));
+            x += c.width();
+        }
+        int end = frame.lastIndexOf("</svg>");
+        return frame.substring(0, end) + nested + frame.substring(end);
     }
 
     /**
@@ -86,10 +142,6 @@ final class FrameRenderer {
                 + "px;height:auto' ");
     }
 
-    private static void draw(SVGGraphics2D g, JFreeChart chart, int x, int y, int w, int h) {
-        chart.draw(g, new Rectangle2D.Double(x + 4, y + 4, w - 8, h - 8));
-    }
-
     /** Job name and elapsed/ETA on top, the progress bar, then the latest numbers. */
     private static void header(SVGGraphics2D g, Snapshot s) {
         int left = 16;
@@ -98,8 +150,7 @@ final class FrameRenderer {
         g.setFont(new Font(Charts.FONT, Font.BOLD, 16));
         g.drawString(s.job(), left, 26);
         g.setFont(new Font(Charts.FONT, Font.PLAIN, 12));
-        String time = "elapsed " + Formats.duration(s.elapsedSeconds()) + " · ETA "
-                + Formats.duration(s.etaSeconds());
+        String time = time(s);
         FontMetrics fm = g.getFontMetrics();
         g.setColor(MUTED);
         g.drawString(time, right - fm.stringWidth(time), 26);
@@ -113,14 +164,9 @@ final class FrameRenderer {
             g.fill(new RoundRectangle2D.Double(left, 36, (right - left) * done, 14, 7, 7));
         }
         g.setColor(Charts.INK);
-        String position = s.position()
-                + (Double.isNaN(done) ? "" : " (" + Formats.percent(done * 100) + ")");
+        String position = position(s);
         g.drawString(position, left, 68);
-        String numbers = "loss " + Formats.loss(s.lastLoss()) + " · "
-                + Formats.count(s.lastExamplesPerSecond()) + " ex/s · all-reduce "
-                + Formats.bytes(s.allReduceTotalBytes()) + " total"
-                + (s.interNodeTotalBytes() > 0 ? ", " + Formats.bytes(s.interNodeTotalBytes())
-                        + " across nodes" : "");
+        String numbers = numbers(s);
         g.drawString(numbers, right - fm.stringWidth(numbers), 68);
         g.setColor(MUTED);
         g.drawString(fit(s.nodes(), fm, right - left), left, 88);
@@ -131,6 +177,27 @@ final class FrameRenderer {
         for (int i = Math.max(0, notices.size() - 2), line = 0; i < notices.size(); i++) {
             g.drawString(fit(notices.get(i), fm, right - left), left, 106 + NOTICE * ++line);
         }
+    }
+
+    /** "elapsed 1 min 03 s · ETA 42 s". */
+    static String time(Snapshot s) {
+        return "elapsed " + Formats.duration(s.elapsedSeconds()) + " · ETA "
+                + Formats.duration(s.etaSeconds());
+    }
+
+    /** "epoch 2/5 · step 120/300 (40 %)". */
+    static String position(Snapshot s) {
+        double done = s.progress();
+        return s.position()
+                + (Double.isNaN(done) ? "" : " (" + Formats.percent(done * 100) + ")");
+    }
+
+    /** The latest loss and throughput, and the bytes the all-reduce moved. */
+    static String numbers(Snapshot s) {
+        return "loss " + Formats.loss(s.lastLoss()) + " · " + s.throughputNow()
+                + " · all-reduce " + Formats.bytes(s.allReduceTotalBytes()) + " total"
+                + (s.interNodeTotalBytes() > 0 ? ", " + Formats.bytes(s.interNodeTotalBytes())
+                        + " across nodes" : "");
     }
 
     /** The text, cut with an ellipsis where it is wider than {@code width}. */

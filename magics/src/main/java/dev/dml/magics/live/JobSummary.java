@@ -14,7 +14,8 @@ import java.util.List;
  * @param finalLoss the last training loss reported; NaN when none was
  * @param accuracy the last validation accuracy, 0 to 1; NaN when not known
  * @param auc the last validation ROC AUC; NaN when not known
- * @param examplesPerSecond mean throughput, all workers together
+ * @param examplesPerSecond mean throughput over the run, all workers together, the first
+ *     steps' warm-up included
  * @param workers each worker's resource use, by rank
  * @param recoveries the job's recoveries from lost or pre-empted workers, in order
  * @param cost the job's dollars at its end
@@ -23,11 +24,14 @@ import java.util.List;
  *     RegressionMetrics#NONE} when not known
  * @param links how the workers' collectives reached each other ({@code tcp}, {@code ray}, or
  *     a mix with the reason a link fell back); empty for a single worker
+ * @param lastExamplesPerSecond the last step's throughput, all workers together: what the
+ *     progress line called "now"; NaN when not known
  */
 public record JobSummary(String job, boolean stopped, double wallSeconds, long steps,
         double finalLoss, double accuracy, double auc, double examplesPerSecond,
         List<WorkerStats> workers, List<Recovery> recoveries, JobCosts cost,
-        double epochsRun, RegressionMetrics regression, String links) {
+        double epochsRun, RegressionMetrics regression, String links,
+        double lastExamplesPerSecond) {
 
     /** Copies the lists. */
     public JobSummary {
@@ -35,6 +39,32 @@ public record JobSummary(String job, boolean stopped, double wallSeconds, long s
         recoveries = List.copyOf(recoveries);
         regression = regression == null ? RegressionMetrics.NONE : regression;
         links = links == null ? "" : links;
+    }
+
+    /**
+     * The outcome of a job whose last step's throughput is not known.
+     *
+     * @param job the job's name
+     * @param stopped true when the user stopped the job
+     * @param wallSeconds wall time
+     * @param steps steps completed
+     * @param finalLoss the last training loss
+     * @param accuracy the last validation accuracy
+     * @param auc the last validation ROC AUC
+     * @param examplesPerSecond mean throughput
+     * @param workers each worker's resource use
+     * @param recoveries the job's recoveries
+     * @param cost the job's dollars
+     * @param epochsRun the epochs this run trained
+     * @param regression the last validation regression metrics
+     * @param links how the workers reached each other
+     */
+    public JobSummary(String job, boolean stopped, double wallSeconds, long steps,
+            double finalLoss, double accuracy, double auc, double examplesPerSecond,
+            List<WorkerStats> workers, List<Recovery> recoveries, JobCosts cost,
+            double epochsRun, RegressionMetrics regression, String links) {
+        this(job, stopped, wallSeconds, steps, finalLoss, accuracy, auc, examplesPerSecond,
+                workers, recoveries, cost, epochsRun, regression, links, Double.NaN);
     }
 
     /**

@@ -154,10 +154,10 @@ public final class LiveCell implements AutoCloseable {
         try {
             Frame f = dashboard.frame();
             if (displayed) {
-                sink.update(displayId, f.svg(), f.text());
+                sink.update(displayId, f);
                 updates++;
             } else {
-                sink.display(displayId, f.svg(), f.text());
+                sink.display(displayId, f);
                 displayed = true;
             }
             if (f.oldestUnshownReportMillis() > 0) {

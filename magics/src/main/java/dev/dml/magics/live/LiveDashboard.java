@@ -29,6 +29,11 @@ public final class LiveDashboard implements ProgressListener {
 
     /** Most points a line series is drawn with. */
     static final int MAX_POINTS = 400;
+    /**
+     * Steps after the first before an ETA is shown: the first step carries the start-up (JIT,
+     * native libraries, first batches), so the rate is timed from its report on.
+     */
+    static final int ETA_AFTER_STEPS = 5;
 
     private final String jobName;
     private final int epochs;
@@ -53,6 +58,7 @@ public final class LiveDashboard implements ProgressListener {
     private final List<Recovery> recoveries = new ArrayList<>();
     private long stageStep;
     private long startNanos = -1;
+    private long firstStepNanos = -1;
     private int epoch;
     private long step;
     private long allReduceTotal;
@@ -101,6 +107,9 @@ public final class LiveDashboard implements ProgressListener {
     public synchronized void onStep(StepMetrics s) {
         epoch = Math.max(epoch, s.epoch());
         step = Math.max(step, s.step());
+        if (firstStep < 0) {
+            firstStepNanos = nanoTime.getAsLong();
+        }
         firstStep = firstStep < 0 ? s.step() : Math.min(firstStep, s.step());
         lastStepOfEpoch.merge(s.epoch(), s.step(), Math::max);
         loss.add(s.step(), s.loss());
@@ -196,7 +205,7 @@ public final class LiveDashboard implements ProgressListener {
      * The one-line progress of the latest frame's text, without drawing or clearing
      * {@link #isDirty()}: for {@code %dml status} while the live cell keeps drawing.
      *
-     * @return e.g. {@code epoch 2/5 · step 120/300 · loss 0.1234 · 1,234 ex/s · ETA 12 s}
+     * @return e.g. {@code epoch 2/5 · step 120/300 · loss 0.1234 · 1,234 ex/s now · ETA 12 s}
      */
     public synchronized String progress() {
         return snapshot().line();
@@ -212,13 +221,16 @@ public final class LiveDashboard implements ProgressListener {
             oldestUnshown = 0;
             dirty = false;
         }
-        return new Frame(FrameRenderer.svg(snapshot, idPrefix), snapshot.line(), oldest);
+        List<FrameRenderer.Chart> charts = FrameRenderer.charts(snapshot, idPrefix);
+        return new Frame(FrameRenderer.svg(snapshot, idPrefix, charts),
+                FrameHtml.html(snapshot, charts), snapshot.line(), oldest);
     }
 
     /**
      * The job's outcome from the samples seen: last loss, last known validation accuracy and
-     * AUC (or RMSE, MAE and R² of a regression), mean throughput (over epochs, weighted by their time; over steps when no epoch
-     * ended) and each worker's mean CPU and peak memory.
+     * AUC (or RMSE, MAE and R² of a regression), mean throughput (over epochs, weighted by
+     * their time; over steps when no epoch ended), the last step's throughput, and each
+     * worker's mean CPU and peak memory.
      *
      * @param job the job's name as the table shows it
      * @param stopped true when the user stopped the job
@@ -247,7 +259,7 @@ public final class LiveDashboard implements ProgressListener {
                 ? (step - firstStep + 1) / ((double) totalSteps / epochs) : Double.NaN;
         return new JobSummary(job, stopped, wallSeconds, step, finalLoss, accuracy, auc, rate,
                 totals.stats(workers), recoveries, cost, epochsRun, regression,
-                Snapshot.links(workers));
+                Snapshot.links(workers), examplesPerSecond.lastY());
     }
 
     private void noteShown(long reportedAtMillis) {
@@ -257,8 +269,13 @@ public final class LiveDashboard implements ProgressListener {
         dirty = true;
     }
 
-    private Snapshot snapshot() {
-        double elapsed = startNanos < 0 ? 0 : (nanoTime.getAsLong() - startNanos) / 1e9;
+    /** What a frame shows now; the caller holds this dashboard's lock. */
+    Snapshot snapshot() {
+        long now = nanoTime.getAsLong();
+        double elapsed = startNanos < 0 ? 0 : (now - startNanos) / 1e9;
+        long timed = step - firstStep;
+        double secondsPerStep = firstStepNanos >= 0 && timed >= ETA_AFTER_STEPS
+                && now > firstStepNanos ? (now - firstStepNanos) / 1e9 / timed : Double.NaN;
         return new Snapshot(jobName, epoch, epochs, step, totalSteps, elapsed, loss.lastY(),
                 examplesPerSecond.lastY(), allReduceTotal, interNodeTotal,
                 loss.points(MAX_POINTS),
@@ -266,6 +283,6 @@ public final class LiveDashboard implements ProgressListener {
                 allReduceMiB.points(MAX_POINTS), interNodeMiB.points(MAX_POINTS), workers,
                 totals.latestCpu(), totals.latestGpu(), totals.latestRss(), totals.latestHeap(),
                 stageStep, stages, List.copyOf(recoveries), List.copyOf(notices), cost,
-                usdSpent.points(MAX_POINTS));
+                usdSpent.points(MAX_POINTS), secondsPerStep);
     }
 }

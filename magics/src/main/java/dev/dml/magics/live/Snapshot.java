@@ -19,14 +19,17 @@ record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
         double[][] interNodeMiB, List<WorkerInfo> workers,
         double[] cpuPercent, double[] gpuPercent, long[] rssBytes, long[] heapBytes,
         long stageStep, List<PipelineMetrics.StageTime> stages, List<Recovery> recoveries,
-        List<String> notices, JobCosts cost, double[][] usdSpent) {
+        List<String> notices, JobCosts cost, double[][] usdSpent, double secondsPerStep) {
 
-    /** Seconds left at the rate so far; NaN when unknown (no steps yet or no total). */
+    /**
+     * Seconds left at the rate of the steps since the first; NaN when unknown (too few steps
+     * to time, or no total).
+     */
     double etaSeconds() {
-        if (step <= 0 || totalSteps <= 0 || elapsedSeconds <= 0) {
+        if (totalSteps <= 0 || !(secondsPerStep >= 0)) {
             return Double.NaN;
         }
-        return Math.max(0, totalSteps - step) * elapsedSeconds / step;
+        return Math.max(0, totalSteps - step) * secondsPerStep;
     }
 
     /** Share of the job done, 0 to 1; NaN when the total is unknown. */
@@ -73,10 +76,18 @@ record Snapshot(String job, int epoch, int epochs, long step, long totalSteps,
                 .distinct().collect(java.util.stream.Collectors.joining(" / "));
     }
 
+    /**
+     * The latest step's throughput, in the words the summary uses for it: "1,234 ex/s now"
+     * (the summary also gives the mean over the run).
+     */
+    String throughputNow() {
+        return Formats.count(lastExamplesPerSecond) + " ex/s now";
+    }
+
     /** The plain-text fallback of a frame: position, loss, throughput, time left, and cost. */
     String line() {
         return position() + " · loss " + Formats.loss(lastLoss) + " · "
-                + Formats.count(lastExamplesPerSecond) + " ex/s · ETA "
+                + throughputNow() + " · ETA "
                 + Formats.duration(etaSeconds()) + (cost.priced() ? " · " + costLine() : "");
     }
 

@@ -68,7 +68,11 @@ public final class SummaryTable {
             rows.add(List.of("MAE", Formats.loss(s.regression().mae())));
             rows.add(List.of("R²", Formats.loss(s.regression().r2())));
         }
-        rows.add(List.of("throughput", Formats.count(s.examplesPerSecond()) + " ex/s"));
+        // The progress line's words: "now" is the last step's rate; the mean is over the run.
+        rows.add(List.of("throughput", Formats.count(s.examplesPerSecond())
+                + " ex/s mean (warm-up included)" + (Double.isNaN(s.lastExamplesPerSecond())
+                        ? "" : " · " + Formats.count(s.lastExamplesPerSecond())
+                                + " ex/s now (last step)")));
         if (!s.links().isEmpty()) {
             rows.add(List.of("links", s.links()));
         }

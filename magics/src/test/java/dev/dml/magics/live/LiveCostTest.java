@@ -42,13 +42,14 @@ class LiveCostTest {
     @Test
     void theHeaderShowsSpentRateProjectionAndWhatRecoveriesCost() throws Exception {
         SvgText svg = new SvgText(pricedJob().frame().svg());
-        // ETA 100 s at $7.20/h: $0.20 more; the pre-emption took 3 s and 10 steps of 0.5 s
-        assertTrue(svg.hasText("$0.2000 spent · $7.20/h (spot) · projected $0.4000 at this rate"
+        // 199 steps after the first in 100 s, 200 left: ETA 100.5 s at $7.20/h, $0.201 more;
+        // the pre-emption took 3 s and 10 steps of 0.5 s
+        assertTrue(svg.hasText("$0.2000 spent · $7.20/h (spot) · projected $0.4010 at this rate"
                 + " · recoveries cost $0.0160 (8 s lost)"), svg.texts().toString());
         assertTrue(svg.hasText("cost"), "the cost chart beside the loss");
         assertTrue(svg.hasText("minutes") && svg.hasText("$"), svg.texts().toString());
         assertTrue(pricedJob().progress().endsWith("· $0.2000 spent · $7.20/h (spot) ·"
-                + " projected $0.4000 at this rate · recoveries cost $0.0160 (8 s lost)"));
+                + " projected $0.4010 at this rate · recoveries cost $0.0160 (8 s lost)"));
     }
 
     @Test

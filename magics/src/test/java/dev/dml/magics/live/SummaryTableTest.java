@@ -32,7 +32,8 @@ class SummaryTableTest {
         String text = SummaryTable.text(summary);
         for (String expected : List.of("job         fraud <mlp>", "status      finished",
                 "wall time   2 min 05 s", "steps       3,000", "final loss  0.1235",
-                "accuracy    93.4 %", "AUC         0.9712", "throughput  12,346 ex/s",
+                "accuracy    93.4 %", "AUC         0.9712",
+                "throughput  12,346 ex/s mean (warm-up included)",
                 "recoveries  1 lost, 1 pre-empted · 6.8 s · 14 steps redone",
                 "cost        $1.25 at $7.20/h (1 node: aws g5.xlarge spot)",
                 "cost/epoch  $0.5000", "redo cost   $0.0415 (21 s lost)",
@@ -41,6 +42,20 @@ class SummaryTableTest {
                 "1     node-b  5201  92 %      1.50 GiB   300.0 MiB")) {
             assertTrue(text.contains(expected + "\n"), expected + " in\n" + text);
         }
+    }
+
+    @Test
+    void progressLineAndSummaryNameBothThroughputsInTheSameWords() {
+        // Warm-up: the first steps are slow, so the mean over the run is below the last rate.
+        LiveDashboard d = new LiveDashboard("fraud", 1, 4);
+        double[] rates = {5_000, 40_000, 53_190, 53_190};
+        for (int s = 1; s <= 4; s++) {
+            d.onStep(Samples.step(1, s, 0.5, rates[s - 1], 0));
+        }
+        assertTrue(d.progress().contains("· 53,190 ex/s now ·"), d.progress());
+        String text = SummaryTable.text(d.summary("fraud", false, 2));
+        assertTrue(text.contains("throughput  37,845 ex/s mean (warm-up included) · 53,190 ex/s"
+                + " now (last step)\n"), text);
     }
 
     @Test
