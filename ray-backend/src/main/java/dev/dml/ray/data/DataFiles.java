@@ -188,7 +188,8 @@ public final class DataFiles implements Serializable {
     }
 
     private static ArrowFileReader arrowFile(Path f, BufferAllocator a) throws IOException {
-        return new ArrowFileReader(FileChannel.open(f, StandardOpenOption.READ), a);
+        return new ArrowFileReader(FileChannel.open(f, StandardOpenOption.READ), a,
+                ArrowCodecs.INSTANCE);
     }
 
     /**
@@ -208,7 +209,7 @@ public final class DataFiles implements Serializable {
                 ArrowFileReader r = arrowFile(p, a)) {
             r.loadRecordBatch(r.getRecordBlocks().get(u.index));
             VectorSchemaRoot root = r.getVectorSchemaRoot();
-            Table all = ArrowTables.toTable(root, ShardCache.baseName(p));
+            Table all = ArrowTables.toTable(root, r, ShardCache.baseName(p));
             return columns == null ? all : all.selectColumns(all.columnNames().stream()
                     .filter(columns::contains).toArray(String[]::new));
         } catch (IOException e) {

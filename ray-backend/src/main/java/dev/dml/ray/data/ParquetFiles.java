@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -32,7 +33,8 @@ import tech.tablesaw.columns.Column;
  * Reads flat Parquet files (one value per column and row, as pandas and pyarrow write tables)
  * into Tablesaw tables: a whole file, or one row group, the unit workers read their shards in.
  * Booleans, 32- and 64-bit integers, floats, doubles and strings become the matching Tablesaw
- * columns; a null becomes a missing value. Nested columns are refused.
+ * columns; a null becomes a missing value. Nested columns are refused. The index columns pandas
+ * stores ({@link PandasIndex}) are left out, as pandas and pyarrow leave them out of the data.
  */
 public final class ParquetFiles {
 
@@ -77,9 +79,12 @@ public final class ParquetFiles {
     private static Table read(Path path, Collection<String> only, int group) {
         try (ParquetFileReader r = open(path)) {
             MessageType schema = r.getFooter().getFileMetaData().getSchema();
+            Set<String> index = PandasIndex.columns(
+                    r.getFooter().getFileMetaData().getKeyValueMetaData());
             List<Type> fields = new ArrayList<>();
             for (Type t : schema.getFields()) {
-                if (only == null || only.contains(t.getName())) {
+                if ((only == null || only.contains(t.getName()))
+                        && !index.contains(t.getName())) {
                     fields.add(requireFlat(path, t));
                 }
             }
@@ -180,6 +185,11 @@ public final class ParquetFiles {
     }
 
     private static DmlException unreadable(Path path, Exception e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof DmlException d) {
+                return d; // says what is wrong better than "not a Parquet file" would
+            }
+        }
         return new DmlException("Could not read Parquet file " + path + ": " + e.getMessage(),
                 "Check that it is a Parquet file (pyarrow.parquet.write_table or"
                         + " pandas.DataFrame.to_parquet write one).", e);
