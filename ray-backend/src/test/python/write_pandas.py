@@ -9,6 +9,8 @@ Every frame has 12 rows; row i holds x = i / 2, k = i * 10 (pandas' nullable Int
   codec_<c>.feather: df.to_feather(compression=c) for lz4 (the default), zstd and uncompressed
   types.feather, types.parquet: one column of each other type pandas writes for flat frames
     (see TYPES below); prints the expected stored numbers as key=value
+  big.feather: 200000 rows, n = i % 97 and s = "s<i % 13>", so that each LZ4 frame holds many
+    blocks whose matches reach back into the blocks before them
   nested.feather, nested.parquet: a list column, "tags"
   header_only.csv: a CSV with a header and no rows (a filter that kept nothing)
 Called by dev.dml.ray.data.PandasFilesTest.
@@ -64,6 +66,10 @@ TYPES.to_parquet(path("types.parquet"))
 for col in ["ts", "ts_utc", "gap"]:
     print("%s0=%d" % (col, TYPES[col].astype("int64").iloc[0]))
 print("day0=%d" % (datetime.date(2024, 1, 2) - datetime.date(1970, 1, 1)).days)
+
+BIG = 200_000
+pd.DataFrame({"n": [i % 97 for i in range(BIG)], "s": ["s%d" % (i % 13) for i in range(BIG)]}) \
+    .to_feather(path("big.feather"))
 
 nested = pd.DataFrame({"tags": [[1, 2], [3]], "y": [0, 1]})
 nested.to_feather(path("nested.feather"))

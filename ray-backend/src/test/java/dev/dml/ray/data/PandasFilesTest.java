@@ -115,6 +115,31 @@ class PandasFilesTest {
     }
 
     @Test
+    void lz4FramesOfManyLinkedBlocksAreDecoded() {
+        Table whole = kernelRead("big.feather");
+        assertEquals(200_000, whole.rowCount());
+        assertBig(whole, 0);
+        DataFiles files = DataFiles.open(dir.resolve("big.feather").toString());
+        assertEquals(200_000, files.rows());
+        long first = 0;
+        for (int u = 0; u < files.units().size(); u++) { // on a worker, a batch at a time
+            Table t = files.read(u, null);
+            assertBig(t, first);
+            first += t.rowCount();
+        }
+        assertEquals(200_000, first);
+    }
+
+    /** Checks rows of big.feather, the first of them file row {@code first}. */
+    private static void assertBig(Table t, long first) {
+        for (int r = 0; r < t.rowCount(); r += 7) {
+            long i = first + r;
+            assertEquals(i % 97, number(t, "n", r), "row " + i);
+            assertEquals("s" + (i % 13), t.column("s").getString(r), "row " + i);
+        }
+    }
+
+    @Test
     void everyFlatTypeIsReadAsTheNumbersOrTextPandasStores() {
         for (String f : List.of("types.feather", "types.parquet")) {
             for (Table t : List.of(kernelRead(f), workerRead(f))) {
