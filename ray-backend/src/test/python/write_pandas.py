@@ -16,6 +16,7 @@ Every frame has 12 rows; row i holds x = i / 2, k = i * 10 (pandas' nullable Int
 Called by dev.dml.ray.data.PandasFilesTest.
 """
 import datetime
+import decimal
 import os
 import sys
 
@@ -59,6 +60,7 @@ TYPES = pd.DataFrame({
     "blob": [b"ab", b"cd", b"ef"],
     "text": ["a", "b", None],
     "cat": pd.Categorical(["lo", "hi", "lo"]),
+    "price": [decimal.Decimal("1.25"), decimal.Decimal("-3.50"), None],
     "y": [0, 1, 0],
 })
 TYPES.to_feather(path("types.feather"))

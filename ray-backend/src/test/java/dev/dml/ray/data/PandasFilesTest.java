@@ -157,6 +157,9 @@ class PandasFilesTest {
                 assertEquals("b", t.column("text").getString(1), f);
                 assertTrue(t.column("text").isMissing(2), f + ": None in a text column");
                 assertEquals(List.of("lo", "hi", "lo"), t.column("cat").asList(), f);
+                assertEquals(1.25, doubles(t, "price")[0], f + ": a decimal");
+                assertEquals(-3.5, doubles(t, "price")[1], f + ": a decimal");
+                assertTrue(t.column("price").isMissing(2), f + ": a missing decimal");
                 assertTrue(Columns.isNumeric(t.column("ts")), f + ": times train as numbers");
             }
         }
