@@ -74,8 +74,13 @@ final class ArrowCodecs implements CompressionCodec.Factory {
         }
     }
 
-    private static byte[] zstd(byte[] src, long length) {
-        byte[] out = Zstd.decompress(src, Math.toIntExact(length));
+    static byte[] zstd(byte[] src, long length) {
+        byte[] out;
+        try {
+            out = Zstd.decompress(src, Math.toIntExact(length));
+        } catch (RuntimeException e) {
+            throw corrupt("ZSTD", e.getMessage());
+        }
         if (out.length != length) {
             throw corrupt("ZSTD", "it holds " + out.length + " bytes, not " + length);
         }

@@ -170,6 +170,24 @@ class PandasFilesTest {
     }
 
     @Test
+    void aCorruptCompressedBufferIsRefusedInOneLineNamingTheCodec() {
+        byte[] garbage = "not a compressed buffer at all".getBytes(
+                java.nio.charset.StandardCharsets.US_ASCII);
+        for (String codec : List.of("LZ4", "ZSTD")) {
+            DmlException e = assertThrows(DmlException.class, () -> {
+                if (codec.equals("LZ4")) {
+                    ArrowCodecs.lz4Frame(garbage, 64);
+                } else {
+                    ArrowCodecs.zstd(garbage, 64);
+                }
+            });
+            assertTrue(e.what().startsWith("An Arrow buffer compressed with " + codec
+                    + " could not be decompressed"), e.getMessage());
+            assertEquals(2, e.getMessage().split("\n").length, e.getMessage());
+        }
+    }
+
+    @Test
     void nestedColumnsAreRefusedInOneLineNamingTheColumn() {
         for (String f : List.of("nested.feather", "nested.parquet")) {
             DmlException e = assertThrows(DmlException.class, () -> kernelRead(f));
