@@ -40,6 +40,9 @@ final class NotebookData {
         return new NotebookData(name -> Optional.empty(), List::of, Map::of);
     }
 
+    /** How errors call the table a {@code %dml} command trains or predicts on. */
+    static final String DATA = "the data";
+
     /**
      * Returns the table a name stands for.
      *
@@ -62,6 +65,12 @@ final class NotebookData {
             try (RootAllocator allocator = new RootAllocator()) {
                 return TableReaders.read(path, allocator);
             }
+        }
+        if (Files.isDirectory(path)) {
+            throw new DmlException("'" + DmlException.literal(source) + "', given as " + what
+                    + ", is a folder; the kernel reads one file.", "Name one of its files"
+                    + (what.equals(DATA) ? ", or add {read-on-workers} to have the workers read"
+                    + " the folder's Parquet and Arrow files." : "."));
         }
         throw new DmlException("There is no variable or file '" + source + "' for " + what
                 + ".", hint(source));

@@ -106,7 +106,7 @@ final class RayBackend implements DmlBackend {
     @Override
     public Prediction predict(PredictRequest request, Consumer<PredictProgress> progress) {
         TrainResult model = data.model(request.model());
-        Table table = data.table(request.source(), "the data");
+        Table table = data.table(request.source(), NotebookData.DATA);
         LastProgress last = new LastProgress(progress);
         BatchPredictor.Builder b = Dml.predict(model)
                 .optWorkers(request.get(PredictOptions.WORKERS))

@@ -43,7 +43,7 @@ final class TrainRequests {
             table = files.read(0, null);
             b.setFiles(files);
         } else {
-            table = data.table(r.source(), "the data");
+            table = data.table(r.source(), NotebookData.DATA);
             b.setTable(table);
         }
         b.setColumns(columns(table, r)).optName(jobName(r.source()));
@@ -79,6 +79,7 @@ final class TrainRequests {
         String label = r.get(TrainOptions.LABEL);
         LabelKind kind = labelKind(table, label);
         if ("mf".equals(r.get(TrainOptions.MODEL)) && kind == LabelKind.CLASSES
+                && table.containsColumn(label)
                 && table.column(label) instanceof NumericColumn<?> stars
                 && stars.countUnique() > 2) {
             kind = LabelKind.REGRESSION; // mf scores whole-number ratings (1-5 stars) as ratings

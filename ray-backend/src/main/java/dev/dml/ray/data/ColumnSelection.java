@@ -93,7 +93,12 @@ public final class ColumnSelection implements Serializable {
                 b.addFeature(c.name());
             }
         }
-        if (table.columnCount() > 0 && b.features.isEmpty()) {
+        if (table.columnCount() == 0) {
+            throw new DmlException("The table '" + DmlException.literal(table.name()) + "' has no"
+                    + " columns.", "Give a table with the label " + DmlException.literal(label)
+                    + " and the columns to train on.");
+        }
+        if (b.features.isEmpty()) {
             String what = text ? "numeric, boolean or text" : "numeric or boolean";
             throw new DmlException("The table '" + DmlException.literal(table.name()) + "' has no"
                     + " " + what + " column besides the label " + DmlException.literal(label)

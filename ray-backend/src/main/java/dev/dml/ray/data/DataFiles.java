@@ -159,7 +159,7 @@ public final class DataFiles implements Serializable {
         List<Unit> out = new ArrayList<>();
         try {
             long size = Files.size(f);
-            long modified = Files.getLastModifiedTime(f).toMillis();
+            long modified = modified(f);
             for (int i = 0; i < rows.length; i++) {
                 out.add(new Unit(f.toString(), format, i, rows[i], size, modified));
             }
@@ -188,7 +188,8 @@ public final class DataFiles implements Serializable {
     }
 
     private static ArrowFileReader arrowFile(Path f, BufferAllocator a) throws IOException {
-        return new ArrowFileReader(FileChannel.open(f, StandardOpenOption.READ), a);
+        return new ArrowFileReader(FileChannel.open(f, StandardOpenOption.READ), a,
+                ArrowCodecs.INSTANCE);
     }
 
     /**
@@ -200,6 +201,13 @@ public final class DataFiles implements Serializable {
      */
     public Table read(int unit, Collection<String> columns) {
         Unit u = units.get(unit);
+        requireUnchanged(u);
+        Table t = readUnit(u, columns);
+        requireUnchanged(u); // a rewrite while it was read
+        return t;
+    }
+
+    private static Table readUnit(Unit u, Collection<String> columns) {
         Path p = Path.of(u.path);
         if (u.format == Format.PARQUET) {
             return ParquetFiles.readRowGroup(p, u.index, columns);
@@ -208,13 +216,44 @@ public final class DataFiles implements Serializable {
                 ArrowFileReader r = arrowFile(p, a)) {
             r.loadRecordBatch(r.getRecordBlocks().get(u.index));
             VectorSchemaRoot root = r.getVectorSchemaRoot();
-            Table all = ArrowTables.toTable(root, ShardCache.baseName(p));
+            Table all = ArrowTables.toTable(root, r, ShardCache.baseName(p));
             return columns == null ? all : all.selectColumns(all.columnNames().stream()
                     .filter(columns::contains).toArray(String[]::new));
         } catch (IOException e) {
             throw new DmlException("Could not read " + u + " of " + p + ": " + e.getMessage(),
                     "Check that the file has not changed since the job started.", e);
         }
+    }
+
+    /**
+     * Refuses a file whose size or modification time differ from those seen when the files were
+     * opened: the scan checked the rows (their labels among the model's classes, their values
+     * finite) and learnt the statistics from the old contents, and the cache keys its units by
+     * them, so rows written since would reach training unchecked (issue 26, row 10).
+     */
+    private static void requireUnchanged(Unit u) {
+        Path p = Path.of(u.path);
+        long size;
+        long modified;
+        try {
+            size = Files.size(p);
+            modified = modified(p);
+        } catch (IOException e) {
+            size = -1;
+            modified = -1;
+        }
+        if (size != u.size || modified != u.modified) {
+            String change = size < 0 ? "it is gone" : u.size + " bytes then, " + size + " now";
+            throw new DmlException("The file " + DmlException.literal(p) + " changed after the"
+                    + " job checked its rows (" + change + "); dml trains only on rows it checked.",
+                    "Run the training again, and leave the files unchanged while a job reads"
+                            + " them (write new data to a new file).");
+        }
+    }
+
+    /** The modification time to the file system's precision, so a quick rewrite still shows. */
+    private static long modified(Path p) throws IOException {
+        return Files.getLastModifiedTime(p).to(java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     /**

@@ -1,16 +1,22 @@
 package dev.dml.ray.data;
 
+import dev.dml.DmlException;
+import io.airlift.compress.lz4.Lz4Decompressor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.brotli.dec.BrotliInputStream;
 
 /**
  * Decompresses Parquet pages with the codec libraries parquet-java already brings (snappy-java,
- * zstd-jni, aircompressor, the JDK's gzip), so that reading a file never builds a Hadoop {@code
+ * zstd-jni, aircompressor, the JDK's gzip) and Google's Brotli decoder: every codec pandas'
+ * {@code to_parquet} offers, so that reading a file never builds a Hadoop {@code
  * Configuration} (which would need Hadoop's whole runtime). Read-only: dml never writes
  * Parquet.
  */
@@ -56,16 +62,56 @@ final class ParquetCodecs implements CompressionCodecFactory {
                 try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(src))) {
                     return in.readNBytes(size);
                 }
-            case LZ4_RAW: {
-                byte[] out = new byte[size];
-                new io.airlift.compress.lz4.Lz4Decompressor()
-                        .decompress(src, 0, src.length, out, 0, size);
-                return out;
-            }
+            case LZ4_RAW:
+                return lz4Block(src, 0, src.length, size);
+            case LZ4:
+                return lz4Hadoop(src, size);
+            case BROTLI:
+                try (InputStream in = new BrotliInputStream(new ByteArrayInputStream(src))) {
+                    return in.readNBytes(size);
+                }
             default:
-                throw new IOException("Parquet pages compressed with " + codec + " cannot be"
-                        + " read; rewrite the file with snappy, zstd, gzip, lz4_raw or none"
-                        + " (pyarrow: pq.write_table(t, f, compression='zstd')).");
+                // a DmlException passes through parquet-java's IOException wrappers unchanged
+                throw new DmlException("The Parquet file's pages are compressed with " + codec
+                        + ", which dml cannot read.", "Write it again with a codec pandas"
+                        + " offers: df.to_parquet(f, compression=\"snappy\") (or \"zstd\","
+                        + " \"gzip\", \"brotli\", \"lz4\", None).");
+        }
+    }
+
+    private static byte[] lz4Block(byte[] src, int from, int length, int size) {
+        byte[] out = new byte[size];
+        int n = new Lz4Decompressor().decompress(src, from, length, out, 0, size);
+        return n == size ? out : Arrays.copyOf(out, n);
+    }
+
+    /**
+     * Parquet's deprecated LZ4 codec, which pyarrow writes for {@code compression="lz4"}:
+     * Hadoop's framing (big-endian uncompressed and compressed lengths before each LZ4 block),
+     * or, in files from older writers, one bare LZ4 block.
+     */
+    static byte[] lz4Hadoop(byte[] src, int size) throws IOException {
+        ByteBuffer in = ByteBuffer.wrap(src);
+        byte[] out = new byte[size];
+        int written = 0;
+        try {
+            while (in.remaining() >= 8) {
+                int raw = in.getInt();
+                int packed = in.getInt();
+                if (raw < 0 || packed < 0 || packed > in.remaining() || written + raw > size) {
+                    throw new IOException("not Hadoop-framed");
+                }
+                byte[] block = lz4Block(src, in.position(), packed, raw);
+                System.arraycopy(block, 0, out, written, block.length);
+                written += block.length;
+                in.position(in.position() + packed);
+            }
+            if (in.hasRemaining() || written != size) {
+                throw new IOException("not Hadoop-framed");
+            }
+            return out;
+        } catch (IOException | RuntimeException e) {
+            return lz4Block(src, 0, src.length, size);
         }
     }
 

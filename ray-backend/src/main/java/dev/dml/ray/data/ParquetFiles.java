@@ -2,10 +2,13 @@ package dev.dml.ray.data;
 
 import dev.dml.DmlException;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -16,6 +19,7 @@ import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
@@ -32,7 +36,8 @@ import tech.tablesaw.columns.Column;
  * Reads flat Parquet files (one value per column and row, as pandas and pyarrow write tables)
  * into Tablesaw tables: a whole file, or one row group, the unit workers read their shards in.
  * Booleans, 32- and 64-bit integers, floats, doubles and strings become the matching Tablesaw
- * columns; a null becomes a missing value. Nested columns are refused.
+ * columns, decimals doubles; a null becomes a missing value. Nested columns are refused. The index columns pandas
+ * stores ({@link PandasIndex}) are left out, as pandas and pyarrow leave them out of the data.
  */
 public final class ParquetFiles {
 
@@ -77,9 +82,12 @@ public final class ParquetFiles {
     private static Table read(Path path, Collection<String> only, int group) {
         try (ParquetFileReader r = open(path)) {
             MessageType schema = r.getFooter().getFileMetaData().getSchema();
+            Set<String> index = PandasIndex.columns(
+                    r.getFooter().getFileMetaData().getKeyValueMetaData());
             List<Type> fields = new ArrayList<>();
             for (Type t : schema.getFields()) {
-                if (only == null || only.contains(t.getName())) {
+                if ((only == null || only.contains(t.getName()))
+                        && !index.contains(t.getName())) {
                     fields.add(requireFlat(path, t));
                 }
             }
@@ -132,15 +140,22 @@ public final class ParquetFiles {
                 if (in.getCurrentDefinitionLevel() < full) {
                     out.appendMissing();
                 } else {
-                    appendValue(in, out);
+                    appendValue(in, out, d.getPrimitiveType());
                 }
                 in.consume();
             }
         }
     }
 
-    private static void appendValue(ColumnReader in, Column<?> out) {
-        if (out instanceof DoubleColumn c) {
+    private static void appendValue(ColumnReader in, Column<?> out, PrimitiveType type) {
+        if (out instanceof DoubleColumn c && decimalScale(type) >= 0) {
+            BigInteger unscaled = switch (type.getPrimitiveTypeName()) {
+                case INT32 -> BigInteger.valueOf(in.getInteger());
+                case INT64 -> BigInteger.valueOf(in.getLong());
+                default -> new BigInteger(in.getBinary().getBytes());
+            };
+            c.append(new BigDecimal(unscaled, decimalScale(type)).doubleValue());
+        } else if (out instanceof DoubleColumn c) {
             c.append(in.getDouble());
         } else if (out instanceof FloatColumn c) {
             c.append(in.getFloat());
@@ -155,8 +170,17 @@ public final class ParquetFiles {
         }
     }
 
+    /** The scale of a decimal column (pandas' {@code Decimal} objects), or -1. */
+    private static int decimalScale(PrimitiveType t) {
+        return t.getLogicalTypeAnnotation()
+                instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d ? d.getScale() : -1;
+    }
+
     private static Column<?> newColumn(Path path, PrimitiveType t) {
         String name = t.getName();
+        if (decimalScale(t) >= 0) {
+            return DoubleColumn.create(name); // as Arrow decimals read
+        }
         return switch (t.getPrimitiveTypeName()) {
             case DOUBLE -> DoubleColumn.create(name);
             case FLOAT -> FloatColumn.create(name);
@@ -180,6 +204,11 @@ public final class ParquetFiles {
     }
 
     private static DmlException unreadable(Path path, Exception e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof DmlException d) {
+                return d; // says what is wrong better than "not a Parquet file" would
+            }
+        }
         return new DmlException("Could not read Parquet file " + path + ": " + e.getMessage(),
                 "Check that it is a Parquet file (pyarrow.parquet.write_table or"
                         + " pandas.DataFrame.to_parquet write one).", e);

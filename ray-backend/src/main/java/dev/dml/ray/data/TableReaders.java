@@ -41,7 +41,15 @@ public final class TableReaders {
         try {
             CsvReadOptions opts =
                     CsvReadOptions.builder(path.toFile()).tableName(baseName(path)).build();
-            return Table.read().csv(opts);
+            Table t = Table.read().csv(opts);
+            if (t.rowCount() == 0) {
+                throw new DmlException("The CSV file " + DmlException.literal(path) + " has no"
+                        + " rows.",
+                        "Write the rows too (a filter that kept none leaves a header only).");
+            }
+            return t;
+        } catch (DmlException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new DmlException(
                     "Could not read CSV file " + path + ": " + e.getMessage(),
@@ -66,8 +74,8 @@ public final class TableReaders {
             boolean isFile = hasFileMagic(path);
             FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
             try (ArrowReader reader = isFile
-                    ? new ArrowFileReader(ch, child)
-                    : new ArrowStreamReader(ch, child)) {
+                    ? new ArrowFileReader(ch, child, ArrowCodecs.INSTANCE)
+                    : new ArrowStreamReader(ch, child, ArrowCodecs.INSTANCE)) {
                 return ArrowTables.toTable(reader, baseName(path));
             }
         } catch (IOException e) {

@@ -29,4 +29,19 @@ public final class DataFileFixtures {
         assertEquals(true, kv.containsKey("rows"), "write_parquet.py printed " + kv);
         return out;
     }
+
+    /**
+     * Writes the measured penguins as pandas users write them, shuffled (so pandas stores the
+     * index as a column) with text categoricals: {@code penguins.feather} with to_feather's
+     * defaults and {@code penguins.parquet} with Brotli.
+     *
+     * @param dir the folder to write into
+     * @return the number of rows written
+     */
+    public static int writePandasPenguins(Path dir) {
+        Python.requirePandas();
+        Map<String, String> kv = Python.runScript("write_penguins_pandas.py",
+                RealTables.path("penguins.csv").toString(), dir.toString());
+        return Integer.parseInt(kv.get("rows"));
+    }
 }

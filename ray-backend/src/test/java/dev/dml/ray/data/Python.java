@@ -29,6 +29,17 @@ final class Python {
         }
     }
 
+    /** Fails the test, saying how to fix it, when python3 cannot import pandas. */
+    static void requirePandas() {
+        requirePyarrow();
+        String out = run(List.of("python3", "-c", "import pandas; print(pandas.__version__)"),
+                true);
+        if (out == null) {
+            fail("python3 cannot import pandas, which the pandas file-format tests need.\n"
+                    + "Install the test requirements: bin/install --for-tests");
+        }
+    }
+
     /** Runs a script and returns its key=value output lines. */
     static Map<String, String> runScript(String name, String... args) {
         List<String> cmd = new ArrayList<>(List.of("python3", script(name).toString()));
