@@ -1,6 +1,8 @@
 /**
  * What every dml module shares: the exception root {@link dev.dml.DmlException}, whose messages
  * speak the vocabulary of the surface the user typed on ({@link dev.dml.Vocabulary}), and
- * {@link dev.dml.Closeables} for releasing many resources without leaking any.
+ * {@link dev.dml.Closeables} for releasing many resources without leaking any. It depends on no
+ * other dml package: the option catalogue names its options through the {@link
+ * dev.dml.OptionWords} service.
  */
 package dev.dml;
