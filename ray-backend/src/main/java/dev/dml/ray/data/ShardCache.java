@@ -1,5 +1,6 @@
 package dev.dml.ray.data;
 
+import dev.dml.DmlEnv;
 import dev.dml.DmlException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +32,7 @@ import java.util.stream.Stream;
 public final class ShardCache {
 
     /** The folder used when none is set: {@code dml-data-cache} under the JVM's temp folder. */
-    public static final String DEFAULT_FOLDER = "dml-data-cache";
+    public static final String DEFAULT_FOLDER = DmlEnv.DEFAULT_DATA_CACHE;
     private static final String SUFFIX = ".arrows";
 
     private final Path dir;
@@ -65,9 +66,7 @@ public final class ShardCache {
      * @return the folder
      */
     public static Path defaultDir() {
-        String env = System.getenv("DML_DATA_CACHE");
-        return env != null && !env.isBlank() ? Path.of(env)
-                : Path.of(System.getProperty("java.io.tmpdir"), DEFAULT_FOLDER);
+        return DmlEnv.system().dataCache(Path.of(System.getProperty("java.io.tmpdir")));
     }
 
     /**
