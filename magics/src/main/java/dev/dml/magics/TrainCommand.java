@@ -147,6 +147,9 @@ final class TrainCommand implements DmlCommand {
             } catch (ExecutionException nothingStarted) {
                 // the start failed: no worker runs
             } catch (TimeoutException | InterruptedException slow) {
+                if (slow instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
                 throw new DmlException("Training was interrupted while its job started, and the"
                         + " start did not end within " + START_LIMIT.toSeconds() + " s; the job"
                         + " is stopped as soon as it has started.",
