@@ -23,8 +23,9 @@ def test_an_interrupted_train_cell_ends_by_itself_and_frees_its_workers(tmp_path
         deadline = time.monotonic() + 300
         while not seen_update and time.monotonic() < deadline:
             msg = kc.get_iopub_msg(timeout=300)
-            seen_update = (msg["parent_header"].get("msg_id") == msg_id
-                           and msg["msg_type"] == "update_display_data")
+            mine = msg["parent_header"].get("msg_id") == msg_id
+            assert not (mine and msg["msg_type"] == "error"), msg["content"]
+            seen_update = mine and msg["msg_type"] == "update_display_data"
         assert seen_update, "the live plot never updated"
 
         kc.session.send(kc.control_channel.socket, "interrupt_request", {})
