@@ -21,7 +21,8 @@ class PackageCyclesTest {
 
     private static final Path SOURCES = Path.of("src/main/java");
     /** A reference to a class of another dml package: an import or a qualified name in code. */
-    private static final Pattern REFERENCE = Pattern.compile("\\b(dev\\.dml(?:\\.[a-z]\\w*)*)\\.[A-Z]");
+    private static final Pattern REFERENCE =
+            Pattern.compile("\\b(dev\\.dml(?:\\.[a-z]\\w*)*)\\.[A-Z]");
 
     @Test
     void corePackagesFormNoCycle() throws IOException {

@@ -29,7 +29,8 @@ class SuggestionsTest {
 
     @Test
     void caseIsIgnoredAndTheGuessKeepsItsOwnCase() {
-        assertEquals(Optional.of("Amount"), Suggestions.closest("amuont", List.of("Amount", "age")));
+        assertEquals(Optional.of("Amount"),
+                Suggestions.closest("amuont", List.of("Amount", "age")));
         assertEquals("Did you mean 'key'? ", Suggestions.didYouMean("kye", List.of("key", "v")));
         assertEquals("", Suggestions.didYouMean("xyzzy", List.of("key", "v")));
     }

@@ -63,7 +63,8 @@ public final class DriverMain {
     public static void main(String[] args) {
         int code = 1;
         try {
-            code = run(Integer.parseInt(args[0]), DmlEnv.system().value(DmlEnv.DRIVER_TOKEN).orElse(null));
+            code = run(Integer.parseInt(args[0]),
+                    DmlEnv.system().value(DmlEnv.DRIVER_TOKEN).orElse(null));
         } catch (Throwable t) {
             t.printStackTrace();
         } finally {
