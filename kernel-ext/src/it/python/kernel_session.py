@@ -4,6 +4,7 @@ The tests talk to the kernel the way a notebook front end does: through the kern
 bin/install put in the user's Jupyter data dir, over ZeroMQ, with jupyter_client.
 """
 import contextlib
+import os
 import queue
 import sys
 import time
@@ -38,11 +39,12 @@ def require_kernelspec():
 
 
 @contextlib.contextmanager
-def running_kernel():
-    """Starts the dml kernel; yields (manager, blocking client); always shuts it down."""
+def running_kernel(env=None):
+    """Starts the dml kernel, with env's variables added to this process's; yields (manager,
+    blocking client); always shuts it down."""
     require_kernelspec()
     km = KernelManager(kernel_name=KERNEL_NAME)
-    km.start_kernel()
+    km.start_kernel(**({"env": {**os.environ, **env}} if env else {}))
     kc = km.client()
     kc.start_channels()
     try:

@@ -1,7 +1,6 @@
 package dev.dml;
 
-import dev.dml.options.Option;
-import dev.dml.options.PlanOptions;
+import java.util.ServiceLoader;
 
 /**
  * The words a message uses for an option, by the surface where the user typed it: a flag in a
@@ -51,11 +50,15 @@ public enum Vocabulary {
     private String term(String term) {
         int eq = term.indexOf('=');
         String name = eq < 0 ? term : term.substring(0, eq);
-        Option<?> o = PlanOptions.byName(name).orElse(null);
-        if (o == null) {
-            return null;
-        }
         String value = eq < 0 ? null : term.substring(eq + 1);
-        return this == NOTEBOOK ? o.notebookWords(value) : o.javaWords(value);
+        return Catalogue.WORDS.words(this, name, value);
+    }
+
+    /** The option catalogue's words, loaded once on first use. */
+    private static final class Catalogue {
+        static final OptionWords WORDS = ServiceLoader
+                .load(OptionWords.class, OptionWords.class.getClassLoader())
+                .findFirst()
+                .orElse((vocabulary, name, value) -> null);
     }
 }

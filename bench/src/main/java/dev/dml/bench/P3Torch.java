@@ -3,6 +3,7 @@ package dev.dml.bench;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.dml.DmlEnv;
 import dev.dml.DmlException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,9 +41,8 @@ final class P3Torch {
 
     /** Finds a Python with PyTorch, or fails saying how to get one. */
     static P3Torch find() throws IOException, InterruptedException {
-        String env = System.getenv("DML_BENCH_PYTHON");
-        String python = env != null && !env.isBlank() ? env
-                : Files.isExecutable(VENV_PYTHON) ? VENV_PYTHON.toString() : "python3";
+        String python = DmlEnv.system().value(DmlEnv.BENCH_PYTHON).orElse(
+                Files.isExecutable(VENV_PYTHON) ? VENV_PYTHON.toString() : "python3");
         if (!Files.isRegularFile(SCRIPT)) {
             throw new DmlException("P3 cannot find " + SCRIPT + ".",
                     "Run it from the repository root: bash bench/run P3.");

@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.CellThread;
 import dev.dml.DmlException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -10,6 +11,8 @@ import jdk.jshell.execution.DirectExecutionControl;
 import jdk.jshell.spi.ExecutionControl;
 import jdk.jshell.spi.ExecutionControlProvider;
 import jdk.jshell.spi.ExecutionEnv;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs JShell snippets inside the kernel's own JVM, each on a fresh thread that can be stopped.
@@ -22,17 +25,24 @@ import jdk.jshell.spi.ExecutionEnv;
  */
 final class CellExecutionControl extends DirectExecutionControl {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CellExecutionControl.class);
     private static final String KEY_PREFIX = "dml-cell-value:";
 
     /** How long an interrupted cell has to end by itself before it is stopped by force. */
     static final long STOP_GRACE_MS = 1_000;
+    /**
+     * How long cooperative code ({@link CellThread#cooperating()}) has to end after an interrupt:
+     * a job stops its workers gracefully within 30 s, else kills them.
+     */
+    static final long ENDING_LIMIT_MS = 150_000;
+    private static final long WATCH_STEP_MS = 50;
 
     private final Map<String, Object> parked = new ConcurrentHashMap<>();
     /** The bytecode of every class the cells defined, by binary name, the latest version. */
     private final Map<String, byte[]> classes = new ConcurrentHashMap<>();
     private final AtomicLong keys = new AtomicLong();
     private boolean stopRequested;
-    private volatile Thread running;
+    private volatile Cell running;
 
     @Override
     public void load(ClassBytecodes[] cbcs) throws ClassInstallException, NotImplementedException,
@@ -64,7 +74,7 @@ final class CellExecutionControl extends DirectExecutionControl {
     protected String invoke(Method doitMethod) throws Exception {
         Object[] result = new Object[1];
         Throwable[] failure = new Throwable[1];
-        Thread cell = new Thread(() -> {
+        Cell cell = new Cell(() -> {
             try {
                 result[0] = doitMethod.invoke(null);
             } catch (InvocationTargetException e) {
@@ -117,33 +127,65 @@ final class CellExecutionControl extends DirectExecutionControl {
      * Stops the running cell and keeps the rest of this cell's snippets from starting. The cell
      * is interrupted first: code that waits (a {@code %dml} job, a sleep) ends on that and may
      * clean up, such as stopping the job it started. A cell still running after {@value
-     * #STOP_GRACE_MS} ms, a busy loop, is then stopped with {@code Thread.stop} on Java 17;
-     * where the JDK no longer allows that, the interrupt is all it gets.
+     * #STOP_GRACE_MS} ms, a busy loop, is then stopped with {@code Thread.stop} on Java 17 (the
+     * last resort for code that ignores interrupts; where the JDK no longer allows that, the
+     * interrupt is all it gets). Code that stops by itself ({@link CellThread#cooperating()},
+     * dml's commands) has {@value #ENDING_LIMIT_MS} ms instead and is interrupted only once. The
+     * log says which way each interrupted cell ended.
      */
     @Override
     public synchronized void stop() {
         stopRequested = true;
-        Thread cell = running;
-        if (cell == null) {
-            return;
+        Cell cell = running;
+        if (cell == null || cell.watched && cell.isCooperative()) {
+            return; // nothing runs, or it cleans up: a second interrupt would cut that short
         }
         cell.interrupt();
-        Thread force = new Thread(() -> forceStop(cell), "dml-stop-" + cell.getName());
-        force.setDaemon(true);
-        force.start();
+        if (cell.watched) {
+            return;
+        }
+        cell.watched = true;
+        Thread watch = new Thread(() -> watch(cell), "dml-stop-" + cell.getName());
+        watch.setDaemon(true);
+        watch.start();
     }
 
-    @SuppressWarnings({"deprecation", "removal"})
-    private void forceStop(Thread cell) {
+    /** Waits for an interrupted cell to end, stops it by force when it does not, and logs how. */
+    private void watch(Cell cell) {
+        long start = System.nanoTime();
+        long ms = 0;
+        long limit = STOP_GRACE_MS;
+        boolean cooperated = false;
         try {
-            cell.join(STOP_GRACE_MS);
-            if (cell.isAlive() && running == cell) {
-                cell.stop();
+            while (cell.isAlive() && running == cell && ms < limit) {
+                if (cell.isCooperative()) {
+                    // cooperative code gets its clean-up time, and a grace once it returns
+                    cooperated = true;
+                    limit = Math.max(limit, Math.min(ENDING_LIMIT_MS, ms + STOP_GRACE_MS));
+                }
+                cell.join(WATCH_STEP_MS);
+                ms = (System.nanoTime() - start) / 1_000_000;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
+        }
+        if (!cell.isAlive() || running != cell) {
+            LOG.info("cell {} ended by itself {} ms after its interrupt{}", cell.getName(), ms,
+                    cooperated ? " (cooperative code)" : "");
+            return;
+        }
+        LOG.warn("cell {} ignored its interrupt for {} ms; stopping it by force", cell.getName(),
+                ms);
+        forceStop(cell);
+    }
+
+    @SuppressWarnings({"deprecation", "removal"})
+    private static void forceStop(Thread cell) {
+        try {
+            cell.stop();
         } catch (UnsupportedOperationException newerJdk) {
-            // Java 20+ refuses Thread.stop; the interrupt above is all we can do.
+            LOG.warn("this JDK refuses Thread.stop; cell {} keeps running", cell.getName());
         }
     }
 
@@ -202,6 +244,27 @@ final class CellExecutionControl extends DirectExecutionControl {
             parked.put(key, value);
         }
         return key;
+    }
+
+    /** A cell's thread: the code on it may say that it stops by itself on an interrupt. */
+    private static final class Cell extends Thread implements CellThread {
+        private volatile boolean cooperative;
+        /** Set (under the control's lock) once the cell was interrupted and is watched. */
+        private boolean watched;
+
+        Cell(Runnable code, String name) {
+            super(code, name);
+        }
+
+        @Override
+        public void setCooperative(boolean cooperative) {
+            this.cooperative = cooperative;
+        }
+
+        @Override
+        public boolean isCooperative() {
+            return cooperative;
+        }
     }
 
     /** Hands JShell the one control instance the kernel also keeps, so it can stop cells. */

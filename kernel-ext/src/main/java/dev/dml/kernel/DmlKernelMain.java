@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.DmlEnv;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ public final class DmlKernelMain {
                     + " (Jupyter passes it; install the kernel with bin/install)");
             System.exit(2);
         }
-        configureLogging(DmlEnv.fromSystem());
+        configureLogging(DmlEnv.system());
         exitWithLauncher(System.getenv("JPY_PARENT_PID"));
         String json = Files.readString(Path.of(args[0]));
         JupyterConnection connection = new JupyterConnection(KernelConnectionProperties.parse(json));
@@ -58,9 +59,10 @@ public final class DmlKernelMain {
 
     /** Logs go to a file, never into a cell; must run before the first logger is created. */
     static void configureLogging(DmlEnv env) throws IOException {
-        Files.createDirectories(env.logDir());
+        Path logDir = env.logDir(Path.of(System.getProperty("user.home")));
+        Files.createDirectories(logDir);
         System.setProperty("org.slf4j.simpleLogger.logFile",
-                env.logDir().resolve("kernel.log").toString());
+                logDir.resolve("kernel.log").toString());
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", env.logLevel());
         System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
         System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSS");

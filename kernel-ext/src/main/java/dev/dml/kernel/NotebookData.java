@@ -1,6 +1,7 @@
 package dev.dml.kernel;
 
 import dev.dml.DmlException;
+import dev.dml.Suggestions;
 import dev.dml.ray.data.TableReaders;
 import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.UserBlock;
@@ -140,8 +141,7 @@ final class NotebookData {
 
     private String hint(String source) {
         List<String> known = names.get();
-        String guess = dev.dml.magics.Suggestions.closest(source, known)
-                .map(g -> "Did you mean '" + g + "'? ").orElse("");
+        String guess = Suggestions.didYouMean(source, known);
         String list = known.isEmpty() ? "This notebook has no variables yet"
                 : "Variables: " + String.join(", ", known.size() > 12 ? known.subList(0, 12)
                         : known);

@@ -143,6 +143,36 @@ class JShellEvaluatorTest extends EvaluatorTestBase {
         assertTrue(cell.get(20, TimeUnit.SECONDS) instanceof CellException.Interrupted);
     }
 
+    /**
+     * Cooperative code (dml's commands) that cleans up for longer than the kernel's grace after
+     * an interrupt is neither interrupted again nor stopped by force: the cell ends with the
+     * line its own code threw.
+     */
+    @Test
+    void cooperativeCodeFinishesItsCleanUpBeforeAnyForcedStop() throws Exception {
+        CompletableFuture<Throwable> cell = CompletableFuture.supplyAsync(() -> {
+            try {
+                evaluator.eval("try (var scope = dev.dml.CellThread.cooperating()) {\n"
+                        + "  try { Thread.sleep(600_000); } catch (InterruptedException e) {\n"
+                        + "    long end = System.nanoTime() + 2_500_000_000L;\n"
+                        + "    while (System.nanoTime() < end) { }\n"
+                        + "    throw new dev.dml.DmlException(\"cleaned up\", \"run it again\");\n"
+                        + "  }\n"
+                        + "}");
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        waitUntilRunning();
+        evaluator.interrupt();
+        Thread.sleep(200);
+        evaluator.interrupt(); // a second click on the stop button
+        Throwable thrown = cell.get(20, TimeUnit.SECONDS);
+        assertTrue(String.valueOf(thrown).contains("cleaned up"), String.valueOf(thrown));
+        assertEquals(2, value("1 + 1"));
+    }
+
     @Test
     void backgroundThreadsStartedByACellDoNotBlockIt() {
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {

@@ -1,6 +1,8 @@
 package dev.dml.magics;
 
+import dev.dml.CellThread;
 import dev.dml.DmlException;
+import dev.dml.Suggestions;
 import dev.dml.Vocabulary;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -68,7 +70,8 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>,
 
     private Object dispatch(BaseKernel kernel, List<String> args, String body) {
         List<String> words = args.isEmpty() ? List.of(HelpCommand.NAME) : args;
-        try {
+        // every command stops by itself on an interrupt, and cleans up before it returns
+        try (CellThread.Scope cooperative = CellThread.cooperating()) {
             DmlCommand command = find(words.get(0));
             return command.run(new CommandContext(kernel, session(kernel)),
                     words.subList(1, words.size()), body);

@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import dev.dml.Suggestions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.function.Supplier;
@@ -12,6 +13,9 @@ import java.util.function.Supplier;
  * ends.
  */
 final class Sizing {
+
+    /** How long an interrupted job has to stop: a job kills its workers after 30 s. */
+    static final Duration STOP_LIMIT = Duration.ofSeconds(120);
 
     private Sizing() {}
 
@@ -26,15 +30,15 @@ final class Sizing {
 
     /**
      * Runs the work on its own thread and waits for it; on an interrupt, interrupts the work
-     * (a job stops when the thread waiting for it is interrupted) and waits for its end.
+     * (a job stops when the thread waiting for it is interrupted) and waits, at most {@link
+     * #STOP_LIMIT}, for its end.
      *
      * @param command the command, for the thread's name and the message
      * @param work what to run
      * @param <T> its result
      * @return the result
-     * @throws DmlException one line after an interrupt, once no worker runs
+     * @throws DmlException one line after an interrupt, saying whether a worker may still run
      */
-    @SuppressWarnings("removal")
     static <T> T stoppably(String command, Supplier<T> work) {
         FutureTask<T> task = new FutureTask<>(work::get);
         Thread t = new Thread(task, "dml-" + command);
@@ -45,15 +49,17 @@ final class Sizing {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException re ? re
                     : new IllegalStateException(e.getCause());
-        } catch (InterruptedException | ThreadDeath interrupt) {
+        } catch (InterruptedException interrupt) {
             t.interrupt();
-            while (t.isAlive()) {
-                try {
-                    Thread.interrupted();
-                    t.join();
-                } catch (InterruptedException | ThreadDeath again) {
-                    // the job is stopping; keep waiting for it
-                }
+            try {
+                t.join(STOP_LIMIT.toMillis());
+            } catch (InterruptedException again) {
+                Thread.currentThread().interrupt();
+            }
+            if (t.isAlive()) {
+                throw new DmlException("%dml " + command + " was interrupted, and its job did not"
+                        + " stop within " + STOP_LIMIT.toSeconds() + " s.",
+                        "Check %dml status; %dml stop ends what is left.");
             }
             throw new DmlException("%dml " + command + " was interrupted; its job was stopped"
                     + " and no worker runs.", "Run the cell again.");

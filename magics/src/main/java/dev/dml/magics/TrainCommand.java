@@ -9,16 +9,18 @@ import dev.dml.magics.live.SummaryTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code %dml train}: resolves the request, starts the job, draws its live plot in the running
  * cell, and when it ends shows a summary and binds the result to {@code --into}.
  *
- * <p>A kernel interrupt reaches the waiting cell thread (as an interrupt, or on Java 17 as
- * {@code ThreadDeath}); the job is then stopped on a thread of its own, so a second interrupt
- * cannot leave workers running, and the cell ends with one line saying so.
+ * <p>A kernel interrupt reaches the waiting cell thread; the cell then stops the job (its
+ * workers end) and ends with one line saying so. The command runs as cooperative code ({@link
+ * dev.dml.CellThread}), so the kernel waits for that clean-up instead of cutting it short.
  */
 final class TrainCommand implements DmlCommand {
 
@@ -26,6 +28,11 @@ final class TrainCommand implements DmlCommand {
     static final Duration FRAME_INTERVAL = Duration.ofMillis(250);
 
     private static final Duration POLL = Duration.ofMillis(500);
+    /**
+     * How long an interrupted start may take to end before the cell gives up waiting: opening a
+     * cluster and placing the workers is bounded well below this.
+     */
+    static final Duration START_LIMIT = Duration.ofSeconds(120);
 
     @Override
     public String name() {
@@ -95,15 +102,14 @@ final class TrainCommand implements DmlCommand {
             while (!job.awaitEnd(POLL)) {
                 // the live cell draws on its own thread
             }
-        } catch (InterruptedException | ThreadDeath interrupt) {
-            String[] progress = new String[1];
-            finishStopping(job.id(), () -> {
+        } catch (InterruptedException interrupt) {
+            try {
                 job.stop();
+            } finally {
                 record.closeCell();
-                progress[0] = record.dashboard().progress();
-            });
+            }
             throw new DmlException("Training job " + job.id() + " was interrupted and stopped at "
-                    + progress[0] + "; its workers have ended.",
+                    + record.dashboard().progress() + "; its workers have ended.",
                     "Run the cell again to restart it (with --checkpoint-dir, add --resume to"
                             + " continue where it stopped).");
         }
@@ -112,14 +118,19 @@ final class TrainCommand implements DmlCommand {
 
     /**
      * Starts the job on a thread of its own: an interrupt that arrives while the cluster opens
-     * or the job is submitted waits for the start to end, stops what it started, and ends the
-     * cell with one line, so no job runs on unseen.
+     * or the job is submitted lets the start end, stops what it started, and ends the cell with
+     * one line, so no job runs on unseen.
      */
-    @SuppressWarnings("removal")
     static RunningJob startStoppably(PreparedJob prepared, LiveDashboard dashboard,
             LiveCell cell) {
-        FutureTask<RunningJob> start = new FutureTask<>(() -> prepared.start(dashboard));
-        Thread starter = new Thread(start, "dml-start-" + prepared.name());
+        CompletableFuture<RunningJob> start = new CompletableFuture<>();
+        Thread starter = new Thread(() -> {
+            try {
+                start.complete(prepared.start(dashboard));
+            } catch (Throwable t) {
+                start.completeExceptionally(t);
+            }
+        }, "dml-start-" + prepared.name());
         starter.setDaemon(true);
         starter.start();
         try {
@@ -128,27 +139,24 @@ final class TrainCommand implements DmlCommand {
             closeQuietly(cell);
             throw e.getCause() instanceof RuntimeException re ? re
                     : new IllegalStateException(e.getCause());
-        } catch (InterruptedException | ThreadDeath interrupt) {
-            RunningJob job = null;
-            boolean ended = false;
-            while (!ended) {
-                try {
-                    Thread.interrupted();
-                    job = start.get();
-                    ended = true;
-                } catch (InterruptedException | ThreadDeath again) {
-                    // the start is under way; wait for it to end
-                } catch (ExecutionException failed) {
-                    ended = true; // nothing started
+        } catch (InterruptedException interrupt) {
+            // whenever the start ends, what it started stops
+            CompletableFuture<Void> stopped = start.thenAccept(RunningJob::stop);
+            try {
+                stopped.get(START_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException nothingStarted) {
+                // the start failed: no worker runs
+            } catch (TimeoutException | InterruptedException slow) {
+                if (slow instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
                 }
-            }
-            RunningJob started = job;
-            finishStopping(prepared.name(), () -> {
-                if (started != null) {
-                    started.stop();
-                }
+                throw new DmlException("Training was interrupted while its job started, and the"
+                        + " start did not end within " + START_LIMIT.toSeconds() + " s; the job"
+                        + " is stopped as soon as it has started.",
+                        "Check %dml status in a while; %dml stop ends what is left.");
+            } finally {
                 closeQuietly(cell);
-            });
+            }
             throw new DmlException("Training was interrupted and stopped while its job started;"
                     + " no worker runs.", "Run the cell again to start it.");
         }
@@ -157,29 +165,6 @@ final class TrainCommand implements DmlCommand {
     private static void closeQuietly(LiveCell cell) {
         if (cell != null) {
             cell.close();
-        }
-    }
-
-    /**
-     * Runs what an interrupted cell must still do (stop the job, close its live plot) on a
-     * thread of its own and waits for it. The kernel follows an interrupt with {@code
-     * Thread.stop} a second later on Java 17, and that must not land half-way through the
-     * clean-up: it would leave workers running or replace the line saying what stopped.
-     */
-    @SuppressWarnings("removal")
-    static void finishStopping(String name, Runnable cleanUp) {
-        Thread stopper = new Thread(cleanUp, "dml-stop-" + name);
-        stopper.setDaemon(true);
-        stopper.start();
-        boolean done = false;
-        while (!done) {
-            try {
-                Thread.interrupted();
-                stopper.join();
-                done = true;
-            } catch (InterruptedException | ThreadDeath again) {
-                // the clean-up is under way; keep waiting for it
-            }
         }
     }
 

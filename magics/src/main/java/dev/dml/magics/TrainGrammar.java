@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import dev.dml.Suggestions;
 import dev.dml.Vocabulary;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;

@@ -50,53 +50,6 @@ class StartInterruptTest {
                 + " runs.", ((DmlException) thrown.get()).what());
     }
 
-    /**
-     * The kernel follows an interrupt with {@code Thread.stop} a second later (Java 17): when
-     * that lands while the job is still stopping, the clean-up still runs to its end and the
-     * cell still ends with dml's line, not with the kernel's bare "the cell was stopped".
-     */
-    @Test
-    @SuppressWarnings({"deprecation", "removal"})
-    void aForcedStopDuringTheCleanUpDoesNotCutItShort() throws Exception {
-        CountDownLatch cleaning = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicBoolean cleanedUp = new AtomicBoolean();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread cell = new Thread(() -> {
-            try {
-                TrainCommand.finishStopping("t", () -> {
-                    cleaning.countDown();
-                    awaitQuietly(release);
-                    cleanedUp.set(true);
-                });
-                throw new DmlException("stopped", "run it again");
-            } catch (Throwable t) {
-                thrown.set(t);
-            }
-        });
-        cell.start();
-        assertTrue(cleaning.await(10, TimeUnit.SECONDS));
-        cell.interrupt();
-        cell.stop(); // what the kernel does to a cell still running a second after an interrupt
-        Thread.sleep(100);
-        assertTrue(cell.isAlive(), "the cell gave up on a clean-up that was under way");
-        release.countDown();
-        cell.join(10_000);
-        assertTrue(cleanedUp.get());
-        assertTrue(thrown.get() instanceof DmlException, String.valueOf(thrown.get()));
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        boolean done = false;
-        while (!done) {
-            try {
-                done = latch.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                // the clean-up's own thread is not the one interrupted; keep waiting
-            }
-        }
-    }
-
     /** A job whose start blocks until released, and which records its stop. */
     private record SlowStart(CountDownLatch starting, CountDownLatch release,
             AtomicBoolean stopped) implements PreparedJob {

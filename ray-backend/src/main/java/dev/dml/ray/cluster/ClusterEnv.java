@@ -1,5 +1,11 @@
 package dev.dml.ray.cluster;
 
+import static dev.dml.DmlEnv.DRIVER_HEAP;
+import static dev.dml.DmlEnv.RAY_CPUS;
+import static dev.dml.DmlEnv.RAY_OBJECT_STORE;
+import static dev.dml.DmlEnv.WORKER_HEAP;
+
+import dev.dml.DmlEnv;
 import dev.dml.DmlException;
 import java.util.List;
 import java.util.Map;
@@ -7,15 +13,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The {@code DML_*} environment variables that size what dml starts: the embedded Ray head and
- * the driver and worker JVMs. Each is optional; unset, Ray and the JVM choose as they would.
+ * The {@code DML_*} settings ({@link DmlEnv}) that size what dml starts, checked: the embedded
+ * Ray head and the driver and worker JVMs. Each is optional; unset, Ray and the JVM choose as
+ * they would.
  *
  * <ul>
- *   <li>{@value #RAY_CPUS}: the CPUs the embedded head offers ({@code --num-cpus}), such as 2.
- *   <li>{@value #RAY_OBJECT_STORE}: the embedded head's object store ({@code
+ *   <li>{@value DmlEnv#RAY_CPUS}: the CPUs the embedded head offers ({@code --num-cpus}), such
+ *       as 2.
+ *   <li>{@value DmlEnv#RAY_OBJECT_STORE}: the embedded head's object store ({@code
  *       --object-store-memory}), a size such as {@code 100m}; at least 80 MB.
- *   <li>{@value #DRIVER_HEAP}: the driver JVM's heap ({@code -Xmx}), such as {@code 128m}.
- *   <li>{@value #WORKER_HEAP}: the heap of every worker JVM of a job, such as {@code 256m}.
+ *   <li>{@value DmlEnv#DRIVER_HEAP}: the driver JVM's heap ({@code -Xmx}), such as {@code 128m}.
+ *   <li>{@value DmlEnv#WORKER_HEAP}: the heap of every worker JVM of a job, such as {@code 256m}.
  * </ul>
  *
  * <p>Sizes are written as for {@code java -Xmx}: digits and an optional k, m or g. Options set in
@@ -23,15 +31,6 @@ import java.util.regex.Pattern;
  * Binder's {@code start} script sets all four, so that a session fits in 2 GB.
  */
 public final class ClusterEnv {
-
-    /** The CPUs the embedded head offers. */
-    public static final String RAY_CPUS = "DML_RAY_CPUS";
-    /** The embedded head's object store size. */
-    public static final String RAY_OBJECT_STORE = "DML_RAY_OBJECT_STORE";
-    /** The driver JVM's maximum heap. */
-    public static final String DRIVER_HEAP = "DML_DRIVER_HEAP";
-    /** The maximum heap of every worker JVM. */
-    public static final String WORKER_HEAP = "DML_WORKER_HEAP";
 
     private static final Pattern SIZE = Pattern.compile("(\\d{1,12})([kKmMgG]?)");
     private static final long MIN_OBJECT_STORE = 80L << 20;
@@ -57,8 +56,9 @@ public final class ClusterEnv {
      * @throws DmlException naming the variable, when one is set to a value it cannot take
      */
     public static ClusterEnv from(Map<String, String> env) {
-        return new ClusterEnv(cpus(env), size(env, RAY_OBJECT_STORE, MIN_OBJECT_STORE, "100m"),
-                heap(env, DRIVER_HEAP, "128m"), heap(env, WORKER_HEAP, "256m"));
+        DmlEnv e = DmlEnv.of(env);
+        return new ClusterEnv(cpus(e), size(e, RAY_OBJECT_STORE, MIN_OBJECT_STORE, "100m"),
+                heap(e, DRIVER_HEAP, "128m"), heap(e, WORKER_HEAP, "256m"));
     }
 
     /**
@@ -97,12 +97,11 @@ public final class ClusterEnv {
         return workerHeap == null ? List.of() : List.of("-Xmx" + workerHeap);
     }
 
-    private static String value(Map<String, String> env, String name) {
-        String v = env.get(name);
-        return v == null || v.isBlank() ? null : v.trim();
+    private static String value(DmlEnv env, String name) {
+        return env.value(name).orElse(null);
     }
 
-    private static int cpus(Map<String, String> env) {
+    private static int cpus(DmlEnv env) {
         String v = value(env, RAY_CPUS);
         if (v == null) {
             return 0;
@@ -119,12 +118,12 @@ public final class ClusterEnv {
                 "Set it to a whole number of CPUs, such as 2, or unset it.");
     }
 
-    private static String heap(Map<String, String> env, String name, String example) {
+    private static String heap(DmlEnv env, String name, String example) {
         return size(env, name, MIN_HEAP, example) == 0 ? null : value(env, name);
     }
 
     /** Bytes of a size variable, 0 when unset; {@code example} goes into the hint. */
-    private static long size(Map<String, String> env, String name, long min, String example) {
+    private static long size(DmlEnv env, String name, long min, String example) {
         String v = value(env, name);
         if (v == null) {
             return 0;

@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.DmlEnv;
 import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverChannel.Kind;
 import dev.dml.ray.cluster.DriverChannel.Message;
@@ -64,7 +65,7 @@ final class DriverLauncher {
             task.add(Integer.toString(server.getLocalPort()));
             ProcessBuilder pb = new ProcessBuilder(task).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
-            pb.environment().put(DriverProcess.TOKEN_ENV, token);
+            pb.environment().put(DmlEnv.DRIVER_TOKEN, token);
             pb.environment().putAll(JobJvms.workerEnv());
             pb.environment().remove(ClusterAddress.ENV);
             Process p = pb.start();

@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.DmlEnv;
 import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverChannel.Kind;
 import dev.dml.ray.cluster.DriverChannel.Message;
@@ -62,7 +63,8 @@ public final class DriverMain {
     public static void main(String[] args) {
         int code = 1;
         try {
-            code = run(Integer.parseInt(args[0]), System.getenv(DriverProcess.TOKEN_ENV));
+            code = run(Integer.parseInt(args[0]),
+                    DmlEnv.system().value(DmlEnv.DRIVER_TOKEN).orElse(null));
         } catch (Throwable t) {
             t.printStackTrace();
         } finally {

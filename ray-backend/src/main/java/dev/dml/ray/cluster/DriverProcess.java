@@ -43,9 +43,6 @@ public final class DriverProcess implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DriverProcess.class);
 
-    /** The environment variable that carries the connection token to the child. */
-    static final String TOKEN_ENV = "DML_DRIVER_TOKEN";
-
     private final Process process;
     private final DriverChannel channel;
     private final Path log;

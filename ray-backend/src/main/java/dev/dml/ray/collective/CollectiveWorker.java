@@ -50,6 +50,16 @@ public class CollectiveWorker {
     public CollectiveWorker() {}
 
     /**
+     * Whether this worker is about to leave its job (its machine is being taken away): a step
+     * loop then votes with its peers to stop. Workers that recover from that say so.
+     *
+     * @return false here
+     */
+    public boolean leaving() {
+        return false;
+    }
+
+    /**
      * Says where this worker runs, before the group numbers its members; called by {@link
      * ActorGroup}.
      *

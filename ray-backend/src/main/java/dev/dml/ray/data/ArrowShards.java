@@ -1,6 +1,7 @@
 package dev.dml.ray.data;
 
 import dev.dml.DmlException;
+import dev.dml.Suggestions;
 import java.util.ArrayList;
 import java.util.List;
 import tech.tablesaw.api.Table;
@@ -111,10 +112,9 @@ public final class ArrowShards {
      */
     public static int[] ownersByKey(Table table, String keyColumn, HashRing ring) {
         if (!table.containsColumn(keyColumn)) {
-            String closest = Columns.closest(keyColumn, table.columnNames());
             throw new DmlException(
                     "Key column '" + keyColumn + "' is not in the table.",
-                    (closest != null ? "Did you mean '" + closest + "'? " : "")
+                    Suggestions.didYouMean(keyColumn, table.columnNames())
                             + "Available columns: " + String.join(", ", table.columnNames())
                             + ".");
         }

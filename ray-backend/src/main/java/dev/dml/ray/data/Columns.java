@@ -70,47 +70,4 @@ final class Columns {
         }
         return -1;
     }
-
-    /**
-     * Returns the edit distance between two names, ignoring case, where swapping two adjacent
-     * letters counts as one edit (optimal string alignment).
-     */
-    static int distance(String a, String b) {
-        String x = a.toLowerCase(java.util.Locale.ROOT);
-        String y = b.toLowerCase(java.util.Locale.ROOT);
-        int[][] d = new int[x.length() + 1][y.length() + 1];
-        for (int i = 0; i <= x.length(); i++) {
-            d[i][0] = i;
-        }
-        for (int j = 0; j <= y.length(); j++) {
-            d[0][j] = j;
-        }
-        for (int i = 1; i <= x.length(); i++) {
-            for (int j = 1; j <= y.length(); j++) {
-                int cost = x.charAt(i - 1) == y.charAt(j - 1) ? 0 : 1;
-                int v = Math.min(d[i - 1][j - 1] + cost, Math.min(d[i - 1][j], d[i][j - 1]) + 1);
-                if (i > 1 && j > 1 && x.charAt(i - 1) == y.charAt(j - 2)
-                        && x.charAt(i - 2) == y.charAt(j - 1)) {
-                    v = Math.min(v, d[i - 2][j - 2] + 1);
-                }
-                d[i][j] = v;
-            }
-        }
-        return d[x.length()][y.length()];
-    }
-
-    /** Returns the candidate closest to {@code name}, or {@code null} when none is close. */
-    static String closest(String name, Iterable<String> candidates) {
-        String best = null;
-        int bestD = Integer.MAX_VALUE;
-        for (String c : candidates) {
-            int d = distance(name, c);
-            if (d < bestD) {
-                bestD = d;
-                best = c;
-            }
-        }
-        int limit = Math.max(2, name.length() / 2);
-        return bestD <= limit ? best : null;
-    }
 }

@@ -1,5 +1,7 @@
 package dev.dml.ray.data;
 
+import dev.dml.DmlEnv;
+import dev.dml.DmlException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -42,7 +44,7 @@ import org.slf4j.LoggerFactory;
 public final class ShardCache {
 
     /** The folder used when none is set: {@code dml-data-cache-<user>} in the temp folder. */
-    public static final String DEFAULT_FOLDER = "dml-data-cache";
+    public static final String DEFAULT_FOLDER = DmlEnv.DEFAULT_DATA_CACHE;
     private static final String SUFFIX = ".arrows";
     private static final byte[] MAGIC = "DMLCACH1".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = MAGIC.length + Long.BYTES + Integer.BYTES;
@@ -78,10 +80,7 @@ public final class ShardCache {
      * @return the folder
      */
     public static Path defaultDir() {
-        String env = System.getenv("DML_DATA_CACHE");
-        return env != null && !env.isBlank() ? Path.of(env)
-                : Path.of(System.getProperty("java.io.tmpdir"), DEFAULT_FOLDER + "-"
-                        + System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_"));
+        return DmlEnv.system().dataCache(Path.of(System.getProperty("java.io.tmpdir")));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.dml.ray.data;
 
 import dev.dml.DmlException;
+import dev.dml.Suggestions;
 import java.util.List;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
@@ -135,10 +136,8 @@ public final class TableValidator {
         if (table.containsColumn(name)) {
             return;
         }
-        String closest = Columns.closest(name, available);
-        String hint = closest != null
-                ? "Did you mean '" + closest + "'? Available columns: " + list(available) + "."
-                : "Available columns: " + list(available) + ".";
+        String hint = Suggestions.didYouMean(name, available) + "Available columns: "
+                + list(available) + ".";
         throw new DmlException(
                 role + " column '" + name + "' is not in the " + quoted(tableName) + ".", hint);
     }

@@ -3,8 +3,6 @@ package dev.dml.ray.ps;
 import dev.dml.DmlException;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
-import io.ray.api.Ray;
-import io.ray.api.exception.RayException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +20,7 @@ public final class RayServerLink implements ServerLink, Serializable {
     private final List<ActorHandle<ParameterServer>> servers;
     private final ServerShards shards;
     private final int client;
+    private final long answerMillis;
     private transient long bytes;
 
     /**
@@ -30,17 +29,19 @@ public final class RayServerLink implements ServerLink, Serializable {
      * @param servers the servers, in the order of the shards
      * @param shards which tensors each holds
      * @param client this client's index at the servers
+     * @param answerMillis the longest one call may take (a gate's wait included)
      */
     public RayServerLink(List<ActorHandle<ParameterServer>> servers, ServerShards shards,
-            int client) {
+            int client, long answerMillis) {
         this.servers = List.copyOf(servers);
         this.shards = shards;
         this.client = client;
+        this.answerMillis = answerMillis;
     }
 
     @Override
     public float[] pushPull(long clock, float[] delta) {
-        return gather(s -> {
+        return gather("pushPull", s -> {
             byte[] b = FloatBytes.of(shards.gather(delta, s));
             bytes += b.length;
             return servers.get(s).task(ParameterServer::pushPull, client, clock, b)
@@ -50,7 +51,7 @@ public final class RayServerLink implements ServerLink, Serializable {
 
     @Override
     public float[] pull() {
-        return gather(s -> servers.get(s).task(ParameterServer::pull).remote());
+        return gather("pull", s -> servers.get(s).task(ParameterServer::pull).remote());
     }
 
     @Override
@@ -58,19 +59,15 @@ public final class RayServerLink implements ServerLink, Serializable {
         return bytes;
     }
 
-    private float[] gather(IntFunction<ObjectRef<byte[]>> call) {
+    private float[] gather(String what, IntFunction<ObjectRef<byte[]>> call) {
         List<ObjectRef<byte[]>> refs = new ArrayList<>();
         for (int s = 0; s < servers.size(); s++) {
             refs.add(call.apply(s));
         }
         float[] out = new float[shards.total()];
         for (int s = 0; s < refs.size(); s++) {
-            byte[] shard;
-            try {
-                shard = Ray.get(refs.get(s));
-            } catch (RayException e) {
-                throw ServerFailure.of(s, servers.size(), e);
-            }
+            byte[] shard = ServerFailure.await(refs.get(s), s, servers.size(), what,
+                    answerMillis);
             bytes += shard == null ? 0 : shard.length;
             shards.scatter(FloatBytes.floats(shard), s, out);
         }

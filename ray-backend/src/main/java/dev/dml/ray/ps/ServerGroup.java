@@ -6,7 +6,6 @@ import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
 import io.ray.api.concurrencygroup.ConcurrencyGroup;
 import io.ray.api.concurrencygroup.ConcurrencyGroupBuilder;
-import io.ray.api.exception.RayException;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,8 +21,8 @@ public final class ServerGroup implements Serializable, AutoCloseable {
 
     /** How long a live server may take to stop serving: generous, as recovery waits on it. */
     private static final int ABORT_WAIT_MS = 60_000;
-    /** A direct link's reply wait beyond the gate's: the server's work and the network. */
-    private static final Duration REPLY_MARGIN = Duration.ofSeconds(60);
+    /** What a call or a reply may take beyond a gate's wait: the work and the transfer. */
+    private static final long ANSWER_MARGIN_MS = 60_000;
 
     private static final long serialVersionUID = 1L;
 
@@ -72,12 +71,21 @@ public final class ServerGroup implements Serializable, AutoCloseable {
         if (direct) {
             List<ObjectRef<String>> listening = new ArrayList<>();
             out.forEach(s -> listening.add(s.task(ParameterServer::listen, token).remote()));
-            addresses = Ray.get(listening);
+            addresses = new ArrayList<>();
+            for (int s = 0; s < count; s++) {
+                addresses.add(ServerFailure.await(listening.get(s), s, count, "listen",
+                        wait.toMillis() + ANSWER_MARGIN_MS));
+            }
             if (addresses.contains("")) {
                 addresses = null;
             }
         }
         return new ServerGroup(out, clients, bound, wait.toMillis(), addresses, token);
+    }
+
+    /** The longest a call to a server may take: a gate's wait and a margin. */
+    private long answerMillis() {
+        return waitMillis + ANSWER_MARGIN_MS;
     }
 
     /** How clients reach the servers, for the cell. @return {@code TCP} or {@code Ray calls} */
@@ -105,8 +113,8 @@ public final class ServerGroup implements Serializable, AutoCloseable {
     public ServerLink link(List<long[]> shapes, int client) {
         ServerShards shards = ServerShards.of(shapes, servers.size());
         return addresses != null ? new TcpServerLink(addresses, token, shards, client,
-                Duration.ofMillis(waitMillis).plus(REPLY_MARGIN))
-                : new RayServerLink(servers, shards, client);
+                Duration.ofMillis(answerMillis()))
+                : new RayServerLink(servers, shards, client, answerMillis());
     }
 
     /**
@@ -126,11 +134,7 @@ public final class ServerGroup implements Serializable, AutoCloseable {
                     waitMillis).remote());
         }
         for (int s = 0; s < refs.size(); s++) {
-            try {
-                Ray.get(refs.get(s));
-            } catch (RayException e) {
-                throw ServerFailure.of(s, servers.size(), e);
-            }
+            ServerFailure.await(refs.get(s), s, servers.size(), "seed", answerMillis());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.DmlEnv;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +21,6 @@ final class CudaNatives {
     /** DJL's settings for where libtorch comes from. */
     static final List<String> DJL_NAMES = List.of("PYTORCH_LIBRARY_PATH", "PYTORCH_VERSION",
             "PYTORCH_FLAVOR");
-    /** The prefix of a node's recorded CUDA libtorch. */
-    static final String NODE_PREFIX = "DML_";
-
     private CudaNatives() {}
 
     /**
@@ -43,11 +41,9 @@ final class CudaNatives {
                 return Map.of(); // the job or the node chose a libtorch itself
             }
         }
+        DmlEnv node = DmlEnv.of(env);
         for (String name : DJL_NAMES) {
-            String v = env.get(NODE_PREFIX + name);
-            if (v != null && !v.isBlank()) {
-                out.put(name, v);
-            }
+            node.value(DmlEnv.NODE_LIBTORCH_PREFIX + name).ifPresent(v -> out.put(name, v));
         }
         return out;
     }

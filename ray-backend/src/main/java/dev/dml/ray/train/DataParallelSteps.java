@@ -175,7 +175,7 @@ final class DataParallelSteps implements AutoCloseable {
             if (overlapped != null) {
                 CollectiveStats before = peers.stats();
                 OverlappedReduce.Step st = overlapped.train(m, first, order[0], from, batchSize,
-                        gradients, RecoverableWorker::leaving);
+                        gradients, peers::leaving);
                 CollectiveStats after = peers.stats();
                 long t2 = System.nanoTime();
                 m.setGradients(FloatBuffer.wrap(gradients, 0, n));
@@ -195,7 +195,7 @@ final class DataParallelSteps implements AutoCloseable {
                     : train(m, first, order[0], from, batchSize);
             long t1 = System.nanoTime();
             long t2 = t1;
-            stop = RecoverableWorker.leaving();
+            stop = peers.leaving();
             if (world > 1 || severalPerRank || compressor.correctsMomentum()) {
                 // Alone with its one shard, a rank's gradients already are the mean: no copies.
                 if (!severalPerRank) {

@@ -7,9 +7,13 @@ import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
 import io.ray.api.WaitResult;
+import io.ray.api.exception.RayTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -200,7 +204,13 @@ final class PipelineStep {
      */
     private <T> DmlException rootCause(List<ObjectRef<T>> submitted, DmlException fallback) {
         DmlException first = null;
+        // only the ended ones: after a step that timed out, some tasks may never end
+        Set<ObjectRef<T>> ended = Collections.newSetFromMap(new IdentityHashMap<>());
+        ended.addAll(Ray.wait(submitted, submitted.size(), 0, false).getReady());
         for (ObjectRef<T> r : submitted) {
+            if (!ended.contains(r)) {
+                continue;
+            }
             try {
                 get(r);
             } catch (DmlException e) {
@@ -222,9 +232,13 @@ final class PipelineStep {
         return false;
     }
 
-    private static <T> T get(ObjectRef<T> ref) {
+    private <T> T get(ObjectRef<T> ref) {
         try {
-            return ref.get();
+            return Ray.get(ref, timeout.toMillis());
+        } catch (RayTimeoutException e) {
+            throw new DmlException("A stage did not answer within " + timeout.toSeconds()
+                    + " s.", "Check the workers' logs; a stage may be stuck or out of memory.",
+                    e);
         } catch (RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof DmlException) {

@@ -22,6 +22,8 @@ public abstract class RecoverableWorker extends CollectiveWorker {
 
     private final Map<Integer, NavigableMap<Long, SnapshotCopy>> snapshots =
             new ConcurrentHashMap<>();
+    /** This worker's pre-emption notice; it holds a job's state between entering and leaving. */
+    final PreemptionNotice preemption = new PreemptionNotice();
 
     /** Creates a worker; Ray calls the subclass's constructor. */
     protected RecoverableWorker() {}
@@ -120,9 +122,10 @@ public abstract class RecoverableWorker extends CollectiveWorker {
         return held == null ? SnapshotCopy.NONE : held.getOrDefault(step, SnapshotCopy.NONE);
     }
 
-    /** Whether this worker's JVM got a pre-emption notice. */
-    static boolean leaving() {
-        return PreemptionNotice.noticed();
+    /** Whether this worker got a pre-emption notice. */
+    @Override
+    public boolean leaving() {
+        return preemption.noticed();
     }
 
     /** Drops every snapshot, with the job's state. */

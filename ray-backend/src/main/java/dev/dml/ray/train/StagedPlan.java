@@ -168,8 +168,7 @@ final class StagedPlan implements StepPlan {
             return new int[] {config.model.layerCount()};
         }
         boolean byTime = strategy.balance() == Strategy.Balance.TIME;
-        double[] costs = groups.get(0).actor(0).task(TrainWorker::layerCosts, config, byTime)
-                .remote().get();
+        double[] costs = groups.get(0).callOne(0, TrainWorker::layerCosts, config, byTime);
         LOG.info("{}: layer costs {} ({})", config.job, Arrays.toString(costs),
                 strategy.balance());
         return Partition.balance(costs, k);

@@ -219,8 +219,11 @@ public final class TrainJob {
                     + timeout.toSeconds() + " s; it keeps running.",
                     "Wait again with await(), or stop it with stop().");
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            stopNow();
+            try {
+                stopNow(); // with the interrupt cleared, so that it waits for the end
+            } finally {
+                Thread.currentThread().interrupt();
+            }
             throw new DmlException("Waiting for training job " + id + " was interrupted; the"
                     + " job was stopped.", "Start it again; {resume} continues from its"
                     + " last checkpoint.", e);
@@ -247,7 +250,12 @@ public final class TrainJob {
         } catch (ExecutionException e) {
             return null;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            try {
+                stopNow(); // with the interrupt cleared, so that it waits for the end
+            } finally {
+                Thread.currentThread().interrupt();
+            }
+            return null;
         }
         stopNow();
         return null;

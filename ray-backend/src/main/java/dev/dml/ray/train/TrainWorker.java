@@ -154,7 +154,7 @@ public class TrainWorker extends StagedWorker {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
                     "The driver loads shards into first and last stages before init.");
         }
-        PreemptionNotice.enterJob();
+        preemption.enterJob();
         sampler.sample();
         step.begin(model);
     }
@@ -402,7 +402,7 @@ public class TrainWorker extends StagedWorker {
      */
     public boolean release() {
         dropSnapshots();
-        PreemptionNotice.leaveJob();
+        preemption.leaveJob();
         try {
             Closeables.closeAll(this::closeLinks, model, data, device, steps, async);
         } finally {

@@ -1,4 +1,4 @@
-package dev.dml.magics;
+package dev.dml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -25,5 +25,13 @@ class SuggestionsTest {
     @Test
     void farWordsGetNoGuess() {
         assertEquals(Optional.empty(), Suggestions.closest("xyzzy", COMMANDS));
+    }
+
+    @Test
+    void caseIsIgnoredAndTheGuessKeepsItsOwnCase() {
+        assertEquals(Optional.of("Amount"),
+                Suggestions.closest("amuont", List.of("Amount", "age")));
+        assertEquals("Did you mean 'key'? ", Suggestions.didYouMean("kye", List.of("key", "v")));
+        assertEquals("", Suggestions.didYouMean("xyzzy", List.of("key", "v")));
     }
 }
