@@ -31,6 +31,7 @@ final class StepPhases {
         GRADIENT_COPIES("gradient copies out of and into the model, scaling"),
         ALL_REDUCE("all-reduce and its waits"),
         OPTIMIZER("optimizer update and zeroing the gradients"),
+        FREE("freeing the step's arrays: the autograd graph, activations, gradients' views"),
         SNAPSHOT("in-memory snapshot of the state, parameter hash for the replica check"),
         REPORT("process sample, report, the call's own work"),
         OTHER("anything else on the stepping thread (array scopes, JNI glue)");
@@ -67,6 +68,8 @@ final class StepPhases {
             Map.entry("dev.dml.ray.train.ProcessSampler", Phase.REPORT),
             Map.entry("dev.dml.ray.train.TrainWorker.trainSteps", Phase.REPORT),
             Map.entry("dev.dml.ray.model.ModelStage.trainBatch", Phase.OTHER),
+            Map.entry("dev.dml.ray.model.MicroBatchGraph.close", Phase.FREE),
+            Map.entry("ai.djl.ndarray.BaseNDManager.close", Phase.FREE),
             Map.entry("dev.dml.ray.model.ModelStage.step", Phase.OPTIMIZER),
             Map.entry("dev.dml.ray.train.DataParallelSteps", Phase.OTHER),
             Map.entry("dev.dml.bench", Phase.OTHER));
@@ -120,6 +123,40 @@ final class StepPhases {
         return modelSamples.entrySet().stream().max(Map.Entry.comparingByValue())
                 .map(best -> byThread.get(best.getKey()))
                 .orElse(new EnumMap<>(Phase.class));
+    }
+
+    /**
+     * What a recording holds, to tell an empty profile from an empty recording: its samples
+     * by kind, and the innermost frames of the most sampled thread.
+     */
+    static Map<String, Object> contents(Path jfr) throws IOException {
+        Map<String, Integer> kinds = new java.util.TreeMap<>();
+        Map<String, Map<String, Integer>> frames = new HashMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            String type = e.getEventType().getName();
+            if (!type.endsWith("Sample") || e.getStackTrace() == null) {
+                continue;
+            }
+            kinds.merge(type, 1, Integer::sum);
+            String thread = e.getThread("sampledThread") == null ? "?"
+                    : e.getThread("sampledThread").getJavaName();
+            List<RecordedFrame> fs = e.getStackTrace().getFrames();
+            String top = fs.isEmpty() || fs.get(0).getMethod() == null ? "?"
+                    : fs.get(0).getMethod().getType().getName() + "." + fs.get(0).getMethod()
+                            .getName();
+            frames.computeIfAbsent(thread, t -> new HashMap<>()).merge(top, 1, Integer::sum);
+        }
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("samples", kinds);
+        frames.entrySet().stream().max(java.util.Comparator.comparingInt(
+                t -> t.getValue().values().stream().mapToInt(Integer::intValue).sum()))
+                .ifPresent(t -> {
+                    out.put("busiest_thread", t.getKey());
+                    out.put("its_top_frames", t.getValue().entrySet().stream()
+                            .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                            .limit(6).map(f -> f.getKey() + " " + f.getValue()).toList());
+                });
+        return out;
     }
 
     private static Phase phase(String frame) {

@@ -50,9 +50,13 @@ final class StepProfileRound {
             double jobMs = j.steadySeconds * 1e3 / steady;
             Map<String, Object> job = new LinkedHashMap<>();
             job.put("step_ms", TrialTimes.round(jobMs, 2));
-            job.put("phases_ms", waitFor(workerJfr)
+            boolean dumped = waitFor(workerJfr);
+            job.put("phases_ms", dumped
                     ? StepPhases.millis(StepPhases.samples(workerJfr), jobMs)
                     : "the worker's recording was not written within " + DUMP_WAIT);
+            if (dumped) {
+                job.put("recording", StepPhases.contents(workerJfr));
+            }
             job.put("worker_cpu_percent_by_thread", threads.percent());
 
             Path peerJfr = dir.resolve("alone.jfr");
