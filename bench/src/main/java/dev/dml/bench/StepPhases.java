@@ -134,7 +134,9 @@ final class StepPhases {
         Map<String, Map<String, Integer>> frames = new HashMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
             String type = e.getEventType().getName();
-            if (!type.endsWith("Sample") || e.getStackTrace() == null) {
+            boolean sample = type.equals("jdk.ExecutionSample")
+                    || type.equals("jdk.NativeMethodSample");
+            if (!sample || e.getStackTrace() == null) {
                 continue;
             }
             kinds.merge(type, 1, Integer::sum);
