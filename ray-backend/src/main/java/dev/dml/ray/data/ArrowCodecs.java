@@ -50,9 +50,10 @@ final class ArrowCodecs implements CompressionCodec.Factory {
             this.type = type;
         }
 
+        /** Never called: this factory is given to readers only; dml's own IPC is uncompressed. */
         @Override
         protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf data) {
-            throw new UnsupportedOperationException("dml reads compressed Arrow files only");
+            throw new IllegalStateException("ArrowCodecs decompresses only; it is for readers.");
         }
 
         @Override
