@@ -2,7 +2,7 @@
 # Sets up one node of a dml cluster; the cluster configurations' setup commands run it (ray up).
 #   setup.sh          a JDK, dml (git clone, then bin/install) and its Python environment,
 #                     with the Ray version that dml pins
-#   setup.sh --gpu    the same, plus DJL's CUDA build of libtorch (see clusters/README.md)
+#   setup.sh --gpu    the same, plus DJL's CUDA build of libtorch (see docs/gpu.md)
 # Safe to run again: a second `ray up` updates the checkout and reinstalls what changed.
 set -euo pipefail
 

@@ -199,6 +199,8 @@ def check_live_plot(page):
         "finished", timeout=UI_TIMEOUT_MS)
     train.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "quickstart-train-end.png"))
+    # the README's picture of the dashboard: bin/lib/readme_picture.sh copies it to docs/images
+    plot.screenshot(path=str(SHOTS / "dashboard.png"))
     assert plot.count() == 1, "the live plot must stay one output, redrawn in place"
     end = plot.inner_html()
     assert end != mid, "the plot did not change between mid-run and the end"

@@ -79,10 +79,56 @@ def test_binder_scripts_follow_repo2dockers_rules():
 
 
 def test_readme_has_the_launch_binder_badge():
-    readme = (REPO_ROOT / "README.md").read_text()
+    assert_badge((REPO_ROOT / "README.md").read_text())
+
+
+def assert_badge(readme):
     assert re.search(r"\[!\[launch binder\]\(https://mybinder\.org/badge_logo\.svg\)\]"
                      r"\(https://mybinder\.org/v2/gh/[\w.-]+/[\w.-]+/HEAD"
                      r"\?urlpath=lab/tree/notebooks/01-quickstart\.ipynb\)", readme), readme
+
+
+def badge_copy(tmp_path, remote):
+    """A git folder holding this README, with origin set to remote (or none)."""
+    (tmp_path / "README.md").write_text((REPO_ROOT / "README.md").read_text())
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    if remote:
+        subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", remote],
+                       check=True)
+    return subprocess.run([sys.executable, str(REPO_ROOT / "bin" / "lib" / "binder_badge.py"),
+                           "--repo", str(tmp_path)], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("remote", ["git@github.com:ada/dml.git", "https://github.com/ada/dml"])
+def test_the_binder_badge_script_writes_the_remotes_address(tmp_path, remote):
+    proc = badge_copy(tmp_path, remote)
+    assert proc.returncode == 0, proc.stderr
+    readme = (tmp_path / "README.md").read_text()
+    assert "https://mybinder.org/v2/gh/ada/dml/HEAD?urlpath=" in readme, readme[:800]
+    assert "OWNER/REPO" not in readme, "the note on the placeholder must go with it"
+    assert_badge(readme)
+
+
+def test_the_binder_badge_script_refuses_a_copy_without_a_github_remote(tmp_path):
+    proc = badge_copy(tmp_path, None)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 2 and "not a GitHub repository" in lines[0], proc.stderr
+    assert "git remote add origin" in lines[1], proc.stderr
+    assert "OWNER/REPO/HEAD" in (tmp_path / "README.md").read_text(), "README must be untouched"
+
+
+def test_readme_fits_on_a_screen_and_its_links_resolve():
+    readme = (REPO_ROOT / "README.md").read_text()
+    assert readme.count("\n") < 150, "the README is a front page: move detail into docs/"
+    assert "bash bin/demo" in readme and "bash bin/test" in readme
+    picture = REPO_ROOT / "docs" / "images" / "dashboard.png"
+    assert "](docs/images/dashboard.png)" in readme
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", picture
+    targets = re.findall(r"\]\(((?:docs|bench)/[^)#]+)", readme)
+    assert len(targets) > 15, targets
+    missing = [t for t in targets if not (REPO_ROOT / t).exists()]
+    assert not missing, f"README links to files that do not exist: {missing}"
 
 
 def test_kernelspec_launches_java_with_this_environments_bin_first():

@@ -38,7 +38,7 @@ import java.util.zip.ZipEntry;
  * changed jar reach the nodes at all. Class folders (a build's {@code target/classes}) become
  * jars with fixed entry times, so the same classes hash the same.
  *
- * <p>Packages stay in the GCS until the cluster stops (see the README's retention policy).
+ * <p>Packages stay in the GCS until the cluster stops (see docs/clusters.md).
  */
 final class CodePackages {
 

@@ -21,7 +21,7 @@ final class GpuAssignment {
             "-((?:cpu|cu\\d{3,})(?:-precxx11)?)-(?:linux|osx|win)");
     private static final String HOW_CUDA = "Give the workers DJL's CUDA build of PyTorch:"
             + " PYTORCH_FLAVOR (e.g. cu128), or PYTORCH_LIBRARY_PATH and PYTORCH_VERSION for an"
-            + " installed libtorch (README, GPUs), or set {gpus-per-worker=0} to train on CPUs.";
+            + " installed libtorch (docs/gpu.md), or set {gpus-per-worker=0} to train on CPUs.";
 
     private GpuAssignment() {}
 
@@ -103,7 +103,7 @@ final class GpuAssignment {
                     + version(f.driverCuda()) + ".", "Update the NVIDIA driver on the GPU"
                     + " nodes, or give the workers a libtorch built for CUDA "
                     + version(f.driverCuda()) + " or older (PYTORCH_FLAVOR,"
-                    + " PYTORCH_LIBRARY_PATH; README, GPUs).");
+                    + " PYTORCH_LIBRARY_PATH; docs/gpu.md).");
         }
         long id = f.rayGpuIds().get(0);
         int ordinal = ordinal(id, f.cudaVisibleDevices());

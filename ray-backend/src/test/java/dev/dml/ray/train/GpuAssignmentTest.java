@@ -56,7 +56,7 @@ class GpuAssignmentTest {
                 + " cannot use the GPU Ray assigned.", e.what());
         assertEquals("Give the workers DJL's CUDA build of PyTorch: PYTORCH_FLAVOR (e.g. cu128),"
                 + " or PYTORCH_LIBRARY_PATH and PYTORCH_VERSION for an installed libtorch"
-                + " (README, GPUs), or set optGpusPerWorker(0) to train on CPUs.", e.hint());
+                + " (docs/gpu.md), or set optGpusPerWorker(0) to train on CPUs.", e.hint());
         // a libtorch of unknown flavor counts as CUDA only when the engine says so
         refused(facts(1, List.of(0L), null, null, false, 1, 12080));
         assertEquals(0, GpuAssignment.choose(facts(1, List.of(0L), null, null, true, 1, 12080)));

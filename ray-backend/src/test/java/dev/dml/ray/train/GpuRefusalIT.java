@@ -60,7 +60,7 @@ class GpuRefusalIT {
         assertTrue(e.what().endsWith(" cannot use the GPU Ray assigned."), e.what());
         assertEquals("Give the workers DJL's CUDA build of PyTorch: PYTORCH_FLAVOR (e.g. cu128),"
                 + " or PYTORCH_LIBRARY_PATH and PYTORCH_VERSION for an installed libtorch"
-                + " (README, GPUs), or set optGpusPerWorker(0) to train on CPUs.", e.hint());
+                + " (docs/gpu.md), or set optGpusPerWorker(0) to train on CPUs.", e.hint());
         assertTrue(rec.steps.isEmpty(), "a step ran: " + rec.steps);
         List<Long> pids = rec.workers.stream().map(w -> w.pid()).toList();
         assertEquals(1, pids.size(), rec.workers.toString());
