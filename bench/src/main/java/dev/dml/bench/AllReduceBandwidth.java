@@ -19,13 +19,13 @@ import java.util.Map;
  * at least 0.5).
  *
  * <p>A real local cluster: the embedded head with 2 CPUs, one driver process, an {@link
- * ActorGroup} of two {@link P4Worker}s (1 CPU each). Both times are taken inside the actors. The
+ * ActorGroup} of two {@link AllReduceBandwidthWorker}s (1 CPU each). Both times are taken inside the actors. The
  * all-reduce is {@code allReduce(float[6_250_000], AVERAGE)} on both ranks after a one-float
  * barrier; its time is the slower rank's. The hand-off is rank 0's {@code Ray.put(byte[25 MB])}
  * until rank 1's reply to a call that takes the reference. This JVM loads no Ray classes: the
  * tasks run in the driver child JVM, which has the cluster's {@code ray_dist.jar}.
  */
-final class P4AllReduce implements Benchmark {
+final class AllReduceBandwidth implements Benchmark {
 
     static final double GOAL = 0.5;
     static final int WARMUPS = 2;
@@ -113,8 +113,8 @@ final class P4AllReduce implements Benchmark {
     }
 
     @SuppressWarnings("unchecked")
-    private static ActorGroup<P4Worker> group(DriverContext context) {
-        return (ActorGroup<P4Worker>) context.lookup(GROUP, ActorGroup.class);
+    private static ActorGroup<AllReduceBandwidthWorker> group(DriverContext context) {
+        return (ActorGroup<AllReduceBandwidthWorker>) context.lookup(GROUP, ActorGroup.class);
     }
 
     /** Opens the group of two workers and registers it; returns who they are. */
@@ -123,8 +123,8 @@ final class P4AllReduce implements Benchmark {
 
         @Override
         public ArrayList<String> run(DriverContext context) {
-            ActorGroup<P4Worker> g = context.register(GROUP,
-                    ActorGroup.builder(P4Worker::new).setSize(WORKERS).open());
+            ActorGroup<AllReduceBandwidthWorker> g = context.register(GROUP,
+                    ActorGroup.builder(AllReduceBandwidthWorker::new).setSize(WORKERS).open());
             ArrayList<String> out = new ArrayList<>();
             for (WorkerInfo w : g.workers()) {
                 out.add("rank " + w.rank() + " of " + w.worldSize() + " over " + w.transport());
@@ -144,7 +144,7 @@ final class P4AllReduce implements Benchmark {
 
         @Override
         public String run(DriverContext context) {
-            return String.valueOf(group(context).callAll(P4Worker::env, name));
+            return String.valueOf(group(context).callAll(AllReduceBandwidthWorker::env, name));
         }
     }
 
@@ -155,7 +155,7 @@ final class P4AllReduce implements Benchmark {
         @Override
         public Double run(DriverContext context) {
             double max = 0;
-            for (double s : group(context).callAll(P4Worker::timedAllReduce, FLOATS)) {
+            for (double s : group(context).callAll(AllReduceBandwidthWorker::timedAllReduce, FLOATS)) {
                 max = Math.max(max, s);
             }
             return max;
@@ -168,8 +168,8 @@ final class P4AllReduce implements Benchmark {
 
         @Override
         public Double run(DriverContext context) {
-            ActorGroup<P4Worker> g = group(context);
-            return g.actor(0).task(P4Worker::timedHandOff, g.actor(1), BYTES).remote().get();
+            ActorGroup<AllReduceBandwidthWorker> g = group(context);
+            return g.actor(0).task(AllReduceBandwidthWorker::timedHandOff, g.actor(1), BYTES).remote().get();
         }
     }
 
@@ -181,11 +181,11 @@ final class P4AllReduce implements Benchmark {
 
         @Override
         public Double run(DriverContext context) {
-            ActorGroup<P4Worker> g = group(context);
+            ActorGroup<AllReduceBandwidthWorker> g = group(context);
             if (port == null) {
-                port = g.actor(1).task(P4Worker::rawListen).remote().get();
+                port = g.actor(1).task(AllReduceBandwidthWorker::rawListen).remote().get();
             }
-            return g.actor(0).task(P4Worker::timedTcpCopy, port, BYTES).remote().get();
+            return g.actor(0).task(AllReduceBandwidthWorker::timedTcpCopy, port, BYTES).remote().get();
         }
     }
 

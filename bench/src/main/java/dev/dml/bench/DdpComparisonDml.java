@@ -27,15 +27,15 @@ import java.util.stream.Stream;
 import tech.tablesaw.api.Table;
 
 /**
- * P3's dml side: one {@code Dml.start(spec, driver)} job of a {@link P3Setting}, timed by a
+ * P3's dml side: one {@code Dml.start(spec, driver)} job of a {@link DdpComparisonJob}, timed by a
  * listener in this JVM. A step's end is when its metrics arrive here; the first step's start is
  * the arrival of epoch 1's metrics minus the epoch's own seconds (both arrive alike late).
  *
- * <p>A trajectory run also writes a checkpoint every {@link P3Setting#EVAL_EVERY} steps; the
+ * <p>A trajectory run also writes a checkpoint every {@link DdpComparisonJob#EVAL_EVERY} steps; the
  * listener copies each one as it appears, and after the job each is loaded into a replica here
  * and scored on the test split. Checkpoints cost time, so only untimed runs write them.
  */
-final class P3Dml {
+final class DdpComparisonDml {
 
     private final Table train;
     private final Table test;
@@ -47,7 +47,7 @@ final class P3Dml {
      * @param test the test split
      * @param workerJvmOptions extra worker JVM options, e.g. a flight recording
      */
-    P3Dml(Table train, Table test, List<String> workerJvmOptions) {
+    DdpComparisonDml(Table train, Table test, List<String> workerJvmOptions) {
         this.train = train;
         this.test = test;
         this.testLabels = test.intColumn(FashionMnist.LABEL).asIntArray();
@@ -55,12 +55,12 @@ final class P3Dml {
     }
 
     /** Runs the setting's job once; a trajectory run also scores the test split. */
-    P3Run run(P3Setting s, DriverProcess driver, boolean trajectory) throws IOException {
+    DdpComparisonRun run(DdpComparisonJob s, DriverProcess driver, boolean trajectory) throws IOException {
         Path ckDir = trajectory ? Files.createTempDirectory("dml-p3-") : null;
         try {
             Clock clock = new Clock(s.steps(), ckDir);
-            TrainSpecBuilder b = P1Jobs.builder(train.first(s.rows()), s.workers(),
-                    P3Setting.BATCH, P3Setting.EPOCHS, "p3-" + s.name())
+            TrainSpecBuilder b = ComputeBoundJobs.builder(train.first(s.rows()), s.workers(),
+                    DdpComparisonJob.BATCH, DdpComparisonJob.EPOCHS, "p3-" + s.name())
                     .addListener(clock)
                     // the PyTorch side reads each shard's rows in order, as --no-shuffle does
                     .optShuffle(false);
@@ -68,20 +68,20 @@ final class P3Dml {
                 b.setModel(ModelSpec.Family.CNN);
             }
             if (trajectory) {
-                b.optCheckpoints(ckDir, P3Setting.EVAL_EVERY);
+                b.optCheckpoints(ckDir, DdpComparisonJob.EVAL_EVERY);
             }
             workerJvmOptions.forEach(b::addWorkerJvmOption);
             TrainSpec spec = b.build();
             clock.t0 = System.nanoTime();
-            P1Jobs.JobRun j = P1Jobs.runJob(spec, driver);
+            ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver);
             Map<String, Double> parts = new LinkedHashMap<>();
             parts.put("compute_ms", j.stepComputeMs);
             parts.put("all_reduce_ms", j.stepCommMs);
             parts.put("driver_ms", j.driverMsPerStep(
-                    (P3Setting.EPOCHS - 1) * P3Setting.STEPS_PER_EPOCH));
+                    (DdpComparisonJob.EPOCHS - 1) * DdpComparisonJob.STEPS_PER_EPOCH));
             parts.put("worker_cpu_percent", Arrays.stream(j.cpuPercent).average().orElse(0));
             Map<Integer, Double> acc = trajectory ? score(spec, clock) : Map.of();
-            return new P3Run(clock.epoch1End - clock.epoch1Seconds, clock.at, j.finalLoss, acc,
+            return new DdpComparisonRun(clock.epoch1End - clock.epoch1Seconds, clock.at, j.finalLoss, acc,
                     parts);
         } finally {
             if (ckDir != null) {
@@ -96,8 +96,8 @@ final class P3Dml {
 
     private Map<Integer, Double> score(TrainSpec spec, Clock clock) {
         Map<Integer, Double> acc = new TreeMap<>();
-        for (int step = P3Setting.EVAL_EVERY; step <= clock.at.length - 1;
-                step += P3Setting.EVAL_EVERY) {
+        for (int step = DdpComparisonJob.EVAL_EVERY; step <= clock.at.length - 1;
+                step += DdpComparisonJob.EVAL_EVERY) {
             if (!clock.states.containsKey((long) step)) {
                 throw new IllegalStateException("The checkpoint of step " + step + " was not"
                         + " copied" + (clock.error != null ? ": " + clock.error : "") + ".");
@@ -134,7 +134,7 @@ final class P3Dml {
         @Override
         public void onStep(StepMetrics m) {
             at[(int) m.step()] = (System.nanoTime() - t0) / 1e9;
-            if (ckDir != null && m.step() % P3Setting.EVAL_EVERY == 0) {
+            if (ckDir != null && m.step() % DdpComparisonJob.EVAL_EVERY == 0) {
                 copyCheckpoints();
             }
         }

@@ -21,14 +21,14 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * P13's measuring JVM, which {@link P13GpuSampling} starts with the {@code nvidia-smi} to use
+ * P13's measuring JVM, which {@link GpuSamplerCost} starts with the {@code nvidia-smi} to use
  * first on its {@code PATH} and one PyTorch thread, as a worker runs. It trains a worker's step
  * ({@link ModelStage#trainBatch} then {@link ModelStage#step}) with no GPU sampler, with one at
  * a worker's period ({@link GpuSampler#PERIOD}) and with one at {@link #STRESS}, alternately
  * ({@link SideBySide}), and times single queries. Prints one line, {@code P13 } and the numbers
  * as JSON, which the parent reads.
  */
-final class P13Steps {
+final class GpuSamplerSteps {
 
     static final int INPUTS = 784;
     static final int CLASSES = 10;
@@ -45,7 +45,7 @@ final class P13Steps {
     /** Linux's USER_HZ, the unit of cutime and cstime in /proc/self/stat. */
     private static final double TICKS_PER_SECOND = 100.0;
 
-    private P13Steps() {}
+    private GpuSamplerSteps() {}
 
     /** One way of running the steps: its sampler period (null: none) and what it measured. */
     private static final class Side {
@@ -67,12 +67,12 @@ final class P13Steps {
             m.remove("bytes");
             m.remove("mb_per_s");
             m.put("step_ms", TrialTimes.round(times.medianSeconds() * 1e3 / STEPS, 2));
-            m.put("step_p95_ms", P1Jobs.series("per trial: the 95th percentile of its "
+            m.put("step_p95_ms", ComputeBoundJobs.series("per trial: the 95th percentile of its "
                     + STEPS + " steps", p95Ms, 2));
-            m.put("step_max_ms", P1Jobs.series("per trial: its slowest step", maxMs, 2));
+            m.put("step_max_ms", ComputeBoundJobs.series("per trial: its slowest step", maxMs, 2));
             if (every != null) {
                 m.put("period_ms", every.toMillis());
-                m.put("queries_per_trial", P1Jobs.series("queries the sampler started during"
+                m.put("queries_per_trial", ComputeBoundJobs.series("queries the sampler started during"
                         + " a trial (the first at its start)", queries, 0));
             }
             return m;
@@ -193,8 +193,8 @@ final class P13Steps {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("what", QUERIES + " queries in a row on one thread, each GpuSampler.sampleOnce():"
                 + " start the process, wait for it, read and parse its output");
-        m.put("wall_ms", P1Jobs.series("wall time of one query", wallMs, 3));
-        m.put("jvm_thread_cpu_ms", P1Jobs.series("CPU of the querying JVM thread (spawn,"
+        m.put("wall_ms", ComputeBoundJobs.series("wall time of one query", wallMs, 3));
+        m.put("jvm_thread_cpu_ms", ComputeBoundJobs.series("CPU of the querying JVM thread (spawn,"
                 + " wait, read, parse)", cpuMs, 3));
         m.put("child_cpu_ms_mean", childrenMs < 0 ? "unknown (no /proc)"
                 : TrialTimes.round(childrenMs, 3));

@@ -24,7 +24,7 @@ import tech.tablesaw.api.Table;
  * warmed-up top-k's reduction and accuracy (no goal) too. Top-k runs with DGC's momentum
  * correction for Adam ({@code dev.dml.ray.collective.MomentumCorrection}).
  */
-final class P5Compression implements Benchmark {
+final class CompressionTraffic implements Benchmark {
 
     static final double GOAL = 50;
     static final double INT8_GOAL = 3.9;
@@ -55,7 +55,7 @@ final class P5Compression implements Benchmark {
      * include {@code none}, the baseline), e.g. {@code none,topk:0.01:0.25}.
      */
     private static List<String> schemes() {
-        String only = System.getProperty(P3VsDdp.ONLY, "").strip();
+        String only = System.getProperty(TorchDdpComparison.ONLY, "").strip();
         if (only.isEmpty()) {
             return SCHEMES;
         }
@@ -70,14 +70,14 @@ final class P5Compression implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!P1Jobs.haveData()) {
+        if (!ComputeBoundJobs.haveData()) {
             throw new IllegalStateException("P5 needs Fashion-MNIST; install the Debian package"
                     + " dataset-fashion-mnist (bash bin/install does).");
         }
         List<String> schemesRun = schemes();
         String topK = schemesRun.contains(TOP_K) ? TOP_K : schemesRun.stream()
                 .filter(x -> x.startsWith("topk:")).findFirst().orElse(null);
-        Table train = P1Jobs.table(ROWS);
+        Table train = ComputeBoundJobs.table(ROWS);
         Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST,
                 TEST_ROWS).toTable();
         int[] labels = test.intColumn(FashionMnist.LABEL).asIntArray();
@@ -90,11 +90,11 @@ final class P5Compression implements Benchmark {
             commMs.put(s, new ArrayList<>());
         });
         int steps = 0;
-        try (RayCluster cluster = P1Jobs.openCluster();
+        try (RayCluster cluster = ComputeBoundJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             for (long seed : SEEDS) {
                 for (String scheme : schemesRun) {
-                    TrainSpec spec = P1Jobs.builder(train, 2, BATCH, EPOCHS, "p5-"
+                    TrainSpec spec = ComputeBoundJobs.builder(train, 2, BATCH, EPOCHS, "p5-"
                             + scheme.replace(':', '-')).setModel(ModelSpec.Family.MLP, HIDDEN)
                             .optCompress(scheme).optSeed(seed).build();
                     TrainResult r = TrainJob.start(spec, driver, new dev.dml.events
@@ -122,18 +122,18 @@ final class P5Compression implements Benchmark {
                 ratios.add(bytes.get("none").get(i) / bytes.get(s).get(i));
                 points.add(100 * (accuracy.get("none").get(i) - accuracy.get(s).get(i)));
             }
-            reduction.put(s, P1Jobs.median(ratios));
-            pointsLost.put(s, P1Jobs.median(points));
+            reduction.put(s, ComputeBoundJobs.median(ratios));
+            pointsLost.put(s, ComputeBoundJobs.median(points));
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("bytes_sent", P1Jobs.series("gradient bytes both workers sent over the job",
+            m.put("bytes_sent", ComputeBoundJobs.series("gradient bytes both workers sent over the job",
                     bytes.get(s), 0));
-            m.put("byte_reduction", P1Jobs.series("bytes of none / bytes of this scheme, same"
+            m.put("byte_reduction", ComputeBoundJobs.series("bytes of none / bytes of this scheme, same"
                     + " seed", ratios, 2));
-            m.put("accuracy", P1Jobs.series("held-out accuracy on " + TEST_ROWS
+            m.put("accuracy", ComputeBoundJobs.series("held-out accuracy on " + TEST_ROWS
                     + " test images", accuracy.get(s), 4));
-            m.put("accuracy_points_below_none", P1Jobs.series("100 x (accuracy of none -"
+            m.put("accuracy_points_below_none", ComputeBoundJobs.series("100 x (accuracy of none -"
                     + " accuracy of this scheme), same seed", points, 2));
-            m.put("all_reduce_ms_per_step", P1Jobs.series("mean over steps of the slowest"
+            m.put("all_reduce_ms_per_step", ComputeBoundJobs.series("mean over steps of the slowest"
                     + " rank's all-reduce time (context: no goal)", commMs.get(s), 2));
             schemes.put(s, m);
         }
@@ -143,7 +143,7 @@ final class P5Compression implements Benchmark {
                 + " %.2f points below none", x, reduction.get(x), pointsLost.get(x)))
                 .collect(java.util.stream.Collectors.joining("; ")));
         Map<String, Object> setup = new LinkedHashMap<>();
-        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + P1Jobs.LEARNING_RATE
+        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + ComputeBoundJobs.LEARNING_RATE
                 + "; top-k runs Adam's moments on each worker before compressing (DGC's"
                 + " momentum correction) and the model steps with plain SGD on the sum");
         setup.put("data", "Fashion-MNIST: the first " + ROWS + " training images (dealt to 2"

@@ -20,7 +20,7 @@ import tech.tablesaw.api.Table;
  * first mode rotating. The ratio is the median steady throughput (examples/s over epochs 2 on)
  * of async over sync; the goal is at least 1.0 with held-out accuracy within 1 point of sync.
  */
-final class A1Async implements Benchmark {
+final class AsyncVersusSync implements Benchmark {
 
     static final double GOAL = 1.0;
     static final double ACCURACY_POINTS = 1.0;
@@ -28,19 +28,19 @@ final class A1Async implements Benchmark {
     static final int SERVERS = 2;
     static final int ROUNDS = 3;
     /** P5's job: the same rows, model, batch and epochs. */
-    static final int ROWS = P5Compression.ROWS;
-    static final int TEST_ROWS = P5Compression.TEST_ROWS;
-    static final int BATCH = P5Compression.BATCH;
-    static final int EPOCHS = P5Compression.EPOCHS;
-    static final int HIDDEN = P5Compression.HIDDEN;
+    static final int ROWS = CompressionTraffic.ROWS;
+    static final int TEST_ROWS = CompressionTraffic.TEST_ROWS;
+    static final int BATCH = CompressionTraffic.BATCH;
+    static final int EPOCHS = CompressionTraffic.EPOCHS;
+    static final int HIDDEN = CompressionTraffic.HIDDEN;
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!P1Jobs.haveData()) {
+        if (!ComputeBoundJobs.haveData()) {
             throw new IllegalStateException("A1 needs Fashion-MNIST; install the Debian package"
                     + " dataset-fashion-mnist (bash bin/install does).");
         }
-        Table train = P1Jobs.table(ROWS);
+        Table train = ComputeBoundJobs.table(ROWS);
         Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST,
                 TEST_ROWS).toTable();
         int[] labels = test.intColumn(FashionMnist.LABEL).asIntArray();
@@ -56,19 +56,19 @@ final class A1Async implements Benchmark {
             }
         }
         int steps = 0;
-        try (RayCluster cluster = P1Jobs.openCluster();
+        try (RayCluster cluster = ComputeBoundJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             for (int round = -1; round < ROUNDS; round++) { // round -1 warms up, unrecorded
                 for (int k = 0; k < MODES.size(); k++) {
                     String mode = MODES.get(Math.floorMod(round + k, MODES.size()));
-                    TrainSpecBuilder b = P1Jobs.builder(train, 2, BATCH, EPOCHS, "a1-"
+                    TrainSpecBuilder b = ComputeBoundJobs.builder(train, 2, BATCH, EPOCHS, "a1-"
                             + mode.replace(':', '-')).setModel(ModelSpec.Family.MLP, HIDDEN)
                             .optSync(mode);
                     if (!"sync".equals(mode)) {
                         b.optParameterServers(SERVERS);
                     }
                     TrainSpec spec = b.build();
-                    P1Jobs.JobRun j = P1Jobs.runJob(spec, driver);
+                    ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver);
                     steps = spec.stepsPerEpoch() * EPOCHS;
                     double acc = Metrics.accuracy(j.result.predictClasses(test), labels);
                     int steady = spec.stepsPerEpoch() * (EPOCHS - 1);
@@ -86,24 +86,24 @@ final class A1Async implements Benchmark {
                 }
             }
         }
-        double sync = P1Jobs.median(rate.get("sync"));
+        double sync = ComputeBoundJobs.median(rate.get("sync"));
         Map<String, Object> modes = new LinkedHashMap<>();
         Map<String, Double> ratio = new LinkedHashMap<>();
         Map<String, Double> points = new LinkedHashMap<>();
         for (String m : MODES) {
-            ratio.put(m, P1Jobs.median(rate.get(m)) / sync);
-            points.put(m, 100 * (P1Jobs.median(accuracy.get("sync"))
-                    - P1Jobs.median(accuracy.get(m))));
+            ratio.put(m, ComputeBoundJobs.median(rate.get(m)) / sync);
+            points.put(m, 100 * (ComputeBoundJobs.median(accuracy.get("sync"))
+                    - ComputeBoundJobs.median(accuracy.get(m))));
             Map<String, Object> o = new LinkedHashMap<>();
-            o.put("examples_per_s", P1Jobs.series("steady examples/s, epochs 2-" + EPOCHS,
+            o.put("examples_per_s", ComputeBoundJobs.series("steady examples/s, epochs 2-" + EPOCHS,
                     rate.get(m), 1));
-            o.put("accuracy", P1Jobs.series("held-out accuracy on " + TEST_ROWS
+            o.put("accuracy", ComputeBoundJobs.series("held-out accuracy on " + TEST_ROWS
                     + " test images", accuracy.get(m), 4));
-            o.put("compute_ms_per_step", P1Jobs.series("slowest rank's forward, backward and"
+            o.put("compute_ms_per_step", ComputeBoundJobs.series("slowest rank's forward, backward and"
                     + " optimizer time per step", computeMs.get(m), 2));
-            o.put("comm_ms_per_step", P1Jobs.series("slowest rank's all-reduce, or push and"
+            o.put("comm_ms_per_step", ComputeBoundJobs.series("slowest rank's all-reduce, or push and"
                     + " pull to the servers, per step", commMs.get(m), 2));
-            o.put("driver_ms_per_step", P1Jobs.series("wall time per step beyond the slowest"
+            o.put("driver_ms_per_step", ComputeBoundJobs.series("wall time per step beyond the slowest"
                     + " rank's compute and communication: calls between chunks, seeding and"
                     + " pulling", driverMs.get(m), 2));
             o.put("throughput_ratio_to_sync", TrialTimes.round(ratio.get(m), 3));
@@ -116,7 +116,7 @@ final class A1Async implements Benchmark {
                 + " %.2f points%n", r, points.get("async"), ratio.get("ssp:2"),
                 points.get("ssp:2"));
         Map<String, Object> setup = new LinkedHashMap<>();
-        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + P1Jobs.LEARNING_RATE);
+        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + ComputeBoundJobs.LEARNING_RATE);
         setup.put("data", "Fashion-MNIST: the first " + ROWS + " training images (dealt to 2"
                 + " workers, shuffled), the first " + TEST_ROWS + " test images");
         setup.put("job", "2 workers (1 CPU each), batch " + BATCH + " each, " + EPOCHS

@@ -21,10 +21,10 @@ import java.util.Map;
  * rows each, 31 float32 features and an int label) with pyarrow. A child JVM, the kernel, runs
  * with {@code -Xmx}{@value #KERNEL_HEAP_MB}{@code m}: it opens a local cluster (2 CPUs), builds
  * the spec from the folder (the streaming scan), and starts a 2-worker job ({@link
- * P12Kernel}). The table as Tablesaw doubles would need several times that heap. Several rounds;
+ * TimeToFirstStepKernel}). The table as Tablesaw doubles would need several times that heap. Several rounds;
  * the median is the ratio.
  */
-final class P12FirstStep implements Benchmark {
+final class TimeToFirstStep implements Benchmark {
 
     static final double GOAL = 60;
     static final int PARTS = 12;
@@ -95,7 +95,7 @@ final class P12FirstStep implements Benchmark {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + KERNEL_HEAP_MB + "m", "-Dai.djl.offline=true",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), P12Kernel.class.getName(),
+                "-cp", System.getProperty("java.class.path"), TimeToFirstStepKernel.class.getName(),
                 data.toString(), cache.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Map<String, Double> out = new LinkedHashMap<>();

@@ -47,7 +47,7 @@ import tech.tablesaw.api.Table;
  * on one embedded head with 2 CPUs, each worker reserving half a CPU; the node case on a head and
  * three namespaced nodes of one CPU (two busy, one spare), with {@code --placement spread}.
  */
-final class R1Recovery implements Benchmark {
+final class RecoveryTime implements Benchmark {
 
     static final double GOAL_SECONDS = 10;
     static final int RUNS = 5;
@@ -84,7 +84,7 @@ final class R1Recovery implements Benchmark {
             }
         }
         Map<String, Object> medians = new LinkedHashMap<>();
-        seconds.forEach((k, v) -> medians.put(k, TrialTimes.round(P1Jobs.median(v), 3)));
+        seconds.forEach((k, v) -> medians.put(k, TrialTimes.round(ComputeBoundJobs.median(v), 3)));
         double worst = medians.values().stream().mapToDouble(v -> (Double) v).max().orElseThrow();
         BenchResult result = new BenchResult("R1", GOAL_SECONDS, command).optSmallerIsBetter()
                 .setRatio(worst);

@@ -22,7 +22,7 @@ import java.util.Random;
  * machine without a CUDA GPU it runs on the CPU, a smaller model: there it shows why jobs refuse
  * fp16 without GPUs.
  */
-final class P14Precision implements Benchmark {
+final class MixedPrecisionSpeedup implements Benchmark {
 
     static final double GOAL = 0.7;
     static final int ROUNDS = 5;

@@ -21,7 +21,7 @@ import java.util.Map;
  * 784-1024-1024-10 (1.86M parameters, 7.5 MB of gradients all-reduced per step). Throughput is
  * over the epochs after the first, as in P1; one cluster and one driver serve every job.
  */
-final class P2Scaling implements Benchmark {
+final class TwoWorkerScaling implements Benchmark {
 
     static final double GOAL = 1.8;
     static final int BATCH = 1024;
@@ -32,15 +32,15 @@ final class P2Scaling implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!P1Jobs.haveData()) {
+        if (!ComputeBoundJobs.haveData()) {
             throw new IllegalStateException("P2 needs Fashion-MNIST; install the Debian package"
                     + " dataset-fashion-mnist (bash bin/install does).");
         }
-        TrainSpec one = P1Jobs.spec(P1Jobs.table(STEPS * BATCH), 1, BATCH, EPOCHS, "p2-1w");
-        TrainSpec two = P1Jobs.spec(P1Jobs.table(2 * STEPS * BATCH), 2, BATCH, EPOCHS, "p2-2w");
-        TrainSpec strong = P1Jobs.spec(P1Jobs.table(STEPS * BATCH), 2, BATCH / 2, EPOCHS,
+        TrainSpec one = ComputeBoundJobs.spec(ComputeBoundJobs.table(STEPS * BATCH), 1, BATCH, EPOCHS, "p2-1w");
+        TrainSpec two = ComputeBoundJobs.spec(ComputeBoundJobs.table(2 * STEPS * BATCH), 2, BATCH, EPOCHS, "p2-2w");
+        TrainSpec strong = ComputeBoundJobs.spec(ComputeBoundJobs.table(STEPS * BATCH), 2, BATCH / 2, EPOCHS,
                 "p2-2w-strong");
-        double load0 = P1Jobs.loadAverage();
+        double load0 = ComputeBoundJobs.loadAverage();
         Case c1 = new Case("one_worker", one, "1 worker, batch " + BATCH);
         Case c2 = new Case("two_workers", two, "2 workers, batch " + BATCH + " each (global "
                 + 2 * BATCH + "), twice the rows: weak scaling");
@@ -48,7 +48,7 @@ final class P2Scaling implements Benchmark {
                 + " each (global " + BATCH + "), the same rows as 1 worker: strong scaling");
         double clusterStart;
         long c0 = System.nanoTime();
-        try (RayCluster cluster = P1Jobs.openCluster()) {
+        try (RayCluster cluster = ComputeBoundJobs.openCluster()) {
             clusterStart = (System.nanoTime() - c0) / 1e9;
             try (DriverProcess driver = cluster.openDriver()) {
                 new SideBySide(WARMUPS, REPETITIONS)
@@ -71,7 +71,7 @@ final class P2Scaling implements Benchmark {
 
         Map<String, Object> setup = new LinkedHashMap<>();
         setup.put("model", "MLP 784-1024-1024-10 (ReLU), standardized inputs, softmax"
-                + " cross-entropy; Adam lr " + P1Jobs.LEARNING_RATE + ", seed " + P1Jobs.SEED);
+                + " cross-entropy; Adam lr " + ComputeBoundJobs.LEARNING_RATE + ", seed " + ComputeBoundJobs.SEED);
         setup.put("data", "Fashion-MNIST train, first rows (Debian dataset-fashion-mnist)");
         setup.put("cluster", "embedded Ray head, optNumCpus(2); optCpusPerWorker(1); one PyTorch"
                 + " thread per worker");
@@ -81,7 +81,7 @@ final class P2Scaling implements Benchmark {
         setup.put("epochs", EPOCHS);
         setup.put("timed_steps_per_repetition", (EPOCHS - 1) * STEPS);
         setup.put("load_average_1min_at_start", load0);
-        setup.put("load_average_1min_at_end", P1Jobs.loadAverage());
+        setup.put("load_average_1min_at_end", ComputeBoundJobs.loadAverage());
         setup.put("cluster_start_s", TrialTimes.round(clusterStart, 3));
 
         Map<String, Object> cases = new LinkedHashMap<>();
@@ -96,7 +96,7 @@ final class P2Scaling implements Benchmark {
                 .put("strong_scaling_is", "median(2 workers, same global batch " + BATCH
                         + " and rows as 1 worker) / median(1 worker): context, not the goal")
                 .put("paired_ratios", paired.stream().map(x -> TrialTimes.round(x, 4)).toArray())
-                .put("paired_ratio_median", TrialTimes.round(P1Jobs.median(paired), 4))
+                .put("paired_ratio_median", TrialTimes.round(ComputeBoundJobs.median(paired), 4))
                 .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
                         + " round, then " + REPETITIONS + " timed rounds of the three jobs"
                         + " (SideBySide: each round starts at the next job, full GC before each);"
@@ -135,7 +135,7 @@ final class P2Scaling implements Benchmark {
         }
 
         double run(Round round, DriverProcess driver) {
-            P1Jobs.JobRun j = P1Jobs.runJob(spec, driver);
+            ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver);
             if (round.timed()) {
                 compute.add(j.stepComputeMs);
                 comm.add(j.stepCommMs);
@@ -168,29 +168,29 @@ final class P2Scaling implements Benchmark {
             m.put("batch_per_worker", spec.batchSize());
             m.put("rows", spec.trainTable().rowCount());
             m.put("examples_per_repetition", examples);
-            m.put("examples_per_s", P1Jobs.series("global examples/s over the timed epochs",
+            m.put("examples_per_s", ComputeBoundJobs.series("global examples/s over the timed epochs",
                     rates, 1));
-            m.put("steady_seconds", P1Jobs.series("seconds of the timed epochs",
+            m.put("steady_seconds", ComputeBoundJobs.series("seconds of the timed epochs",
                     java.util.Arrays.stream(samples.seconds()).boxed().toList(), 4));
             m.put("step_ms", TrialTimes.round(samples.medianSeconds() * 1e3 / steadySteps, 2));
             Map<String, Object> split = new LinkedHashMap<>();
             split.put("source", "StepMetrics of the timed epochs (slowest rank per step), mean"
                     + " per step; median over the repetitions");
-            split.put("compute_ms", P1Jobs.series("forward + backward + gradient copies + Adam",
+            split.put("compute_ms", ComputeBoundJobs.series("forward + backward + gradient copies + Adam",
                     compute, 2));
-            split.put("all_reduce_ms", P1Jobs.series("gradient all-reduce, waiting for the"
+            split.put("all_reduce_ms", ComputeBoundJobs.series("gradient all-reduce, waiting for the"
                     + " peer included", comm, 2));
-            split.put("driver_ms", P1Jobs.series("epoch time per step minus (slowest rank's"
+            split.put("driver_ms", ComputeBoundJobs.series("epoch time per step minus (slowest rank's"
                     + " compute + slowest rank's all-reduce); negative with 2 ranks because"
                     + " the faster rank's all-reduce includes waiting for the slower one's"
                     + " compute, so the two maxima overlap", driverMs, 2));
             split.put("all_reduce_bytes_per_step", allReduceBytes);
-            split.put("worker_cpu_percent", P1Jobs.series("mean over ranks of the process CPU"
+            split.put("worker_cpu_percent", ComputeBoundJobs.series("mean over ranks of the process CPU"
                     + " use at the last report (100 = one core)", cpu, 1));
             m.put("per_step", split);
-            m.put("job_startup_s", P1Jobs.series("wall time minus all epochs: shard encoding,"
+            m.put("job_startup_s", ComputeBoundJobs.series("wall time minus all epochs: shard encoding,"
                     + " actor start, shipping, init, result fetch", startup, 3));
-            m.put("first_epoch_s", P1Jobs.series("the warm-up epoch", firstEpoch, 3));
+            m.put("first_epoch_s", ComputeBoundJobs.series("the warm-up epoch", firstEpoch, 3));
             return m;
         }
     }

@@ -33,7 +33,7 @@ import java.util.ServiceLoader;
  *       at least 0.98).
  * </ul>
  */
-final class P7LivePlots implements Benchmark {
+final class LivePlotCost implements Benchmark {
 
     private static final int PAIRS = 5;
     private static final String JOB = "--label is_fraud --hidden 64,32 --workers 2 --epochs 2"

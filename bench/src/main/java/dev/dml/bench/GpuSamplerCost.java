@@ -21,7 +21,7 @@ import java.util.Map;
  * dev.dml.ray.train.GpuSampler}, an {@code nvidia-smi} query process every second) divided by
  * the time without it (smaller is better; goal at most {@value #GOAL}).
  *
- * <p>The steps run in a child JVM ({@link P13Steps}) with one PyTorch thread, as a worker's do.
+ * <p>The steps run in a child JVM ({@link GpuSamplerSteps}) with one PyTorch thread, as a worker's do.
  * Where {@code nvidia-smi} is on the {@code PATH}, the child runs the real one. Where it is not
  * (a machine without a GPU), this JVM writes a stand-in named {@code nvidia-smi} to a temporary
  * folder put first on the child's {@code PATH}: a shell script that prints {@value #SAMPLE}
@@ -30,7 +30,7 @@ import java.util.Map;
  * which ran. A second run pins the step JVM to one core ({@link #ONE_CORE}), where the query
  * cannot run beside the step: the worst case, reported apart.
  */
-final class P13GpuSampling implements Benchmark {
+final class GpuSamplerCost implements Benchmark {
 
     static final double GOAL = 1.02;
     static final String SAMPLE = "nvidia-smi/one-h100.csv";
@@ -53,7 +53,7 @@ final class P13GpuSampling implements Benchmark {
                     + " and parsing the query each period, not NVML's work (on a GPU node the"
                     + " bench runs the real nvidia-smi)");
         }
-        double load0 = P1Jobs.loadAverage();
+        double load0 = ComputeBoundJobs.loadAverage();
         Map<String, Object> m;
         Map<String, Object> pinned = new LinkedHashMap<>();
         try {
@@ -80,47 +80,47 @@ final class P13GpuSampling implements Benchmark {
         duty.put("is", "median query wall time / (period + that time): the share of the time a"
                 + " query process is running (the sampler waits a period after each query ends)");
         duty.put("worker_period", TrialTimes.round(queryMs / (1000 + queryMs), 5));
-        duty.put("stress_period", TrialTimes.round(queryMs / (P13Steps.STRESS.toMillis()
+        duty.put("stress_period", TrialTimes.round(queryMs / (GpuSamplerSteps.STRESS.toMillis()
                 + queryMs), 5));
         System.out.printf("P13: ratio %.4f (stress %.4f); one query %.2f ms%n", ratio, stress,
                 queryMs);
         BenchResult r = new BenchResult("P13", GOAL, command).optSmallerIsBetter()
                 .setRatio(ratio)
-                .put("ratio_is", "median seconds of " + P13Steps.STEPS + " training steps with"
+                .put("ratio_is", "median seconds of " + GpuSamplerSteps.STEPS + " training steps with"
                         + " the GPU sampler running at a worker's period (1 s) / median seconds"
                         + " of the same steps with no sampler, interleaved in one JVM")
                 .put("stress_ratio", TrialTimes.round(stress, 4))
                 .put("stress_ratio_is", "the same with the sampler at "
-                        + P13Steps.STRESS.toMillis() + " ms, 20x a worker's rate")
+                        + GpuSamplerSteps.STRESS.toMillis() + " ms, 20x a worker's rate")
                 .put("nvidia_smi", smi)
                 .put("duty_cycle", duty);
         m.forEach(r::put);
         return r.put("one_core", pinned)
                 .put("setup", setup())
-                .put("load_average_1min", List.of(load0, P1Jobs.loadAverage()));
+                .put("load_average_1min", List.of(load0, ComputeBoundJobs.loadAverage()));
     }
 
     private static Map<String, Object> setup() {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("step", "ModelStage.trainBatch (forward, loss, backward) then ModelStage.step"
                 + " (Adam lr 1e-3), a data-parallel worker's compute path on the CPU");
-        s.put("model", "MLP " + P13Steps.INPUTS + "-1024-1024-" + P13Steps.CLASSES + " (ReLU),"
+        s.put("model", "MLP " + GpuSamplerSteps.INPUTS + "-1024-1024-" + GpuSamplerSteps.CLASSES + " (ReLU),"
                 + " softmax cross-entropy");
-        s.put("batch", P13Steps.BATCH);
-        s.put("data", P13Steps.BATCHES + " batches of Gaussian features and random labels,"
+        s.put("batch", GpuSamplerSteps.BATCH);
+        s.put("data", GpuSamplerSteps.BATCHES + " batches of Gaussian features and random labels,"
                 + " cycled (the step time does not depend on the values)");
-        s.put("steps_per_trial", P13Steps.STEPS);
+        s.put("steps_per_trial", GpuSamplerSteps.STEPS);
         s.put("jvm", "a child JVM: -Dai.djl.pytorch.num_threads=1 -XX:G1HeapRegionSize=32m,"
                 + " as a worker's");
-        s.put("method", P13Steps.WARMUPS + " warm-up round, then " + P13Steps.REPETITIONS
+        s.put("method", GpuSamplerSteps.WARMUPS + " warm-up round, then " + GpuSamplerSteps.REPETITIONS
                 + " timed rounds of the three trials (no sampler, 1 s, "
-                + P13Steps.STRESS.toMillis() + " ms), SideBySide: each round starts at the next"
+                + GpuSamplerSteps.STRESS.toMillis() + " ms), SideBySide: each round starts at the next"
                 + " trial, full GC before each; a trial starts its sampler just before its first"
                 + " step and closes it after its last");
         return s;
     }
 
-    /** Runs {@link P13Steps}, after {@code prefix} (e.g. taskset), and returns its numbers. */
+    /** Runs {@link GpuSamplerSteps}, after {@code prefix} (e.g. taskset), and returns its numbers. */
     private static Map<String, Object> child(Path standIn, List<String> prefix)
             throws Exception {
         List<String> cmd = new ArrayList<>(prefix);
@@ -129,7 +129,7 @@ final class P13GpuSampling implements Benchmark {
                 "-Dai.djl.offline=true", "-Dai.djl.pytorch.num_threads=1",
                 "-XX:G1HeapRegionSize=32m", "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), P13Steps.class.getName()));
+                "-cp", System.getProperty("java.class.path"), GpuSamplerSteps.class.getName()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         if (standIn != null) {
             // a JVM looks commands up on its own PATH, so the child gets the stand-in's
@@ -161,7 +161,7 @@ final class P13GpuSampling implements Benchmark {
     private static Path standIn() throws IOException {
         Path dir = Files.createTempDirectory("dml-p13");
         Path sample = dir.resolve("one-h100.csv");
-        try (InputStream in = P13GpuSampling.class.getResourceAsStream("/" + SAMPLE)) {
+        try (InputStream in = GpuSamplerCost.class.getResourceAsStream("/" + SAMPLE)) {
             if (in == null) {
                 throw new IllegalStateException(SAMPLE + " is not on the class path; build with"
                         + " bash bench/run, which packages ray-backend's test jar.");
