@@ -46,7 +46,8 @@ public final class Bench {
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && args[0].equals("--list")) {
             // the id stays in results and bench/README.md; the class says what it measures
-            BENCHMARKS.forEach((id, b) -> System.out.println(id + "  " + b.getClass().getSimpleName()));
+            BENCHMARKS.forEach((id, b) -> System.out.println(id + "  " + b.getClass()
+                    .getSimpleName()));
             return;
         }
         Benchmark b = args.length == 1 ? BENCHMARKS.get(args[0]) : null;
