@@ -14,7 +14,7 @@ started and at which each step ended, each step's loss, and, with --eval-every E
 accuracy of the parameters after every E-th step (copied during training, evaluated after it,
 so evaluation is not in the step times).
 
-Run by dev.dml.bench.DdpComparisonTorch; by hand:
+Run by dev.dml.bench.DdpTorchSide; by hand:
     bench/.venv/bin/python bench/torch/p3_ddp.py --model mlp --workers 2 --out /tmp/p3.json
 """
 

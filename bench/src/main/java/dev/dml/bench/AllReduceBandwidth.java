@@ -19,7 +19,7 @@ import java.util.Map;
  * at least 0.5).
  *
  * <p>A real local cluster: the embedded head with 2 CPUs, one driver process, an {@link
- * ActorGroup} of two {@link AllReduceBandwidthWorker}s (1 CPU each). Both times are taken inside the actors. The
+ * ActorGroup} of two {@link RingActor}s (1 CPU each). Both times are taken inside the actors. The
  * all-reduce is {@code allReduce(float[6_250_000], AVERAGE)} on both ranks after a one-float
  * barrier; its time is the slower rank's. The hand-off is rank 0's {@code Ray.put(byte[25 MB])}
  * until rank 1's reply to a call that takes the reference. This JVM loads no Ray classes: the
@@ -113,8 +113,8 @@ final class AllReduceBandwidth implements Benchmark {
     }
 
     @SuppressWarnings("unchecked")
-    private static ActorGroup<AllReduceBandwidthWorker> group(DriverContext context) {
-        return (ActorGroup<AllReduceBandwidthWorker>) context.lookup(GROUP, ActorGroup.class);
+    private static ActorGroup<RingActor> group(DriverContext context) {
+        return (ActorGroup<RingActor>) context.lookup(GROUP, ActorGroup.class);
     }
 
     /** Opens the group of two workers and registers it; returns who they are. */
@@ -123,8 +123,8 @@ final class AllReduceBandwidth implements Benchmark {
 
         @Override
         public ArrayList<String> run(DriverContext context) {
-            ActorGroup<AllReduceBandwidthWorker> g = context.register(GROUP,
-                    ActorGroup.builder(AllReduceBandwidthWorker::new).setSize(WORKERS).open());
+            ActorGroup<RingActor> g = context.register(GROUP,
+                    ActorGroup.builder(RingActor::new).setSize(WORKERS).open());
             ArrayList<String> out = new ArrayList<>();
             for (WorkerInfo w : g.workers()) {
                 out.add("rank " + w.rank() + " of " + w.worldSize() + " over " + w.transport());
@@ -144,7 +144,7 @@ final class AllReduceBandwidth implements Benchmark {
 
         @Override
         public String run(DriverContext context) {
-            return String.valueOf(group(context).callAll(AllReduceBandwidthWorker::env, name));
+            return String.valueOf(group(context).callAll(RingActor::env, name));
         }
     }
 
@@ -155,7 +155,7 @@ final class AllReduceBandwidth implements Benchmark {
         @Override
         public Double run(DriverContext context) {
             double max = 0;
-            for (double s : group(context).callAll(AllReduceBandwidthWorker::timedAllReduce, FLOATS)) {
+            for (double s : group(context).callAll(RingActor::timedAllReduce, FLOATS)) {
                 max = Math.max(max, s);
             }
             return max;
@@ -168,8 +168,8 @@ final class AllReduceBandwidth implements Benchmark {
 
         @Override
         public Double run(DriverContext context) {
-            ActorGroup<AllReduceBandwidthWorker> g = group(context);
-            return g.actor(0).task(AllReduceBandwidthWorker::timedHandOff, g.actor(1), BYTES).remote().get();
+            ActorGroup<RingActor> g = group(context);
+            return g.actor(0).task(RingActor::timedHandOff, g.actor(1), BYTES).remote().get();
         }
     }
 
@@ -181,11 +181,11 @@ final class AllReduceBandwidth implements Benchmark {
 
         @Override
         public Double run(DriverContext context) {
-            ActorGroup<AllReduceBandwidthWorker> g = group(context);
+            ActorGroup<RingActor> g = group(context);
             if (port == null) {
-                port = g.actor(1).task(AllReduceBandwidthWorker::rawListen).remote().get();
+                port = g.actor(1).task(RingActor::rawListen).remote().get();
             }
-            return g.actor(0).task(AllReduceBandwidthWorker::timedTcpCopy, port, BYTES).remote().get();
+            return g.actor(0).task(RingActor::timedTcpCopy, port, BYTES).remote().get();
         }
     }
 

@@ -36,11 +36,11 @@ final class AsyncVersusSync implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!ComputeBoundJobs.haveData()) {
+        if (!MlpJobs.haveData()) {
             throw new IllegalStateException("A1 needs Fashion-MNIST; install the Debian package"
                     + " dataset-fashion-mnist (bash bin/install does).");
         }
-        Table train = ComputeBoundJobs.table(ROWS);
+        Table train = MlpJobs.table(ROWS);
         Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST,
                 TEST_ROWS).toTable();
         int[] labels = test.intColumn(FashionMnist.LABEL).asIntArray();
@@ -56,19 +56,19 @@ final class AsyncVersusSync implements Benchmark {
             }
         }
         int steps = 0;
-        try (RayCluster cluster = ComputeBoundJobs.openCluster();
+        try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             for (int round = -1; round < ROUNDS; round++) { // round -1 warms up, unrecorded
                 for (int k = 0; k < MODES.size(); k++) {
                     String mode = MODES.get(Math.floorMod(round + k, MODES.size()));
-                    TrainSpecBuilder b = ComputeBoundJobs.builder(train, 2, BATCH, EPOCHS, "a1-"
+                    TrainSpecBuilder b = MlpJobs.builder(train, 2, BATCH, EPOCHS, "a1-"
                             + mode.replace(':', '-')).setModel(ModelSpec.Family.MLP, HIDDEN)
                             .optSync(mode);
                     if (!"sync".equals(mode)) {
                         b.optParameterServers(SERVERS);
                     }
                     TrainSpec spec = b.build();
-                    ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver);
+                    MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
                     steps = spec.stepsPerEpoch() * EPOCHS;
                     double acc = Metrics.accuracy(j.result.predictClasses(test), labels);
                     int steady = spec.stepsPerEpoch() * (EPOCHS - 1);
@@ -86,24 +86,24 @@ final class AsyncVersusSync implements Benchmark {
                 }
             }
         }
-        double sync = ComputeBoundJobs.median(rate.get("sync"));
+        double sync = MlpJobs.median(rate.get("sync"));
         Map<String, Object> modes = new LinkedHashMap<>();
         Map<String, Double> ratio = new LinkedHashMap<>();
         Map<String, Double> points = new LinkedHashMap<>();
         for (String m : MODES) {
-            ratio.put(m, ComputeBoundJobs.median(rate.get(m)) / sync);
-            points.put(m, 100 * (ComputeBoundJobs.median(accuracy.get("sync"))
-                    - ComputeBoundJobs.median(accuracy.get(m))));
+            ratio.put(m, MlpJobs.median(rate.get(m)) / sync);
+            points.put(m, 100 * (MlpJobs.median(accuracy.get("sync"))
+                    - MlpJobs.median(accuracy.get(m))));
             Map<String, Object> o = new LinkedHashMap<>();
-            o.put("examples_per_s", ComputeBoundJobs.series("steady examples/s, epochs 2-" + EPOCHS,
+            o.put("examples_per_s", MlpJobs.series("steady examples/s, epochs 2-" + EPOCHS,
                     rate.get(m), 1));
-            o.put("accuracy", ComputeBoundJobs.series("held-out accuracy on " + TEST_ROWS
+            o.put("accuracy", MlpJobs.series("held-out accuracy on " + TEST_ROWS
                     + " test images", accuracy.get(m), 4));
-            o.put("compute_ms_per_step", ComputeBoundJobs.series("slowest rank's forward, backward and"
+            o.put("compute_ms_per_step", MlpJobs.series("slowest rank's forward, backward and"
                     + " optimizer time per step", computeMs.get(m), 2));
-            o.put("comm_ms_per_step", ComputeBoundJobs.series("slowest rank's all-reduce, or push and"
+            o.put("comm_ms_per_step", MlpJobs.series("slowest rank's all-reduce, or push and"
                     + " pull to the servers, per step", commMs.get(m), 2));
-            o.put("driver_ms_per_step", ComputeBoundJobs.series("wall time per step beyond the slowest"
+            o.put("driver_ms_per_step", MlpJobs.series("wall time per step beyond the slowest"
                     + " rank's compute and communication: calls between chunks, seeding and"
                     + " pulling", driverMs.get(m), 2));
             o.put("throughput_ratio_to_sync", TrialTimes.round(ratio.get(m), 3));
@@ -116,7 +116,7 @@ final class AsyncVersusSync implements Benchmark {
                 + " %.2f points%n", r, points.get("async"), ratio.get("ssp:2"),
                 points.get("ssp:2"));
         Map<String, Object> setup = new LinkedHashMap<>();
-        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + ComputeBoundJobs.LEARNING_RATE);
+        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + MlpJobs.LEARNING_RATE);
         setup.put("data", "Fashion-MNIST: the first " + ROWS + " training images (dealt to 2"
                 + " workers, shuffled), the first " + TEST_ROWS + " test images");
         setup.put("job", "2 workers (1 CPU each), batch " + BATCH + " each, " + EPOCHS

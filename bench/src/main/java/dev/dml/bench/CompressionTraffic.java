@@ -70,14 +70,14 @@ final class CompressionTraffic implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!ComputeBoundJobs.haveData()) {
+        if (!MlpJobs.haveData()) {
             throw new IllegalStateException("P5 needs Fashion-MNIST; install the Debian package"
                     + " dataset-fashion-mnist (bash bin/install does).");
         }
         List<String> schemesRun = schemes();
         String topK = schemesRun.contains(TOP_K) ? TOP_K : schemesRun.stream()
                 .filter(x -> x.startsWith("topk:")).findFirst().orElse(null);
-        Table train = ComputeBoundJobs.table(ROWS);
+        Table train = MlpJobs.table(ROWS);
         Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST,
                 TEST_ROWS).toTable();
         int[] labels = test.intColumn(FashionMnist.LABEL).asIntArray();
@@ -90,11 +90,11 @@ final class CompressionTraffic implements Benchmark {
             commMs.put(s, new ArrayList<>());
         });
         int steps = 0;
-        try (RayCluster cluster = ComputeBoundJobs.openCluster();
+        try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             for (long seed : SEEDS) {
                 for (String scheme : schemesRun) {
-                    TrainSpec spec = ComputeBoundJobs.builder(train, 2, BATCH, EPOCHS, "p5-"
+                    TrainSpec spec = MlpJobs.builder(train, 2, BATCH, EPOCHS, "p5-"
                             + scheme.replace(':', '-')).setModel(ModelSpec.Family.MLP, HIDDEN)
                             .optCompress(scheme).optSeed(seed).build();
                     TrainResult r = TrainJob.start(spec, driver, new dev.dml.events
@@ -122,18 +122,18 @@ final class CompressionTraffic implements Benchmark {
                 ratios.add(bytes.get("none").get(i) / bytes.get(s).get(i));
                 points.add(100 * (accuracy.get("none").get(i) - accuracy.get(s).get(i)));
             }
-            reduction.put(s, ComputeBoundJobs.median(ratios));
-            pointsLost.put(s, ComputeBoundJobs.median(points));
+            reduction.put(s, MlpJobs.median(ratios));
+            pointsLost.put(s, MlpJobs.median(points));
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("bytes_sent", ComputeBoundJobs.series("gradient bytes both workers sent over the job",
+            m.put("bytes_sent", MlpJobs.series("gradient bytes both workers sent over the job",
                     bytes.get(s), 0));
-            m.put("byte_reduction", ComputeBoundJobs.series("bytes of none / bytes of this scheme, same"
+            m.put("byte_reduction", MlpJobs.series("bytes of none / bytes of this scheme, same"
                     + " seed", ratios, 2));
-            m.put("accuracy", ComputeBoundJobs.series("held-out accuracy on " + TEST_ROWS
+            m.put("accuracy", MlpJobs.series("held-out accuracy on " + TEST_ROWS
                     + " test images", accuracy.get(s), 4));
-            m.put("accuracy_points_below_none", ComputeBoundJobs.series("100 x (accuracy of none -"
+            m.put("accuracy_points_below_none", MlpJobs.series("100 x (accuracy of none -"
                     + " accuracy of this scheme), same seed", points, 2));
-            m.put("all_reduce_ms_per_step", ComputeBoundJobs.series("mean over steps of the slowest"
+            m.put("all_reduce_ms_per_step", MlpJobs.series("mean over steps of the slowest"
                     + " rank's all-reduce time (context: no goal)", commMs.get(s), 2));
             schemes.put(s, m);
         }
@@ -143,7 +143,7 @@ final class CompressionTraffic implements Benchmark {
                 + " %.2f points below none", x, reduction.get(x), pointsLost.get(x)))
                 .collect(java.util.stream.Collectors.joining("; ")));
         Map<String, Object> setup = new LinkedHashMap<>();
-        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + ComputeBoundJobs.LEARNING_RATE
+        setup.put("model", "MLP 784-" + HIDDEN + "-10 (ReLU), Adam lr " + MlpJobs.LEARNING_RATE
                 + "; top-k runs Adam's moments on each worker before compressing (DGC's"
                 + " momentum correction) and the model steps with plain SGD on the sum");
         setup.put("data", "Fashion-MNIST: the first " + ROWS + " training images (dealt to 2"

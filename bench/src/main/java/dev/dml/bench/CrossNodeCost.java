@@ -45,16 +45,16 @@ final class CrossNodeCost implements Benchmark {
     @Override
     public BenchResult run(String command) throws Exception {
         String why = NamespacedCluster.unavailable().orElse(null);
-        if (why != null || !ComputeBoundJobs.haveData()) {
+        if (why != null || !MlpJobs.haveData()) {
             throw new IllegalStateException("P10 cannot run here: " + (why != null ? why
                     : "no Fashion-MNIST (bash bin/install installs dataset-fashion-mnist)")
                     + ".");
         }
-        Table table = ComputeBoundJobs.table(2 * STEPS * BATCH);
+        Table table = MlpJobs.table(2 * STEPS * BATCH);
         Case spread = new Case("two_nodes", "spread", "2 workers, one on each of two nodes",
                 table);
         Case pack = new Case("one_node", "pack", "2 workers on one node", table);
-        double load0 = ComputeBoundJobs.loadAverage();
+        double load0 = MlpJobs.loadAverage();
         Map<String, Object> startup = new LinkedHashMap<>();
         long t0 = System.nanoTime();
         try (NamespacedCluster nodes = NamespacedCluster.start(2, 2)) {
@@ -84,12 +84,12 @@ final class CrossNodeCost implements Benchmark {
         setup.put("cluster", "NamespacedCluster: Ray head on this machine (0 CPUs, the driver's"
                 + " node), 2 nodes of 2 CPUs, each in its own network namespace (veth on a"
                 + " bridge) and mount namespace (no kernel jars, own /tmp and /dev/shm)");
-        setup.put("job", "P2's: MLP 784-1024-1024-10, Adam lr " + ComputeBoundJobs.LEARNING_RATE
+        setup.put("job", "P2's: MLP 784-1024-1024-10, Adam lr " + MlpJobs.LEARNING_RATE
                 + ", Fashion-MNIST, batch " + BATCH + " per worker, " + STEPS
                 + " steps per epoch, " + EPOCHS + " epochs (the first is the warm-up),"
                 + " optCpusPerWorker(1)");
         setup.put("load_average_1min_at_start", load0);
-        setup.put("load_average_1min_at_end", ComputeBoundJobs.loadAverage());
+        setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
         Map<String, Object> cases = new LinkedHashMap<>();
         cases.put(spread.name, spread.toJson());
         cases.put(pack.name, pack.toJson());
@@ -144,7 +144,7 @@ final class CrossNodeCost implements Benchmark {
             this.name = name;
             this.placement = placement;
             this.what = what;
-            this.spec = ComputeBoundJobs.builder(table, 2, BATCH, EPOCHS, "p10-" + name)
+            this.spec = MlpJobs.builder(table, 2, BATCH, EPOCHS, "p10-" + name)
                     .opt(TrainOptions.PLACEMENT, placement).build();
             this.examples = (long) (EPOCHS - 1) * STEPS * BATCH * 2;
             this.samples = new TrialTimes(name, 0);
@@ -153,7 +153,7 @@ final class CrossNodeCost implements Benchmark {
         double run(Round round, DriverProcess driver) {
             long t0 = System.nanoTime();
             double[] at = {Double.NaN, Double.NaN};
-            ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver, new ProgressListener() {
+            MlpJobs.JobRun j = MlpJobs.runJob(spec, driver, new ProgressListener() {
                 @Override
                 public void onStart(List<WorkerInfo> workers) {
                     at[0] = (System.nanoTime() - t0) / 1e9;
@@ -201,16 +201,16 @@ final class CrossNodeCost implements Benchmark {
             m.put("what", what + " (--placement " + placement + ")");
             m.put("nodes", nodes);
             m.put("links", links);
-            m.put("examples_per_s", ComputeBoundJobs.series("examples/s over the timed epochs", rates, 1));
-            m.put("step_compute_ms", ComputeBoundJobs.series("slowest rank's forward, backward, Adam",
+            m.put("examples_per_s", MlpJobs.series("examples/s over the timed epochs", rates, 1));
+            m.put("step_compute_ms", MlpJobs.series("slowest rank's forward, backward, Adam",
                     compute, 2));
-            m.put("step_all_reduce_ms", ComputeBoundJobs.series("slowest rank's gradient all-reduce,"
+            m.put("step_all_reduce_ms", MlpJobs.series("slowest rank's gradient all-reduce,"
                     + " waiting included", comm, 2));
             m.put("all_reduce_bytes_per_step", allReduceBytes);
             m.put("inter_node_bytes_per_step", interNodeBytes);
-            m.put("job_start_to_workers_s", ComputeBoundJobs.series("submit to every worker running and"
+            m.put("job_start_to_workers_s", MlpJobs.series("submit to every worker running and"
                     + " joined (actor JVMs, runtime env)", toWorkers, 3));
-            m.put("job_start_to_first_step_s", ComputeBoundJobs.series("submit to the first step's"
+            m.put("job_start_to_first_step_s", MlpJobs.series("submit to the first step's"
                     + " metrics (also shards shipped and decoded, init's broadcast)",
                     toFirstStep, 3));
             m.put("first_job_to_workers_s", TrialTimes.round(coldToWorkers, 3));

@@ -21,7 +21,7 @@ import java.util.Map;
  * dev.dml.ray.train.GpuSampler}, an {@code nvidia-smi} query process every second) divided by
  * the time without it (smaller is better; goal at most {@value #GOAL}).
  *
- * <p>The steps run in a child JVM ({@link GpuSamplerSteps}) with one PyTorch thread, as a worker's do.
+ * <p>The steps run in a child JVM ({@link SamplerSteps}) with one PyTorch thread, as a worker's do.
  * Where {@code nvidia-smi} is on the {@code PATH}, the child runs the real one. Where it is not
  * (a machine without a GPU), this JVM writes a stand-in named {@code nvidia-smi} to a temporary
  * folder put first on the child's {@code PATH}: a shell script that prints {@value #SAMPLE}
@@ -53,7 +53,7 @@ final class GpuSamplerCost implements Benchmark {
                     + " and parsing the query each period, not NVML's work (on a GPU node the"
                     + " bench runs the real nvidia-smi)");
         }
-        double load0 = ComputeBoundJobs.loadAverage();
+        double load0 = MlpJobs.loadAverage();
         Map<String, Object> m;
         Map<String, Object> pinned = new LinkedHashMap<>();
         try {
@@ -80,47 +80,47 @@ final class GpuSamplerCost implements Benchmark {
         duty.put("is", "median query wall time / (period + that time): the share of the time a"
                 + " query process is running (the sampler waits a period after each query ends)");
         duty.put("worker_period", TrialTimes.round(queryMs / (1000 + queryMs), 5));
-        duty.put("stress_period", TrialTimes.round(queryMs / (GpuSamplerSteps.STRESS.toMillis()
+        duty.put("stress_period", TrialTimes.round(queryMs / (SamplerSteps.STRESS.toMillis()
                 + queryMs), 5));
         System.out.printf("P13: ratio %.4f (stress %.4f); one query %.2f ms%n", ratio, stress,
                 queryMs);
         BenchResult r = new BenchResult("P13", GOAL, command).optSmallerIsBetter()
                 .setRatio(ratio)
-                .put("ratio_is", "median seconds of " + GpuSamplerSteps.STEPS + " training steps with"
+                .put("ratio_is", "median seconds of " + SamplerSteps.STEPS + " training steps with"
                         + " the GPU sampler running at a worker's period (1 s) / median seconds"
                         + " of the same steps with no sampler, interleaved in one JVM")
                 .put("stress_ratio", TrialTimes.round(stress, 4))
                 .put("stress_ratio_is", "the same with the sampler at "
-                        + GpuSamplerSteps.STRESS.toMillis() + " ms, 20x a worker's rate")
+                        + SamplerSteps.STRESS.toMillis() + " ms, 20x a worker's rate")
                 .put("nvidia_smi", smi)
                 .put("duty_cycle", duty);
         m.forEach(r::put);
         return r.put("one_core", pinned)
                 .put("setup", setup())
-                .put("load_average_1min", List.of(load0, ComputeBoundJobs.loadAverage()));
+                .put("load_average_1min", List.of(load0, MlpJobs.loadAverage()));
     }
 
     private static Map<String, Object> setup() {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("step", "ModelStage.trainBatch (forward, loss, backward) then ModelStage.step"
                 + " (Adam lr 1e-3), a data-parallel worker's compute path on the CPU");
-        s.put("model", "MLP " + GpuSamplerSteps.INPUTS + "-1024-1024-" + GpuSamplerSteps.CLASSES + " (ReLU),"
-                + " softmax cross-entropy");
-        s.put("batch", GpuSamplerSteps.BATCH);
-        s.put("data", GpuSamplerSteps.BATCHES + " batches of Gaussian features and random labels,"
+        s.put("model", "MLP " + SamplerSteps.INPUTS + "-1024-1024-" + SamplerSteps.CLASSES
+                + " (ReLU), softmax cross-entropy");
+        s.put("batch", SamplerSteps.BATCH);
+        s.put("data", SamplerSteps.BATCHES + " batches of Gaussian features and random labels,"
                 + " cycled (the step time does not depend on the values)");
-        s.put("steps_per_trial", GpuSamplerSteps.STEPS);
+        s.put("steps_per_trial", SamplerSteps.STEPS);
         s.put("jvm", "a child JVM: -Dai.djl.pytorch.num_threads=1 -XX:G1HeapRegionSize=32m,"
                 + " as a worker's");
-        s.put("method", GpuSamplerSteps.WARMUPS + " warm-up round, then " + GpuSamplerSteps.REPETITIONS
+        s.put("method", SamplerSteps.WARMUPS + " warm-up round, then " + SamplerSteps.REPETITIONS
                 + " timed rounds of the three trials (no sampler, 1 s, "
-                + GpuSamplerSteps.STRESS.toMillis() + " ms), SideBySide: each round starts at the next"
+                + SamplerSteps.STRESS.toMillis() + " ms), SideBySide: each round starts at the next"
                 + " trial, full GC before each; a trial starts its sampler just before its first"
                 + " step and closes it after its last");
         return s;
     }
 
-    /** Runs {@link GpuSamplerSteps}, after {@code prefix} (e.g. taskset), and returns its numbers. */
+    /** Runs {@link SamplerSteps}, after {@code prefix} (e.g. taskset), and returns its numbers. */
     private static Map<String, Object> child(Path standIn, List<String> prefix)
             throws Exception {
         List<String> cmd = new ArrayList<>(prefix);
@@ -129,7 +129,7 @@ final class GpuSamplerCost implements Benchmark {
                 "-Dai.djl.offline=true", "-Dai.djl.pytorch.num_threads=1",
                 "-XX:G1HeapRegionSize=32m", "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), GpuSamplerSteps.class.getName()));
+                "-cp", System.getProperty("java.class.path"), SamplerSteps.class.getName()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         if (standIn != null) {
             // a JVM looks commands up on its own PATH, so the child gets the stand-in's

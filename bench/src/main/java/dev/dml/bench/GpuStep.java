@@ -27,9 +27,9 @@ import java.util.stream.Collectors;
  * One dml worker's training steps without Ray: {@link ModelStage#open} of an MLP on a device,
  * then {@code trainBatch} and {@code step} over fixed synthetic batches, as a data-parallel
  * worker does them. It prints one JSON line: which libtorch and JNI library the engine loaded,
- * the loss after every step, the examples/s of the timed steps and when they ran. {@code bench/gpu/p9-on-device}
- * runs it beside the same MLP in PyTorch ({@code bench/gpu/torch_step.py}); {@code
- * bench/gpu/build-jni} explains how a libtorch other than DJL's own is chosen.
+ * the loss after every step, the examples/s of the timed steps and when they ran. {@code
+ * bench/gpu/p9-on-device} runs it beside the same MLP in PyTorch ({@code
+ * bench/gpu/torch_step.py}); {@code bench/gpu/build-jni} explains how a libtorch other than DJL's own is chosen.
  *
  * <p>Arguments, each {@code --name value}: {@code device} ({@code cpu} or {@code gpu}),
  * {@code model} ({@code mlp}, or {@code cnn}: dml's small CNN, which ignores {@code hidden}),
@@ -114,8 +114,8 @@ public final class GpuStep {
     }
 
     private static Map<String, String> options(String[] args) {
-        Map<String, String> a = new LinkedHashMap<>(Map.of("device", "cpu", "model", "mlp", "hidden",
-                "1024,1024", "batch", "512", "warmup", "5", "steps", "20"));
+        Map<String, String> a = new LinkedHashMap<>(Map.of("device", "cpu", "model", "mlp",
+                "hidden", "1024,1024", "batch", "512", "warmup", "5", "steps", "20"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             String name = args[i].replaceFirst("^--", "");
             if (!a.containsKey(name)) {

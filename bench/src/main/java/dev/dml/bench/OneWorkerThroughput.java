@@ -44,16 +44,16 @@ final class OneWorkerThroughput implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!ComputeBoundJobs.haveData()) {
+        if (!MlpJobs.haveData()) {
             throw new IllegalStateException("P1 needs Fashion-MNIST; install the Debian package"
                     + " dataset-fashion-mnist (bash bin/install does).");
         }
-        Table table = ComputeBoundJobs.table(ROWS);
-        TrainSpec spec = ComputeBoundJobs.spec(table, 1, BATCH, EPOCHS, "p1");
+        Table table = MlpJobs.table(ROWS);
+        TrainSpec spec = MlpJobs.spec(table, 1, BATCH, EPOCHS, "p1");
         int spe = spec.stepsPerEpoch();
         int steadySteps = (EPOCHS - 1) * spe;
         long examples = (long) steadySteps * BATCH;
-        double load0 = ComputeBoundJobs.loadAverage();
+        double load0 = MlpJobs.loadAverage();
 
         TrialTimes subject = new TrialTimes("dml_1_worker", 0);
         TrialTimes peer = new TrialTimes("plain_djl_loop", 0);
@@ -69,15 +69,15 @@ final class OneWorkerThroughput implements Benchmark {
         double clusterStart;
         double driverStart;
         long c0 = System.nanoTime();
-        try (RayCluster cluster = ComputeBoundJobs.openCluster()) {
+        try (RayCluster cluster = MlpJobs.openCluster()) {
             clusterStart = (System.nanoTime() - c0) / 1e9;
             long d0 = System.nanoTime();
             try (DriverProcess driver = cluster.openDriver();
-                    ComputeBoundJobs.Peer plain = new ComputeBoundJobs.Peer(spec)) {
+                    MlpJobs.Peer plain = new MlpJobs.Peer(spec)) {
                 driverStart = (System.nanoTime() - d0) / 1e9;
                 new SideBySide(WARMUPS, REPETITIONS)
                         .add(subject, round -> {
-                            ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver);
+                            MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
                             if (round.timed()) {
                                 startup.add(j.startupSeconds());
                                 firstEpoch.add(j.firstEpochSeconds);
@@ -124,7 +124,7 @@ final class OneWorkerThroughput implements Benchmark {
 
         Map<String, Object> setup = new LinkedHashMap<>();
         setup.put("model", "MLP 784-1024-1024-10 (ReLU), standardized inputs, softmax"
-                + " cross-entropy; Adam lr " + ComputeBoundJobs.LEARNING_RATE + ", seed " + ComputeBoundJobs.SEED);
+                + " cross-entropy; Adam lr " + MlpJobs.LEARNING_RATE + ", seed " + MlpJobs.SEED);
         setup.put("data", "Fashion-MNIST train, first " + ROWS + " rows (Debian"
                 + " dataset-fashion-mnist)");
         setup.put("batch", BATCH);
@@ -134,7 +134,7 @@ final class OneWorkerThroughput implements Benchmark {
         setup.put("examples_per_repetition", examples);
         setup.put("pytorch_threads", "1 in the bench JVM and in the worker");
         setup.put("load_average_1min_at_start", load0);
-        setup.put("load_average_1min_at_end", ComputeBoundJobs.loadAverage());
+        setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
 
         Map<String, Object> subj = throughputJson(subject, SUBJECT, examples, subjectRate,
                 subjectStepMs);
@@ -143,11 +143,11 @@ final class OneWorkerThroughput implements Benchmark {
         Map<String, Object> split = new LinkedHashMap<>();
         split.put("source", "StepMetrics of the timed epochs, mean per step, median over the"
                 + " repetitions");
-        split.put("compute_ms", ComputeBoundJobs.series("forward + backward + gradient copy out/in +"
+        split.put("compute_ms", MlpJobs.series("forward + backward + gradient copy out/in +"
                 + " Adam step, in the worker", compute, 2));
-        split.put("all_reduce_ms", ComputeBoundJobs.series("all-reduce with 1 rank: a clone of the"
+        split.put("all_reduce_ms", MlpJobs.series("all-reduce with 1 rank: a clone of the"
                 + " gradient array", comm, 2));
-        split.put("driver_ms", ComputeBoundJobs.series("epoch time per step minus the worker's compute"
+        split.put("driver_ms", MlpJobs.series("epoch time per step minus the worker's compute"
                 + " + all-reduce: the driver's round trips (one per 10 steps) and reporting",
                 driverMs, 2));
         split.put("peer_step_ms", TrialTimes.round(peerStepMs, 2));
@@ -156,14 +156,14 @@ final class OneWorkerThroughput implements Benchmark {
         Map<String, Object> excluded = new LinkedHashMap<>();
         excluded.put("cluster_start_s", TrialTimes.round(clusterStart, 3));
         excluded.put("driver_start_s", TrialTimes.round(driverStart, 3));
-        excluded.put("job_startup_s", ComputeBoundJobs.series("per job: wall time minus all epochs ="
+        excluded.put("job_startup_s", MlpJobs.series("per job: wall time minus all epochs ="
                 + " shard encoding, submit, actor JVM start, shipping and decoding the shard,"
                 + " init (broadcast), parameter fetch and release", startup, 3));
-        excluded.put("job_wall_s", ComputeBoundJobs.series("per job: Dml.start to await's return",
+        excluded.put("job_wall_s", MlpJobs.series("per job: Dml.start to await's return",
                 wall, 3));
-        excluded.put("first_epoch_s", ComputeBoundJobs.series("dml's warm-up epoch (fresh worker JVM)",
+        excluded.put("first_epoch_s", MlpJobs.series("dml's warm-up epoch (fresh worker JVM)",
                 firstEpoch, 3));
-        excluded.put("peer_first_epoch_s", ComputeBoundJobs.series("the peer's first epoch (warm JVM)",
+        excluded.put("peer_first_epoch_s", MlpJobs.series("the peer's first epoch (warm JVM)",
                 peerFirst, 3));
 
         return new BenchResult("P1", GOAL, command)
@@ -174,7 +174,7 @@ final class OneWorkerThroughput implements Benchmark {
                 .put("subject", subj)
                 .put("peer", pr)
                 .put("paired_ratios", paired.stream().map(x -> TrialTimes.round(x, 4)).toArray())
-                .put("paired_ratio_median", TrialTimes.round(ComputeBoundJobs.median(paired), 4))
+                .put("paired_ratio_median", TrialTimes.round(MlpJobs.median(paired), 4))
                 .put("method", "one process; " + WARMUPS + " warm-up round, then " + REPETITIONS
                         + " timed rounds alternating dml and plain (SideBySide: each round"
                         + " starts at the next trial, full GC before each); medians")
@@ -191,7 +191,7 @@ final class OneWorkerThroughput implements Benchmark {
         json.remove("bytes");
         json.remove("mb_per_s");
         json.put("examples_per_s", TrialTimes.round(examples / side.medianSeconds(), 1));
-        json.put("examples_per_s_samples", ComputeBoundJobs.series("", rates, 1).get("samples"));
+        json.put("examples_per_s_samples", MlpJobs.series("", rates, 1).get("samples"));
         json.put("step_ms", TrialTimes.round(stepMs, 2));
         return json;
     }

@@ -57,8 +57,8 @@ final class PipelineEfficiency implements Benchmark {
         Case p2 = new Case("pipeline_2x8", spec(table, BATCH,
                 Strategy.pipeline(2, MICRO, Strategy.Schedule.GPIPE)), 2, "tcp");
         Case a2 = new Case("stages_alone_2", spec(table, micro, Strategy.model(2)), 2, "tcp");
-        double load0 = ComputeBoundJobs.loadAverage();
-        try (RayCluster cluster = ComputeBoundJobs.openCluster();
+        double load0 = MlpJobs.loadAverage();
+        try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             SideBySide sbs = new SideBySide(WARMUPS, REPETITIONS);
             for (Case c : new Case[] {p4, p4ray, a4, p2, a2}) {
@@ -84,7 +84,7 @@ final class PipelineEfficiency implements Benchmark {
         setup.put("cluster", "embedded Ray head, optNumCpus(2), optCpusPerWorker(0) (the stage"
                 + " actors share the 2 cores); one PyTorch thread per actor");
         setup.put("load_average_1min_at_start", load0);
-        setup.put("load_average_1min_at_end", ComputeBoundJobs.loadAverage());
+        setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
         Map<String, Object> cases = new LinkedHashMap<>();
         for (Case c : new Case[] {p4, p4ray, a4, p2, a2}) {
             cases.put(c.name, c.toJson());
@@ -215,7 +215,7 @@ final class PipelineEfficiency implements Benchmark {
         }
 
         double bubble() {
-            return ComputeBoundJobs.median(bubbles);
+            return MlpJobs.median(bubbles);
         }
 
         double theory() {
@@ -224,7 +224,7 @@ final class PipelineEfficiency implements Benchmark {
 
         /** The ideal rate of this pipeline, from the stages-alone case's slowest stage. */
         double ideal(Case alone) {
-            double stageRate = alone.spec.batchSize() / (ComputeBoundJobs.median(alone.slowestBusy) / 1e3);
+            double stageRate = alone.spec.batchSize() / (MlpJobs.median(alone.slowestBusy) / 1e3);
             return (1 - theory()) * stageRate;
         }
 
@@ -234,11 +234,11 @@ final class PipelineEfficiency implements Benchmark {
             m.put("strategy", spec.strategy().toString());
             m.put("transport", transport);
             m.put("batch", spec.batchSize());
-            m.put("examples_per_s", ComputeBoundJobs.series("examples/s over the timed epochs", rates, 1));
-            m.put("step_wall_ms", ComputeBoundJobs.series("driver's step wall time", wall, 2));
-            m.put("slowest_stage_busy_ms", ComputeBoundJobs.series("busiest stage's forward + backward +"
+            m.put("examples_per_s", MlpJobs.series("examples/s over the timed epochs", rates, 1));
+            m.put("step_wall_ms", MlpJobs.series("driver's step wall time", wall, 2));
+            m.put("slowest_stage_busy_ms", MlpJobs.series("busiest stage's forward + backward +"
                     + " update per step", slowestBusy, 2));
-            m.put("bubble_fraction", ComputeBoundJobs.series("PipelineMetrics.bubbleFraction per step",
+            m.put("bubble_fraction", MlpJobs.series("PipelineMetrics.bubbleFraction per step",
                     bubbles, 4));
             double[] busy = new double[stages];
             double[] idle = new double[stages];

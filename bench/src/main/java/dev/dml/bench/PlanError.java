@@ -42,14 +42,14 @@ final class PlanError implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!ComputeBoundJobs.haveData()) {
+        if (!MlpJobs.haveData()) {
             throw new IllegalStateException("C1 needs Fashion-MNIST (bash bin/install installs"
                     + " dataset-fashion-mnist).");
         }
-        Table table = ComputeBoundJobs.table(ROWS);
+        Table table = MlpJobs.table(ROWS);
         Map<String, Object> cases = new LinkedHashMap<>();
         List<Double> errors = new ArrayList<>();
-        double load0 = ComputeBoundJobs.loadAverage();
+        double load0 = MlpJobs.loadAverage();
         Pricing m5 = Pricing.NONE.withInstance("m5.xlarge", Market.ON_DEMAND, "aws",
                 "us-east-1");
         try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
@@ -86,12 +86,12 @@ final class PlanError implements Benchmark {
                 worst, GOAL);
         Map<String, Object> setup = new LinkedHashMap<>();
         setup.put("job", "Fashion-MNIST " + ROWS + " rows (validation 0.1), MLP 784-1024-1024-10,"
-                + " Adam lr " + ComputeBoundJobs.LEARNING_RATE + ", batch " + BATCH + " per worker, "
+                + " Adam lr " + MlpJobs.LEARNING_RATE + ", batch " + BATCH + " per worker, "
                 + EPOCHS + " epochs, 1 CPU per worker");
         setup.put("plan", "JobPlanner: one probe of " + PROBE_STEPS + " steps at the size,"
                 + " nodes priced as aws m5.xlarge on-demand");
         setup.put("load_average_1min_at_start", load0);
-        setup.put("load_average_1min_at_end", ComputeBoundJobs.loadAverage());
+        setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
         return new BenchResult("C1", GOAL, command).setRatio(worst).optSmallerIsBetter()
                 .put("ratio_is", "the worst |predicted - actual| / actual wall time over every"
                         + " sample of every case")
@@ -120,13 +120,13 @@ final class PlanError implements Benchmark {
         }
 
         void sample(Table table, DriverProcess driver, Pricing pricing, boolean timed) {
-            TrainSpec spec = ComputeBoundJobs.builder(table, workers, BATCH, EPOCHS, "c1-" + name)
+            TrainSpec spec = MlpJobs.builder(table, workers, BATCH, EPOCHS, "c1-" + name)
                     .optValidationFraction(0.1).build();
             JobPlan plan = JobPlanner.builder().setSpec(spec).setDriver(driver)
                     .optPricing(pricing).addSizes(workers).optProbeSteps(PROBE_STEPS).build()
                     .plan();
             PlanRow row = plan.choose("BEST");
-            ComputeBoundJobs.JobRun run = ComputeBoundJobs.runJob(spec, driver);
+            MlpJobs.JobRun run = MlpJobs.runJob(spec, driver);
             double error = (row.seconds() - run.wallSeconds) / run.wallSeconds;
             System.out.printf("  %-13s %s predicted %.1f s, actual %.1f s (error %+.1f%%); %s%n",
                     name, timed ? "" : "(warm-up)", row.seconds(), run.wallSeconds, 100 * error,
@@ -151,13 +151,14 @@ final class PlanError implements Benchmark {
             }
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("what", what);
-            m.put("predicted_s", ComputeBoundJobs.series("the plan's predicted wall time", predicted, 2));
-            m.put("actual_s", ComputeBoundJobs.series("the whole job, submission to result", actual, 2));
-            m.put("relative_error", ComputeBoundJobs.series("|predicted - actual| / actual", rel, 4));
-            m.put("probe_s", ComputeBoundJobs.series("the probe's own wall time", probe, 2));
-            m.put("predicted_usd", ComputeBoundJobs.series("at $0.192/h, one node", predictedUsd, 5));
-            m.put("warmup_signed_error", ComputeBoundJobs.series("(predicted - actual) / actual of the"
-                    + " warm-up round, the cluster's first jobs; not in the ratio", warmupError, 4));
+            m.put("predicted_s", MlpJobs.series("the plan's predicted wall time", predicted, 2));
+            m.put("actual_s", MlpJobs.series("the whole job, submission to result", actual, 2));
+            m.put("relative_error", MlpJobs.series("|predicted - actual| / actual", rel, 4));
+            m.put("probe_s", MlpJobs.series("the probe's own wall time", probe, 2));
+            m.put("predicted_usd", MlpJobs.series("at $0.192/h, one node", predictedUsd, 5));
+            m.put("warmup_signed_error", MlpJobs.series("(predicted - actual) / actual of the"
+                    + " warm-up round, the cluster's first jobs; not in the ratio", warmupError,
+                    4));
             m.put("last_basis", basis);
             return m;
         }

@@ -43,7 +43,7 @@ final class PredictThroughput implements Benchmark {
     @Override
     public BenchResult run(String command) throws Exception {
         Table table = SyntheticFraud.generate(ROWS, 11);
-        double load0 = ComputeBoundJobs.loadAverage();
+        double load0 = MlpJobs.loadAverage();
         TrialTimes subject = new TrialTimes("dml_predict_2_workers", 0);
         TrialTimes peer = new TrialTimes("train_result_predict_1_process", 0);
         List<Double> scoringRate = new ArrayList<>();
@@ -57,7 +57,7 @@ final class PredictThroughput implements Benchmark {
         long modelBytes;
         double clusterStart;
         long c0 = System.nanoTime();
-        try (RayCluster cluster = ComputeBoundJobs.openCluster()) {
+        try (RayCluster cluster = MlpJobs.openCluster()) {
             clusterStart = (System.nanoTime() - c0) / 1e9;
             try (DriverProcess driver = cluster.openDriver()) {
                 TrainResult model = Dml.start(TrainSpec.builder().setTable(table.first(50_000))
@@ -140,7 +140,7 @@ final class PredictThroughput implements Benchmark {
                         + " timed rounds alternating the two (SideBySide); a full GC before"
                         + " every trial; medians")
                 .put("machine", Machine.describe())
-                .put("load_average_1min", List.of(load0, ComputeBoundJobs.loadAverage()))
+                .put("load_average_1min", List.of(load0, MlpJobs.loadAverage()))
                 .put("subject_seconds", round(subject.seconds()))
                 .put("peer_seconds", round(peer.seconds()))
                 .put("subject_rows_per_s", ROWS / subject.medianSeconds())

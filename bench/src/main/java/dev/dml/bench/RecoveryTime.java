@@ -84,7 +84,7 @@ final class RecoveryTime implements Benchmark {
             }
         }
         Map<String, Object> medians = new LinkedHashMap<>();
-        seconds.forEach((k, v) -> medians.put(k, TrialTimes.round(ComputeBoundJobs.median(v), 3)));
+        seconds.forEach((k, v) -> medians.put(k, TrialTimes.round(MlpJobs.median(v), 3)));
         double worst = medians.values().stream().mapToDouble(v -> (Double) v).max().orElseThrow();
         BenchResult result = new BenchResult("R1", GOAL_SECONDS, command).optSmallerIsBetter()
                 .setRatio(worst);

@@ -36,7 +36,7 @@ final class StepProfileRound {
      * @param epochs the job's epochs
      * @return the two sides' phases and the worker's CPU by thread kind
      */
-    static Map<String, Object> run(TrainSpec spec, ComputeBoundJobs.Peer peer, DriverProcess driver,
+    static Map<String, Object> run(TrainSpec spec, MlpJobs.Peer peer, DriverProcess driver,
             int steady, int epochs) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("dml-p15-");
         try {
@@ -46,7 +46,7 @@ final class StepProfileRound {
             // Ray ends the worker JVM without an orderly exit: the recording is dumped with
             // jcmd at the end of the last epoch but one, while the worker still lives
             ThreadReadings threads = new ThreadReadings(epochs, workerJfr);
-            ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(profiled, driver, threads);
+            MlpJobs.JobRun j = MlpJobs.runJob(profiled, driver, threads);
             double jobMs = j.steadySeconds * 1e3 / steady;
             Map<String, Object> job = new LinkedHashMap<>();
             job.put("step_ms", TrialTimes.round(jobMs, 2));

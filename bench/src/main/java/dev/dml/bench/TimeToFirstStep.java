@@ -21,8 +21,8 @@ import java.util.Map;
  * rows each, 31 float32 features and an int label) with pyarrow. A child JVM, the kernel, runs
  * with {@code -Xmx}{@value #KERNEL_HEAP_MB}{@code m}: it opens a local cluster (2 CPUs), builds
  * the spec from the folder (the streaming scan), and starts a 2-worker job ({@link
- * TimeToFirstStepKernel}). The table as Tablesaw doubles would need several times that heap. Several rounds;
- * the median is the ratio.
+ * FirstStepKernel}). The table as Tablesaw doubles would need several times that heap.
+ * Several rounds; the median is the ratio.
  */
 final class TimeToFirstStep implements Benchmark {
 
@@ -85,8 +85,9 @@ final class TimeToFirstStep implements Benchmark {
                                 + " worker reads its row groups (prefetching the next),"
                                 + " decodes them, initialises the model, runs a step",
                         "first_step_s", "the sum: setFiles to the first step",
-                        "kernel_heap_peak_mb", "the sum of the kernel JVM's heap pools' peak use (each pool"
-                                + " peaks at its own time, so the sum may pass -Xmx)"));
+                        "kernel_heap_peak_mb", "the sum of the kernel JVM's heap pools' peak"
+                                + " use (each pool peaks at its own time, so the sum may pass"
+                                + " -Xmx)"));
     }
 
     private static Map<String, Double> kernel(Path data) throws Exception {
@@ -95,7 +96,7 @@ final class TimeToFirstStep implements Benchmark {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + KERNEL_HEAP_MB + "m", "-Dai.djl.offline=true",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), TimeToFirstStepKernel.class.getName(),
+                "-cp", System.getProperty("java.class.path"), FirstStepKernel.class.getName(),
                 data.toString(), cache.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Map<String, Double> out = new LinkedHashMap<>();

@@ -15,7 +15,7 @@ import tech.tablesaw.api.Table;
  * P3: dml against what users would run otherwise, PyTorch DistributedDataParallel (gloo), in
  * one run on one machine (goal: dml's throughput at least DDP's).
  *
- * <p>Both sides train the same MLP and the same small CNN ({@link DdpComparisonJob}) on the same first
+ * <p>Both sides train the same MLP and the same small CNN ({@link DdpJob}) on the same first
  * rows of Fashion-MNIST (Debian's files, read by both), with the same batch per worker, Adam
  * (lr 1e-3), initial weights (bitwise alike: the Python script replays dml's seeded
  * initialisation), data order and steps, and one intra-op thread per worker: (a) dml jobs on one
@@ -24,7 +24,7 @@ import tech.tablesaw.api.Table;
  * engine's cost from the cost of distribution.
  *
  * <p>The warm-up round is the trajectory round: each side scores the test split after every
- * {@value DdpComparisonJob#EVAL_EVERY} steps (outside its step times), which gives the step at which
+ * {@value DdpJob#EVAL_EVERY} steps (outside its step times), which gives the step at which
  * it first reaches the target accuracy. Training is deterministic on both sides (the result
  * checks that every timed run ends on the trajectory's loss), so the timed runs reach the target
  * at that same step, and time to accuracy is when they finished it.
@@ -34,8 +34,8 @@ final class TorchDdpComparison implements Benchmark {
     static final double GOAL = 1.0;
     static final int WARMUPS = 1;
     static final int REPETITIONS = 3;
-    private static final DdpComparisonJob[] SETTINGS = {new DdpComparisonJob(false, 2),
-        new DdpComparisonJob(true, 2), new DdpComparisonJob(false, 1), new DdpComparisonJob(true, 1)};
+    private static final DdpJob[] SETTINGS = {new DdpJob(false, 2),
+        new DdpJob(true, 2), new DdpJob(false, 1), new DdpJob(true, 1)};
     /** Worker JVM options for a profile, e.g. a flight recording; split on spaces. */
     static final String WORKER_OPTIONS = "dml.bench.workerJvmOptions";
     /** Comma-separated setting names to run (e.g. {@code mlp_2w}); empty runs them all. */
@@ -43,39 +43,40 @@ final class TorchDdpComparison implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!ComputeBoundJobs.haveData()) {
+        if (!MlpJobs.haveData()) {
             throw new DmlException("P3 needs Fashion-MNIST in " + FashionMnist.DEBIAN_DIR + ".",
                     "Install the Debian package dataset-fashion-mnist (bash bin/install does).");
         }
-        DdpComparisonTorch torch = DdpComparisonTorch.find();
+        DdpTorchSide torch = DdpTorchSide.find();
         int rows = 0;
-        for (DdpComparisonJob s : SETTINGS) {
+        for (DdpJob s : SETTINGS) {
             rows = Math.max(rows, s.rows());
         }
-        Table train = ComputeBoundJobs.table(rows);
+        Table train = MlpJobs.table(rows);
         Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST, 0)
                 .toTable();
         String opts = System.getProperty(WORKER_OPTIONS, "").strip();
-        DdpComparisonDml dml = new DdpComparisonDml(train, test, opts.isEmpty() ? List.of() : List.of(opts.split(" ")));
-        Map<DdpComparisonJob, DdpComparisonSide[]> sides = new LinkedHashMap<>();
-        double load0 = ComputeBoundJobs.loadAverage();
+        DdpDmlSide dml = new DdpDmlSide(train, test,
+                opts.isEmpty() ? List.of() : List.of(opts.split(" ")));
+        Map<DdpJob, DdpSide[]> sides = new LinkedHashMap<>();
+        double load0 = MlpJobs.loadAverage();
         double clusterStart;
         long c0 = System.nanoTime();
-        try (RayCluster cluster = ComputeBoundJobs.openCluster()) {
+        try (RayCluster cluster = MlpJobs.openCluster()) {
             clusterStart = (System.nanoTime() - c0) / 1e9;
             try (DriverProcess driver = cluster.openDriver()) {
                 SideBySide run = new SideBySide(WARMUPS, REPETITIONS);
-                for (DdpComparisonJob s : settings()) {
-                    DdpComparisonSide d = new DdpComparisonSide(s, "dml", "Dml.start(spec, driver).await(), "
+                for (DdpJob s : settings()) {
+                    DdpSide d = new DdpSide(s, "dml", "Dml.start(spec, driver).await(), "
                             + s.workers() + " worker(s) with optCpusPerWorker(1)");
-                    DdpComparisonSide t = new DdpComparisonSide(s, "pytorch", s.workers() > 1
+                    DdpSide t = new DdpSide(s, "pytorch", s.workers() > 1
                             ? "DistributedDataParallel, gloo, 2 processes (torch.multiprocessing)"
                             : "one plain PyTorch process");
-                    sides.put(s, new DdpComparisonSide[] {d, t});
+                    sides.put(s, new DdpSide[] {d, t});
                     run.add(d.samples(), round -> d.record(round,
-                            dml.run(s, driver, !round.timed()), ComputeBoundJobs.loadAverage()));
+                            dml.run(s, driver, !round.timed()), MlpJobs.loadAverage()));
                     run.add(t.samples(), round -> t.record(round,
-                            torch.run(s, !round.timed()), ComputeBoundJobs.loadAverage()));
+                            torch.run(s, !round.timed()), MlpJobs.loadAverage()));
                 }
                 run.run();
             }
@@ -83,8 +84,8 @@ final class TorchDdpComparison implements Benchmark {
         Map<String, Object> settings = new LinkedHashMap<>();
         double headline = Double.POSITIVE_INFINITY;
         double any = Double.NaN;
-        for (Map.Entry<DdpComparisonJob, DdpComparisonSide[]> e : sides.entrySet()) {
-            DdpComparisonJob s = e.getKey();
+        for (Map.Entry<DdpJob, DdpSide[]> e : sides.entrySet()) {
+            DdpJob s = e.getKey();
             Map<String, Object> m = compare(s, e.getValue()[0], e.getValue()[1]);
             settings.put(s.name(), m);
             double r = (double) m.get("throughput_ratio_dml_over_ddp");
@@ -104,18 +105,18 @@ final class TorchDdpComparison implements Benchmark {
                         + " the MLP's and the CNN's")
                 .put("method", "one process, one Ray cluster and driver; " + WARMUPS
                         + " trajectory round (untimed: test accuracy every "
-                        + DdpComparisonJob.EVAL_EVERY + " steps), then " + REPETITIONS + " timed rounds"
+                        + DdpJob.EVAL_EVERY + " steps), then " + REPETITIONS + " timed rounds"
                         + " of all " + 2 * sides.size() + " runs, dml and PyTorch"
                         + " alternating (SideBySide: each round starts one run later); medians")
                 .put("setup", setup(torch, load0, clusterStart))
                 .put("settings", settings);
     }
 
-    private static List<DdpComparisonJob> settings() {
+    private static List<DdpJob> settings() {
         String only = System.getProperty(ONLY, "").strip();
         List<String> names = only.isEmpty() ? List.of() : List.of(only.split(","));
-        List<DdpComparisonJob> out = new ArrayList<>();
-        for (DdpComparisonJob s : SETTINGS) {
+        List<DdpJob> out = new ArrayList<>();
+        for (DdpJob s : SETTINGS) {
             if (names.isEmpty() || names.contains(s.name())) {
                 out.add(s);
             }
@@ -127,7 +128,7 @@ final class TorchDdpComparison implements Benchmark {
         return out;
     }
 
-    private static Map<String, Object> compare(DdpComparisonJob s, DdpComparisonSide dml, DdpComparisonSide torch) {
+    private static Map<String, Object> compare(DdpJob s, DdpSide dml, DdpSide torch) {
         double[] ds = dml.samples().seconds();
         double[] ts = torch.samples().seconds();
         List<Double> paired = new ArrayList<>();
@@ -157,22 +158,23 @@ final class TorchDdpComparison implements Benchmark {
     /** median(a) / median(b), or null when a side never reached the target. */
     private static Double ratio(List<Double> a, List<Double> b) {
         return a.isEmpty() || b.isEmpty() ? null
-                : TrialTimes.round(ComputeBoundJobs.median(a) / ComputeBoundJobs.median(b), 4);
+                : TrialTimes.round(MlpJobs.median(a) / MlpJobs.median(b), 4);
     }
 
-    private static Map<String, Object> setup(DdpComparisonTorch torch, double load0, double clusterStart) {
+    private static Map<String, Object> setup(DdpTorchSide torch, double load0,
+            double clusterStart) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("data", "Fashion-MNIST (Debian dataset-fashion-mnist): the first rows of the"
                 + " training split, contiguous shards per worker, step t of an epoch on rows"
                 + " [t*B, (t+1)*B) of each shard; test split (10,000 rows) for accuracy");
-        m.put("batch_per_worker", DdpComparisonJob.BATCH);
-        m.put("steps_per_epoch", DdpComparisonJob.STEPS_PER_EPOCH);
-        m.put("epochs", DdpComparisonJob.EPOCHS);
-        m.put("timed_steps", "steps " + (DdpComparisonJob.WARM_STEPS + 1) + " to the last");
-        m.put("optimizer", "Adam lr " + ComputeBoundJobs.LEARNING_RATE + ", betas (0.9, 0.999), eps 1e-8,"
+        m.put("batch_per_worker", DdpJob.BATCH);
+        m.put("steps_per_epoch", DdpJob.STEPS_PER_EPOCH);
+        m.put("epochs", DdpJob.EPOCHS);
+        m.put("timed_steps", "steps " + (DdpJob.WARM_STEPS + 1) + " to the last");
+        m.put("optimizer", "Adam lr " + MlpJobs.LEARNING_RATE + ", betas (0.9, 0.999), eps 1e-8,"
                 + " bias-corrected, both sides");
         m.put("init", "dml's ParameterBuffers.initialize: He-uniform from SplittableRandom(seed "
-                + ComputeBoundJobs.SEED + "), biases 0; replayed bitwise by the Python script");
+                + MlpJobs.SEED + "), biases 0; replayed bitwise by the Python script");
         m.put("threads", "1 intra-op thread per worker: -Dai.djl.pytorch.num_threads=1;"
                 + " torch.set_num_threads(1), OMP_NUM_THREADS=1");
         m.put("dml", "embedded Ray head, optNumCpus(2); workers optCpusPerWorker(1), a fresh"
@@ -181,11 +183,11 @@ final class TorchDdpComparison implements Benchmark {
                 + " runs: compute = forward + backward + gradient copies + Adam (slowest rank),"
                 + " all_reduce = gradient all-reduce incl. waiting (slowest rank), driver = epoch"
                 + " time per step minus both");
-        m.put("pytorch", "torch " + torch.version() + " (pip, CPU), " + DdpComparisonTorch.SCRIPT
+        m.put("pytorch", "torch " + torch.version() + " (pip, CPU), " + DdpTorchSide.SCRIPT
                 + "; DDP defaults (25 MB buckets overlapping backward); times from time.time()"
                 + " in rank 0");
         m.put("load_average_1min_at_start", load0);
-        m.put("load_average_1min_at_end", ComputeBoundJobs.loadAverage());
+        m.put("load_average_1min_at_end", MlpJobs.loadAverage());
         m.put("cluster_start_s", TrialTimes.round(clusterStart, 3));
         return m;
     }

@@ -32,15 +32,15 @@ final class TwoWorkerScaling implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!ComputeBoundJobs.haveData()) {
+        if (!MlpJobs.haveData()) {
             throw new IllegalStateException("P2 needs Fashion-MNIST; install the Debian package"
                     + " dataset-fashion-mnist (bash bin/install does).");
         }
-        TrainSpec one = ComputeBoundJobs.spec(ComputeBoundJobs.table(STEPS * BATCH), 1, BATCH, EPOCHS, "p2-1w");
-        TrainSpec two = ComputeBoundJobs.spec(ComputeBoundJobs.table(2 * STEPS * BATCH), 2, BATCH, EPOCHS, "p2-2w");
-        TrainSpec strong = ComputeBoundJobs.spec(ComputeBoundJobs.table(STEPS * BATCH), 2, BATCH / 2, EPOCHS,
+        TrainSpec one = MlpJobs.spec(MlpJobs.table(STEPS * BATCH), 1, BATCH, EPOCHS, "p2-1w");
+        TrainSpec two = MlpJobs.spec(MlpJobs.table(2 * STEPS * BATCH), 2, BATCH, EPOCHS, "p2-2w");
+        TrainSpec strong = MlpJobs.spec(MlpJobs.table(STEPS * BATCH), 2, BATCH / 2, EPOCHS,
                 "p2-2w-strong");
-        double load0 = ComputeBoundJobs.loadAverage();
+        double load0 = MlpJobs.loadAverage();
         Case c1 = new Case("one_worker", one, "1 worker, batch " + BATCH);
         Case c2 = new Case("two_workers", two, "2 workers, batch " + BATCH + " each (global "
                 + 2 * BATCH + "), twice the rows: weak scaling");
@@ -48,7 +48,7 @@ final class TwoWorkerScaling implements Benchmark {
                 + " each (global " + BATCH + "), the same rows as 1 worker: strong scaling");
         double clusterStart;
         long c0 = System.nanoTime();
-        try (RayCluster cluster = ComputeBoundJobs.openCluster()) {
+        try (RayCluster cluster = MlpJobs.openCluster()) {
             clusterStart = (System.nanoTime() - c0) / 1e9;
             try (DriverProcess driver = cluster.openDriver()) {
                 new SideBySide(WARMUPS, REPETITIONS)
@@ -71,7 +71,7 @@ final class TwoWorkerScaling implements Benchmark {
 
         Map<String, Object> setup = new LinkedHashMap<>();
         setup.put("model", "MLP 784-1024-1024-10 (ReLU), standardized inputs, softmax"
-                + " cross-entropy; Adam lr " + ComputeBoundJobs.LEARNING_RATE + ", seed " + ComputeBoundJobs.SEED);
+                + " cross-entropy; Adam lr " + MlpJobs.LEARNING_RATE + ", seed " + MlpJobs.SEED);
         setup.put("data", "Fashion-MNIST train, first rows (Debian dataset-fashion-mnist)");
         setup.put("cluster", "embedded Ray head, optNumCpus(2); optCpusPerWorker(1); one PyTorch"
                 + " thread per worker");
@@ -81,7 +81,7 @@ final class TwoWorkerScaling implements Benchmark {
         setup.put("epochs", EPOCHS);
         setup.put("timed_steps_per_repetition", (EPOCHS - 1) * STEPS);
         setup.put("load_average_1min_at_start", load0);
-        setup.put("load_average_1min_at_end", ComputeBoundJobs.loadAverage());
+        setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
         setup.put("cluster_start_s", TrialTimes.round(clusterStart, 3));
 
         Map<String, Object> cases = new LinkedHashMap<>();
@@ -96,7 +96,7 @@ final class TwoWorkerScaling implements Benchmark {
                 .put("strong_scaling_is", "median(2 workers, same global batch " + BATCH
                         + " and rows as 1 worker) / median(1 worker): context, not the goal")
                 .put("paired_ratios", paired.stream().map(x -> TrialTimes.round(x, 4)).toArray())
-                .put("paired_ratio_median", TrialTimes.round(ComputeBoundJobs.median(paired), 4))
+                .put("paired_ratio_median", TrialTimes.round(MlpJobs.median(paired), 4))
                 .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
                         + " round, then " + REPETITIONS + " timed rounds of the three jobs"
                         + " (SideBySide: each round starts at the next job, full GC before each);"
@@ -135,7 +135,7 @@ final class TwoWorkerScaling implements Benchmark {
         }
 
         double run(Round round, DriverProcess driver) {
-            ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver);
+            MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
             if (round.timed()) {
                 compute.add(j.stepComputeMs);
                 comm.add(j.stepCommMs);
@@ -168,29 +168,29 @@ final class TwoWorkerScaling implements Benchmark {
             m.put("batch_per_worker", spec.batchSize());
             m.put("rows", spec.trainTable().rowCount());
             m.put("examples_per_repetition", examples);
-            m.put("examples_per_s", ComputeBoundJobs.series("global examples/s over the timed epochs",
+            m.put("examples_per_s", MlpJobs.series("global examples/s over the timed epochs",
                     rates, 1));
-            m.put("steady_seconds", ComputeBoundJobs.series("seconds of the timed epochs",
+            m.put("steady_seconds", MlpJobs.series("seconds of the timed epochs",
                     java.util.Arrays.stream(samples.seconds()).boxed().toList(), 4));
             m.put("step_ms", TrialTimes.round(samples.medianSeconds() * 1e3 / steadySteps, 2));
             Map<String, Object> split = new LinkedHashMap<>();
             split.put("source", "StepMetrics of the timed epochs (slowest rank per step), mean"
                     + " per step; median over the repetitions");
-            split.put("compute_ms", ComputeBoundJobs.series("forward + backward + gradient copies + Adam",
+            split.put("compute_ms", MlpJobs.series("forward + backward + gradient copies + Adam",
                     compute, 2));
-            split.put("all_reduce_ms", ComputeBoundJobs.series("gradient all-reduce, waiting for the"
+            split.put("all_reduce_ms", MlpJobs.series("gradient all-reduce, waiting for the"
                     + " peer included", comm, 2));
-            split.put("driver_ms", ComputeBoundJobs.series("epoch time per step minus (slowest rank's"
+            split.put("driver_ms", MlpJobs.series("epoch time per step minus (slowest rank's"
                     + " compute + slowest rank's all-reduce); negative with 2 ranks because"
                     + " the faster rank's all-reduce includes waiting for the slower one's"
                     + " compute, so the two maxima overlap", driverMs, 2));
             split.put("all_reduce_bytes_per_step", allReduceBytes);
-            split.put("worker_cpu_percent", ComputeBoundJobs.series("mean over ranks of the process CPU"
+            split.put("worker_cpu_percent", MlpJobs.series("mean over ranks of the process CPU"
                     + " use at the last report (100 = one core)", cpu, 1));
             m.put("per_step", split);
-            m.put("job_startup_s", ComputeBoundJobs.series("wall time minus all epochs: shard encoding,"
+            m.put("job_startup_s", MlpJobs.series("wall time minus all epochs: shard encoding,"
                     + " actor start, shipping, init, result fetch", startup, 3));
-            m.put("first_epoch_s", ComputeBoundJobs.series("the warm-up epoch", firstEpoch, 3));
+            m.put("first_epoch_s", MlpJobs.series("the warm-up epoch", firstEpoch, 3));
             return m;
         }
     }

@@ -14,7 +14,7 @@ import tech.tablesaw.api.Table;
  * P15: what dml's own code around a worker's step costs. A 1-worker job's wall time per steady
  * step (the driver's epoch times, so its share counts) over the same step alone: the same
  * {@code ModelStage.trainBatch} + {@code step} on the same rows in this JVM, with no Ray, no
- * driver and no data path around it ({@link ComputeBoundJobs.Peer}). The CNN and the MLP of P3, batch
+ * driver and no data path around it ({@link MlpJobs.Peer}). The CNN and the MLP of P3, batch
  * 128; the larger of the two ratios is the result (smaller is better, goal {@value #GOAL}).
  *
  * <p>Rounds alternate the job and the step alone for each model ({@link SideBySide}), so both
@@ -52,25 +52,25 @@ final class WorkerStepOverhead implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!ComputeBoundJobs.haveData()) {
+        if (!MlpJobs.haveData()) {
             throw new IllegalStateException("P15 needs Fashion-MNIST; install the Debian package"
                     + " dataset-fashion-mnist (bash bin/install does).");
         }
-        Table table = ComputeBoundJobs.table(BATCH * STEPS_PER_EPOCH);
+        Table table = MlpJobs.table(BATCH * STEPS_PER_EPOCH);
         int steady = (EPOCHS - 1) * STEPS_PER_EPOCH;
         List<Model> models = List.of(new Model("cnn", true), new Model("mlp", false));
-        double load0 = ComputeBoundJobs.loadAverage();
-        try (RayCluster cluster = ComputeBoundJobs.openCluster();
+        double load0 = MlpJobs.loadAverage();
+        try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             SideBySide run = new SideBySide(WARMUPS, REPETITIONS);
-            List<ComputeBoundJobs.Peer> peers = new ArrayList<>();
+            List<MlpJobs.Peer> peers = new ArrayList<>();
             try {
                 for (Model m : models) {
                     TrainSpec spec = spec(table, m);
-                    ComputeBoundJobs.Peer peer = new ComputeBoundJobs.Peer(spec);
+                    MlpJobs.Peer peer = new MlpJobs.Peer(spec);
                     peers.add(peer);
                     run.add(m.job, round -> {
-                        ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver);
+                        MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
                         if (round.timed()) {
                             m.compute.add(j.stepComputeMs);
                             m.comm.add(j.stepCommMs);
@@ -100,7 +100,7 @@ final class WorkerStepOverhead implements Benchmark {
                             steady, EPOCHS);
                 }
             } finally {
-                peers.forEach(ComputeBoundJobs.Peer::close);
+                peers.forEach(MlpJobs.Peer::close);
             }
         }
         double ratio = 0;
@@ -115,13 +115,13 @@ final class WorkerStepOverhead implements Benchmark {
                     TrialTimes.round(m.alone.medianSeconds() * 1e3 / steady, 2));
             json.put("job_seconds", m.job.seconds());
             json.put("alone_seconds", m.alone.seconds());
-            json.put("compute_ms", ComputeBoundJobs.series("the worker's compute per step"
+            json.put("compute_ms", MlpJobs.series("the worker's compute per step"
                     + " (StepMetrics): batch, forward, backward, optimizer", m.compute, 2));
-            json.put("all_reduce_ms", ComputeBoundJobs.series("the worker's all-reduce per step",
+            json.put("all_reduce_ms", MlpJobs.series("the worker's all-reduce per step",
                     m.comm, 2));
-            json.put("driver_ms", ComputeBoundJobs.series("wall time per step beyond the worker's compute"
+            json.put("driver_ms", MlpJobs.series("wall time per step beyond the worker's compute"
                     + " and all-reduce: calls, snapshots, reports", m.driver, 2));
-            json.put("worker_cpu_percent", ComputeBoundJobs.series("the worker JVM's CPU, last report",
+            json.put("worker_cpu_percent", MlpJobs.series("the worker JVM's CPU, last report",
                     m.cpu, 1));
             json.put("profile", m.profile);
             each.put(m.name, json);
@@ -134,7 +134,7 @@ final class WorkerStepOverhead implements Benchmark {
                 + " timed");
         setup.put("pytorch_threads", "1 in the bench JVM and in the worker");
         setup.put("load_average_1min_at_start", load0);
-        setup.put("load_average_1min_at_end", ComputeBoundJobs.loadAverage());
+        setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
         return new BenchResult("P15", GOAL, command).optSmallerIsBetter().setRatio(ratio)
                 .put("ratio_is", "the larger over the CNN and the MLP of median(1-worker job"
                         + " seconds) / median(step-alone seconds) for the same steady steps;"
@@ -150,7 +150,7 @@ final class WorkerStepOverhead implements Benchmark {
     }
 
     private static TrainSpec spec(Table table, Model m) {
-        var b = ComputeBoundJobs.builder(table, 1, BATCH, EPOCHS, "p15-" + m.name);
+        var b = MlpJobs.builder(table, 1, BATCH, EPOCHS, "p15-" + m.name);
         if (m.cnn) {
             b.setModel(ModelSpec.Family.CNN);
         }

@@ -26,14 +26,14 @@ import java.util.concurrent.TimeUnit;
  * P12's kernel, run in its own JVM with a small heap: opens a cluster, then times setFiles to
  * the first step of a 2-worker job and prints {@code P12 key=value} lines.
  */
-final class TimeToFirstStepKernel {
+final class FirstStepKernel {
 
-    private TimeToFirstStepKernel() {}
+    private FirstStepKernel() {}
 
     public static void main(String[] args) throws Exception {
         String folder = args[0];
         String cache = args[1];
-        try (RayCluster cluster = ComputeBoundJobs.openCluster();
+        try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             CompletableFuture<Long> started = new CompletableFuture<>();
             CompletableFuture<Long> firstStep = new CompletableFuture<>();

@@ -20,14 +20,14 @@ import java.util.Arrays;
  * a raw hand-off of the same number of bytes to its peer through Ray's object store. Its arrays
  * are allocated once and reused, so each timed call moves warm memory.
  */
-public class AllReduceBandwidthWorker extends CollectiveWorker {
+public class RingActor extends CollectiveWorker {
 
     private float[] floats;
     private byte[] bytes;
     private Socket raw;
 
     /** Creates the worker; {@link dev.dml.ray.collective.ActorGroup} joins it to the group. */
-    public AllReduceBandwidthWorker() {}
+    public RingActor() {}
 
     /**
      * Runs a one-float all-reduce as a barrier, then times {@code allReduce(float[n], AVERAGE)}.
@@ -60,15 +60,15 @@ public class AllReduceBandwidthWorker extends CollectiveWorker {
      * @param n the number of bytes
      * @return the seconds from the put to the reply
      */
-    public double timedHandOff(ActorHandle<AllReduceBandwidthWorker> peer, int n) {
+    public double timedHandOff(ActorHandle<RingActor> peer, int n) {
         if (bytes == null || bytes.length != n) {
             bytes = new byte[n];
             Arrays.fill(bytes, (byte) (rank() + 1));
         }
-        peer.task(AllReduceBandwidthWorker::take, new byte[1]).remote().get();
+        peer.task(RingActor::take, new byte[1]).remote().get();
         long t0 = System.nanoTime();
         ObjectRef<byte[]> ref = Ray.put(bytes);
-        int got = peer.task(AllReduceBandwidthWorker::take, ref).remote().get();
+        int got = peer.task(RingActor::take, ref).remote().get();
         double s = (System.nanoTime() - t0) / 1e9;
         if (got != n) {
             throw new IllegalStateException("The peer got " + got + " bytes, not " + n + ".");

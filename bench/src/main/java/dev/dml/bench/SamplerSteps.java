@@ -28,7 +28,7 @@ import java.util.Random;
  * ({@link SideBySide}), and times single queries. Prints one line, {@code P13 } and the numbers
  * as JSON, which the parent reads.
  */
-final class GpuSamplerSteps {
+final class SamplerSteps {
 
     static final int INPUTS = 784;
     static final int CLASSES = 10;
@@ -45,7 +45,7 @@ final class GpuSamplerSteps {
     /** Linux's USER_HZ, the unit of cutime and cstime in /proc/self/stat. */
     private static final double TICKS_PER_SECOND = 100.0;
 
-    private GpuSamplerSteps() {}
+    private SamplerSteps() {}
 
     /** One way of running the steps: its sampler period (null: none) and what it measured. */
     private static final class Side {
@@ -67,12 +67,12 @@ final class GpuSamplerSteps {
             m.remove("bytes");
             m.remove("mb_per_s");
             m.put("step_ms", TrialTimes.round(times.medianSeconds() * 1e3 / STEPS, 2));
-            m.put("step_p95_ms", ComputeBoundJobs.series("per trial: the 95th percentile of its "
+            m.put("step_p95_ms", MlpJobs.series("per trial: the 95th percentile of its "
                     + STEPS + " steps", p95Ms, 2));
-            m.put("step_max_ms", ComputeBoundJobs.series("per trial: its slowest step", maxMs, 2));
+            m.put("step_max_ms", MlpJobs.series("per trial: its slowest step", maxMs, 2));
             if (every != null) {
                 m.put("period_ms", every.toMillis());
-                m.put("queries_per_trial", ComputeBoundJobs.series("queries the sampler started during"
+                m.put("queries_per_trial", MlpJobs.series("queries the sampler started during"
                         + " a trial (the first at its start)", queries, 0));
             }
             return m;
@@ -193,8 +193,8 @@ final class GpuSamplerSteps {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("what", QUERIES + " queries in a row on one thread, each GpuSampler.sampleOnce():"
                 + " start the process, wait for it, read and parse its output");
-        m.put("wall_ms", ComputeBoundJobs.series("wall time of one query", wallMs, 3));
-        m.put("jvm_thread_cpu_ms", ComputeBoundJobs.series("CPU of the querying JVM thread (spawn,"
+        m.put("wall_ms", MlpJobs.series("wall time of one query", wallMs, 3));
+        m.put("jvm_thread_cpu_ms", MlpJobs.series("CPU of the querying JVM thread (spawn,"
                 + " wait, read, parse)", cpuMs, 3));
         m.put("child_cpu_ms_mean", childrenMs < 0 ? "unknown (no /proc)"
                 : TrialTimes.round(childrenMs, 3));

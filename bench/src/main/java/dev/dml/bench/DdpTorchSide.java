@@ -17,14 +17,14 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * P3's PyTorch side: runs {@code bench/torch/p3_ddp.py} for a {@link DdpComparisonJob}, as a user would
+ * P3's PyTorch side: runs {@code bench/torch/p3_ddp.py} for a {@link DdpJob}, as a user would
  * without dml (DistributedDataParallel over gloo for 2 workers, one plain process for 1).
  *
  * <p>The Python is {@code $DML_BENCH_PYTHON}, else {@code bench/.venv/bin/python} (what {@code
  * bash bench/torch/setup} makes), else {@code python3}; it needs {@code torch} and {@code numpy}.
  * The benchmark never installs them: PyTorch for Python is no dependency of dml.
  */
-final class DdpComparisonTorch {
+final class DdpTorchSide {
 
     static final Path SCRIPT = Path.of("bench/torch/p3_ddp.py");
     private static final Path VENV_PYTHON = Path.of("bench/.venv/bin/python");
@@ -33,14 +33,14 @@ final class DdpComparisonTorch {
     private final String version;
     private final Path log;
 
-    private DdpComparisonTorch(String python, String version, Path log) {
+    private DdpTorchSide(String python, String version, Path log) {
         this.python = python;
         this.version = version;
         this.log = log;
     }
 
     /** Finds a Python with PyTorch, or fails saying how to get one. */
-    static DdpComparisonTorch find() throws IOException, InterruptedException {
+    static DdpTorchSide find() throws IOException, InterruptedException {
         String python = DmlEnv.system().value(DmlEnv.BENCH_PYTHON).orElse(
                 Files.isExecutable(VENV_PYTHON) ? VENV_PYTHON.toString() : "python3");
         if (!Files.isRegularFile(SCRIPT)) {
@@ -57,7 +57,7 @@ final class DdpComparisonTorch {
                             + " numpy), or set DML_BENCH_PYTHON to a python that has them.");
         }
         String v = Files.readString(log).strip();
-        return new DdpComparisonTorch(python, v.substring(v.lastIndexOf('\n') + 1), log);
+        return new DdpTorchSide(python, v.substring(v.lastIndexOf('\n') + 1), log);
     }
 
     /** Returns the PyTorch version, e.g. {@code 2.13.0+cpu}. */
@@ -71,21 +71,21 @@ final class DdpComparisonTorch {
     }
 
     /** Runs the setting once; a trajectory run also scores the test split. */
-    DdpComparisonRun run(DdpComparisonJob s, boolean trajectory) throws IOException, InterruptedException {
+    DdpRun run(DdpJob s, boolean trajectory) throws IOException, InterruptedException {
         Path out = Files.createTempFile("dml-p3-torch-", ".json");
         try {
             List<String> cmd = new ArrayList<>(List.of(python, SCRIPT.toString(),
                     "--model", s.cnn() ? "cnn" : "mlp",
                     "--workers", String.valueOf(s.workers()),
-                    "--batch", String.valueOf(DdpComparisonJob.BATCH),
-                    "--steps-per-epoch", String.valueOf(DdpComparisonJob.STEPS_PER_EPOCH),
+                    "--batch", String.valueOf(DdpJob.BATCH),
+                    "--steps-per-epoch", String.valueOf(DdpJob.STEPS_PER_EPOCH),
                     "--steps", String.valueOf(s.steps()),
-                    "--lr", String.valueOf(ComputeBoundJobs.LEARNING_RATE),
-                    "--seed", String.valueOf(ComputeBoundJobs.SEED),
-                    "--eval-every", String.valueOf(trajectory ? DdpComparisonJob.EVAL_EVERY : 0),
+                    "--lr", String.valueOf(MlpJobs.LEARNING_RATE),
+                    "--seed", String.valueOf(MlpJobs.SEED),
+                    "--eval-every", String.valueOf(trajectory ? DdpJob.EVAL_EVERY : 0),
                     "--out", out.toString(),
                     "--hidden"));
-            Arrays.stream(ComputeBoundJobs.HIDDEN).forEach(h -> cmd.add(String.valueOf(h)));
+            Arrays.stream(MlpJobs.HIDDEN).forEach(h -> cmd.add(String.valueOf(h)));
             double launch = System.currentTimeMillis() / 1e3;
             if (exec(cmd, log, 600) != 0) {
                 throw new DmlException("The PyTorch side of P3 failed (" + s.name() + "): "
@@ -102,7 +102,7 @@ final class DdpComparisonTorch {
             Map<Integer, Double> acc = new TreeMap<>();
             r.getAsJsonObject("accuracy").entrySet().forEach(
                     e -> acc.put(Integer.parseInt(e.getKey()), e.getValue().getAsDouble()));
-            return new DdpComparisonRun(r.get("start").getAsDouble() - launch, at,
+            return new DdpRun(r.get("start").getAsDouble() - launch, at,
                     losses.get(losses.size() - 1).getAsFloat(), acc, Map.of());
         } finally {
             Files.deleteIfExists(out);

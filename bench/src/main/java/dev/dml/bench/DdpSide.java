@@ -6,19 +6,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One side (dml or PyTorch) of one {@link DdpComparisonJob}: its trajectory run (the warm-up, which
+ * One side (dml or PyTorch) of one {@link DdpJob}: its trajectory run (the warm-up, which
  * scores the test split as it goes) and its timed runs.
  */
-final class DdpComparisonSide {
+final class DdpSide {
 
-    private final DdpComparisonJob setting;
+    private final DdpJob setting;
     private final String what;
     private final TrialTimes timed;
-    private final List<DdpComparisonRun> runs = new ArrayList<>();
+    private final List<DdpRun> runs = new ArrayList<>();
     private final List<Double> loads = new ArrayList<>();
-    private DdpComparisonRun trajectory;
+    private DdpRun trajectory;
 
-    DdpComparisonSide(DdpComparisonJob setting, String name, String what) {
+    DdpSide(DdpJob setting, String name, String what) {
         this.setting = setting;
         this.what = what;
         this.timed = new TrialTimes(setting.name() + "_" + name, 0);
@@ -30,14 +30,14 @@ final class DdpComparisonSide {
     }
 
     /** Keeps a run: the trajectory in the warm-up round, else a timed one. */
-    double record(Round round, DdpComparisonRun r, double loadAverage) {
+    double record(Round round, DdpRun r, double loadAverage) {
         if (round.timed()) {
             runs.add(r);
             loads.add(loadAverage);
         } else {
             trajectory = r;
         }
-        double s = r.secondsAfter(DdpComparisonJob.WARM_STEPS);
+        double s = r.secondsAfter(DdpJob.WARM_STEPS);
         System.out.printf("  %-14s %7.0f examples/s, first step at %5.1f s%s%n", timed.name(),
                 setting.timedExamples() / s, r.firstStepAt(),
                 round.timed() ? "" : ", accuracy " + r.accuracy());
@@ -68,19 +68,19 @@ final class DdpComparisonSide {
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("what", what);
-        m.put("examples_per_s", ComputeBoundJobs.series("global examples/s from the end of step "
-                + DdpComparisonJob.WARM_STEPS + " to the end of the last step", rates, 1));
-        m.put("first_step_at_s", ComputeBoundJobs.series("start-up: launch to the first step's start",
-                runs.stream().map(DdpComparisonRun::firstStepAt).toList(), 3));
+        m.put("examples_per_s", MlpJobs.series("global examples/s from the end of step "
+                + DdpJob.WARM_STEPS + " to the end of the last step", rates, 1));
+        m.put("first_step_at_s", MlpJobs.series("start-up: launch to the first step's start",
+                runs.stream().map(DdpRun::firstStepAt).toList(), 3));
         m.put("target_step", targetStep());
         if (targetStep() > 0) {
-            m.put("training_s_to_target", ComputeBoundJobs.series("first step's start to the end of"
+            m.put("training_s_to_target", MlpJobs.series("first step's start to the end of"
                     + " target_step", trainingToTarget(), 3));
-            m.put("launch_s_to_target", ComputeBoundJobs.series("launch to the end of target_step",
+            m.put("launch_s_to_target", MlpJobs.series("launch to the end of target_step",
                     launchToTarget(), 3));
         }
         m.put("test_accuracy_by_step", trajectory.accuracy());
-        List<Float> losses = runs.stream().map(DdpComparisonRun::finalLoss).toList();
+        List<Float> losses = runs.stream().map(DdpRun::finalLoss).toList();
         m.put("final_losses", losses);
         m.put("trajectory_final_loss", trajectory.finalLoss());
         m.put("timed_runs_repeat_the_trajectory", losses.stream()
@@ -88,7 +88,7 @@ final class DdpComparisonSide {
         if (!trajectory.parts().isEmpty()) {
             Map<String, Object> parts = new LinkedHashMap<>();
             for (String k : trajectory.parts().keySet()) {
-                parts.put(k, ComputeBoundJobs.series(k, runs.stream().map(r -> r.parts().get(k))
+                parts.put(k, MlpJobs.series(k, runs.stream().map(r -> r.parts().get(k))
                         .toList(), 2));
             }
             m.put("per_step", parts);

@@ -39,13 +39,13 @@ import tech.tablesaw.api.Table;
  * but not the actor start, the data shipping, {@code init}'s broadcast or the final parameter
  * fetch. Those are reported as {@code startup_s} (job wall time minus all epochs).
  */
-final class ComputeBoundJobs {
+final class MlpJobs {
 
     static final int[] HIDDEN = {1024, 1024};
     static final float LEARNING_RATE = 1e-3f;
     static final long SEED = 11;
 
-    private ComputeBoundJobs() {}
+    private MlpJobs() {}
 
     /** Returns whether Debian's Fashion-MNIST is installed. */
     static boolean haveData() {

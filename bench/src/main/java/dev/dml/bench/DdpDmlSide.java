@@ -27,15 +27,15 @@ import java.util.stream.Stream;
 import tech.tablesaw.api.Table;
 
 /**
- * P3's dml side: one {@code Dml.start(spec, driver)} job of a {@link DdpComparisonJob}, timed by a
+ * P3's dml side: one {@code Dml.start(spec, driver)} job of a {@link DdpJob}, timed by a
  * listener in this JVM. A step's end is when its metrics arrive here; the first step's start is
  * the arrival of epoch 1's metrics minus the epoch's own seconds (both arrive alike late).
  *
- * <p>A trajectory run also writes a checkpoint every {@link DdpComparisonJob#EVAL_EVERY} steps; the
+ * <p>A trajectory run also writes a checkpoint every {@link DdpJob#EVAL_EVERY} steps; the
  * listener copies each one as it appears, and after the job each is loaded into a replica here
  * and scored on the test split. Checkpoints cost time, so only untimed runs write them.
  */
-final class DdpComparisonDml {
+final class DdpDmlSide {
 
     private final Table train;
     private final Table test;
@@ -47,7 +47,7 @@ final class DdpComparisonDml {
      * @param test the test split
      * @param workerJvmOptions extra worker JVM options, e.g. a flight recording
      */
-    DdpComparisonDml(Table train, Table test, List<String> workerJvmOptions) {
+    DdpDmlSide(Table train, Table test, List<String> workerJvmOptions) {
         this.train = train;
         this.test = test;
         this.testLabels = test.intColumn(FashionMnist.LABEL).asIntArray();
@@ -55,12 +55,12 @@ final class DdpComparisonDml {
     }
 
     /** Runs the setting's job once; a trajectory run also scores the test split. */
-    DdpComparisonRun run(DdpComparisonJob s, DriverProcess driver, boolean trajectory) throws IOException {
+    DdpRun run(DdpJob s, DriverProcess driver, boolean trajectory) throws IOException {
         Path ckDir = trajectory ? Files.createTempDirectory("dml-p3-") : null;
         try {
             Clock clock = new Clock(s.steps(), ckDir);
-            TrainSpecBuilder b = ComputeBoundJobs.builder(train.first(s.rows()), s.workers(),
-                    DdpComparisonJob.BATCH, DdpComparisonJob.EPOCHS, "p3-" + s.name())
+            TrainSpecBuilder b = MlpJobs.builder(train.first(s.rows()), s.workers(),
+                    DdpJob.BATCH, DdpJob.EPOCHS, "p3-" + s.name())
                     .addListener(clock)
                     // the PyTorch side reads each shard's rows in order, as --no-shuffle does
                     .optShuffle(false);
@@ -68,20 +68,20 @@ final class DdpComparisonDml {
                 b.setModel(ModelSpec.Family.CNN);
             }
             if (trajectory) {
-                b.optCheckpoints(ckDir, DdpComparisonJob.EVAL_EVERY);
+                b.optCheckpoints(ckDir, DdpJob.EVAL_EVERY);
             }
             workerJvmOptions.forEach(b::addWorkerJvmOption);
             TrainSpec spec = b.build();
             clock.t0 = System.nanoTime();
-            ComputeBoundJobs.JobRun j = ComputeBoundJobs.runJob(spec, driver);
+            MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
             Map<String, Double> parts = new LinkedHashMap<>();
             parts.put("compute_ms", j.stepComputeMs);
             parts.put("all_reduce_ms", j.stepCommMs);
             parts.put("driver_ms", j.driverMsPerStep(
-                    (DdpComparisonJob.EPOCHS - 1) * DdpComparisonJob.STEPS_PER_EPOCH));
+                    (DdpJob.EPOCHS - 1) * DdpJob.STEPS_PER_EPOCH));
             parts.put("worker_cpu_percent", Arrays.stream(j.cpuPercent).average().orElse(0));
             Map<Integer, Double> acc = trajectory ? score(spec, clock) : Map.of();
-            return new DdpComparisonRun(clock.epoch1End - clock.epoch1Seconds, clock.at, j.finalLoss, acc,
+            return new DdpRun(clock.epoch1End - clock.epoch1Seconds, clock.at, j.finalLoss, acc,
                     parts);
         } finally {
             if (ckDir != null) {
@@ -96,8 +96,8 @@ final class DdpComparisonDml {
 
     private Map<Integer, Double> score(TrainSpec spec, Clock clock) {
         Map<Integer, Double> acc = new TreeMap<>();
-        for (int step = DdpComparisonJob.EVAL_EVERY; step <= clock.at.length - 1;
-                step += DdpComparisonJob.EVAL_EVERY) {
+        for (int step = DdpJob.EVAL_EVERY; step <= clock.at.length - 1;
+                step += DdpJob.EVAL_EVERY) {
             if (!clock.states.containsKey((long) step)) {
                 throw new IllegalStateException("The checkpoint of step " + step + " was not"
                         + " copied" + (clock.error != null ? ": " + clock.error : "") + ".");
@@ -134,7 +134,7 @@ final class DdpComparisonDml {
         @Override
         public void onStep(StepMetrics m) {
             at[(int) m.step()] = (System.nanoTime() - t0) / 1e9;
-            if (ckDir != null && m.step() % DdpComparisonJob.EVAL_EVERY == 0) {
+            if (ckDir != null && m.step() % DdpJob.EVAL_EVERY == 0) {
                 copyCheckpoints();
             }
         }

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * @param accuracy test accuracy after every evaluated step (trajectory runs only, else empty)
  * @param parts the side's own break-down of a step, in milliseconds (dml only, else empty)
  */
-record DdpComparisonRun(double firstStepAt, double[] stepEndAt, float finalLoss,
+record DdpRun(double firstStepAt, double[] stepEndAt, float finalLoss,
         Map<Integer, Double> accuracy, Map<String, Double> parts) {
 
     /** Returns the number of steps run. */

@@ -7,7 +7,7 @@ package dev.dml.bench;
  * @param cnn {@code true} for dml's small CNN, {@code false} for the MLP 784-1024-1024-10
  * @param workers 1 or 2
  */
-record DdpComparisonJob(boolean cnn, int workers) {
+record DdpJob(boolean cnn, int workers) {
 
     /** Rows per worker per step. */
     static final int BATCH = 128;
