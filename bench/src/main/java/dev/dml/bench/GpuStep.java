@@ -29,7 +29,8 @@ import java.util.stream.Collectors;
  * worker does them. It prints one JSON line: which libtorch and JNI library the engine loaded,
  * the loss after every step, the examples/s of the timed steps and when they ran. {@code
  * bench/gpu/p9-on-device} runs it beside the same MLP in PyTorch ({@code
- * bench/gpu/torch_step.py}); {@code bench/gpu/build-jni} explains how a libtorch other than DJL's own is chosen.
+ * bench/gpu/torch_step.py}); {@code bench/gpu/build-jni} explains how a libtorch other than
+ * DJL's own is chosen.
  *
  * <p>Arguments, each {@code --name value}: {@code device} ({@code cpu} or {@code gpu}),
  * {@code model} ({@code mlp}, or {@code cnn}: dml's small CNN, which ignores {@code hidden}),
