@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
 import java.nio.FloatBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,27 +14,7 @@ import org.junit.jupiter.api.Test;
  * rounding (PyTorch's vectorised kernels round some steps differently from the Java loop). State
  * saves in the same format either way, and a staged model resumes exactly.
  */
-class DeviceStagingTest {
-
-    private NDManager manager;
-
-    @BeforeEach
-    void setUp() {
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-    }
-
-    private NDArray features(int rows, int cols, long seed) {
-        return RandomArrays.features(manager, rows, cols, seed);
-    }
-
-    private NDArray classes(int rows, int k, long seed) {
-        return RandomArrays.classes(manager, rows, k, seed);
-    }
+class DeviceStagingTest extends OnPyTorch {
 
     /** A step as a data-parallel worker takes it: gradients out to a buffer, back, then step. */
     private static void step(ModelStage m, NDArray x, NDArray y, float[] buffer) {

@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.nn.Parameter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,19 +18,7 @@ import org.junit.jupiter.api.Test;
  * unscales the gradients, skips a step that overflowed, grows, and resumes exactly from a saved
  * state. bf16 is refused before DJL's engine is asked for a bfloat16 tensor.
  */
-class MixedPrecisionTest {
-
-    private NDManager manager;
-
-    @BeforeEach
-    void setUp() {
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-    }
+class MixedPrecisionTest extends OnPyTorch {
 
     private static ModelStage open(ModelSpec spec, OptimizerSpec opt, Precision p) {
         return ModelStage.open(spec, opt, 0, spec.layerCount(), "t/" + p, Device.cpu(), p);
@@ -79,8 +64,8 @@ class MixedPrecisionTest {
     @Test
     void fp16RunsTheProductsInHalfFloatsAndKeepsFloat32Gradients() {
         ModelSpec spec = ModelSpec.mlp(16, 3, 64, 32);
-        NDArray x = RandomArrays.features(manager, 64, 16, 1);
-        NDArray y = RandomArrays.classes(manager, 64, 3, 2);
+        NDArray x = features(64, 16, 1);
+        NDArray y = classes(64, 3, 2);
         try (ModelStage fp32 = open(spec, OptimizerSpec.adam(0.01f), Precision.FP32);
                 ModelStage fp16 = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
             assertArrayEquals(fp32.parameters(), fp16.parameters());
@@ -100,7 +85,7 @@ class MixedPrecisionTest {
     @Test
     void fp16TrainsAsFloat32Does() {
         ModelSpec spec = ModelSpec.mlp(8, 2, 32);
-        NDArray x = RandomArrays.features(manager, 256, 8, 3);
+        NDArray x = features(256, 8, 3);
         NDArray y = separable(x);
         float[] last = new float[2];
         Precision[] kinds = {Precision.FP32, Precision.FP16};
@@ -123,8 +108,8 @@ class MixedPrecisionTest {
     @Test
     void fp16ConvolutionsRun() {
         ModelSpec spec = ModelSpec.cnn(2);
-        NDArray x = RandomArrays.features(manager, 4, 28 * 28, 4);
-        NDArray y = RandomArrays.classes(manager, 4, 2, 5);
+        NDArray x = features(4, 28 * 28, 4);
+        NDArray y = classes(4, 2, 5);
         try (ModelStage fp32 = open(spec, OptimizerSpec.adam(0.01f), Precision.FP32);
                 ModelStage fp16 = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
             float exact = fp32.trainBatch(x, y);
@@ -163,8 +148,8 @@ class MixedPrecisionTest {
     @Test
     void fp16BackwardInBucketsGivesTheWholeBackwardsScaledGradients() {
         ModelSpec spec = ModelSpec.mlp(20, 4, 32, 16);
-        NDArray x = RandomArrays.features(manager, 24, 20, 18);
-        NDArray y = RandomArrays.classes(manager, 24, 4, 19);
+        NDArray x = features(24, 20, 18);
+        NDArray y = classes(24, 4, 19);
         try (ModelStage whole = open(spec, OptimizerSpec.sgd(0.1f, 0f), Precision.FP16);
                 ModelStage cut = open(spec, OptimizerSpec.sgd(0.1f, 0f), Precision.FP16)) {
             float loss = whole.trainBatch(x, y);
@@ -181,8 +166,8 @@ class MixedPrecisionTest {
     @Test
     void fp16StepsDoNotLeakArrays() {
         ModelSpec spec = ModelSpec.mlp(8, 3, 16);
-        NDArray x = RandomArrays.features(manager, 32, 8, 16);
-        NDArray y = RandomArrays.classes(manager, 32, 3, 17);
+        NDArray x = features(32, 8, 16);
+        NDArray y = classes(32, 3, 17);
         try (ModelStage m = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
             m.trainBatch(x, y);
             m.step();
@@ -209,8 +194,8 @@ class MixedPrecisionTest {
     @Test
     void fp16UnscalesTheGradientsBeforeTheUpdate() {
         ModelSpec spec = ModelSpec.mlp(8, 3, 16);
-        NDArray x = RandomArrays.features(manager, 32, 8, 8);
-        NDArray y = RandomArrays.classes(manager, 32, 3, 9);
+        NDArray x = features(32, 8, 8);
+        NDArray y = classes(32, 3, 9);
         OptimizerSpec sgd = OptimizerSpec.sgd(1f, 0f); // an update of exactly -gradient
         try (ModelStage fp32 = open(spec, sgd, Precision.FP32);
                 ModelStage fp16 = open(spec, sgd, Precision.FP16)) {
@@ -239,8 +224,8 @@ class MixedPrecisionTest {
     @Test
     void fp16SkipsAStepWhoseGradientsOverflowedAndHalvesTheScale() {
         ModelSpec spec = ModelSpec.mlp(8, 3, 16);
-        NDArray x = RandomArrays.features(manager, 32, 8, 10);
-        NDArray y = RandomArrays.classes(manager, 32, 3, 11);
+        NDArray x = features(32, 8, 10);
+        NDArray y = classes(32, 3, 11);
         try (ModelStage m = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
             m.trainBatch(x, y);
             poison(m, m.parameterCount() / 2, Float.POSITIVE_INFINITY);
@@ -260,8 +245,8 @@ class MixedPrecisionTest {
     @Test
     void theScaleGrowsAfterItsIntervalOfGoodSteps() {
         ModelSpec spec = ModelSpec.mlp(8, 3, 16);
-        NDArray x = RandomArrays.features(manager, 32, 8, 12);
-        NDArray y = RandomArrays.classes(manager, 32, 3, 13);
+        NDArray x = features(32, 8, 12);
+        NDArray y = classes(32, 3, 13);
         try (ModelStage m = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
             LossScale scale = new LossScale(8f, 2);
             m.trainBatch(x, y);
@@ -279,8 +264,8 @@ class MixedPrecisionTest {
     @Test
     void fp16ResumesExactlyWithItsLossScale() {
         ModelSpec spec = ModelSpec.mlp(8, 3, 16);
-        NDArray x = RandomArrays.features(manager, 32, 8, 14);
-        NDArray y = RandomArrays.classes(manager, 32, 3, 15);
+        NDArray x = features(32, 8, 14);
+        NDArray y = classes(32, 3, 15);
         OptimizerSpec adam = OptimizerSpec.adam(0.01f);
         byte[] saved;
         float[] expected;

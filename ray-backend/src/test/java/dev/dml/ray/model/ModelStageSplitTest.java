@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import dev.dml.DmlException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,19 +21,7 @@ import org.junit.jupiter.api.Test;
  * parameters after a step. So does a whole model whose backward runs in buckets of layers
  * ({@link BucketedBackward}), bucket by bucket as the layers finish, last layers first.
  */
-class ModelStageSplitTest {
-
-    private NDManager manager;
-
-    @BeforeEach
-    void setUp() {
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-    }
+class ModelStageSplitTest extends OnPyTorch {
 
     private NDArray features(int rows, int cols) {
         Random r = new Random(11);

@@ -20,32 +20,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A whole model: its initialisation, batch step, gradients, state and predictions. */
-class ModelStageTest {
-
-    private NDManager manager;
-
-    @BeforeEach
-    void setUp() {
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-    }
-
-    private NDArray randomFeatures(int rows, int cols, long seed) {
-        return RandomArrays.features(manager, rows, cols, seed);
-    }
-
-    private NDArray randomClasses(int rows, int classes, long seed) {
-        return RandomArrays.classes(manager, rows, classes, seed);
-    }
+class ModelStageTest extends OnPyTorch {
 
     @Test
     void sameSeedGivesBitwiseIdenticalParameters() {
@@ -66,8 +44,8 @@ class ModelStageTest {
         try (ModelStage a = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0.9f), "t/0");
                 ModelStage b = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0.9f), "t/1")) {
             assertArrayEquals(a.parameters(), b.parameters());
-            NDArray x = randomFeatures(4, 784, 1);
-            NDArray y = randomClasses(4, 10, 2);
+            NDArray x = features(4, 784, 1);
+            NDArray y = classes(4, 10, 2);
             float loss = a.trainBatch(x, y);
             assertTrue(loss > 0 && loss < 20, "loss " + loss);
         }
@@ -77,8 +55,8 @@ class ModelStageTest {
     void gradientOfDoubleBatchIsMeanOfHalves() {
         ModelSpec spec = ModelSpec.mlp(10, 4, 32);
         try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.1f, 0f), "t/0")) {
-            NDArray x = randomFeatures(64, 10, 3);
-            NDArray y = randomClasses(64, 4, 4);
+            NDArray x = features(64, 10, 3);
+            NDArray y = classes(64, 4, 4);
             r.trainBatch(x, y);
             float[] full = r.gradients();
             r.trainBatch(x.get(new NDIndex("0:32")), y.get(new NDIndex("0:32")));
@@ -101,7 +79,7 @@ class ModelStageTest {
     void flatGradientWriteBackRoundTrips() {
         ModelSpec spec = ModelSpec.mlp(6, 3, 5);
         try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.5f, 0f), "t/0")) {
-            r.trainBatch(randomFeatures(8, 6, 5), randomClasses(8, 3, 6));
+            r.trainBatch(features(8, 6, 5), classes(8, 3, 6));
             int n = r.parameterCount();
             FloatBuffer direct = ByteBuffer.allocateDirect(n * 4).order(ByteOrder.nativeOrder()).asFloatBuffer();
             r.copyGradients(direct);
@@ -140,8 +118,8 @@ class ModelStageTest {
     @Test
     void savedStateResumesBitwise() {
         ModelSpec spec = ModelSpec.mlp(8, 3, 16);
-        NDArray x = randomFeatures(32, 8, 9);
-        NDArray y = randomClasses(32, 3, 10);
+        NDArray x = features(32, 8, 9);
+        NDArray y = classes(32, 3, 10);
         byte[] saved;
         float[] expected;
         try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.adam(0.01f), "t/0")) {
@@ -173,8 +151,8 @@ class ModelStageTest {
     @Test
     void stepsDoNotLeakArrays() {
         ModelSpec spec = ModelSpec.mlp(8, 3, 16);
-        NDArray x = randomFeatures(32, 8, 11);
-        NDArray y = randomClasses(32, 3, 12);
+        NDArray x = features(32, 8, 11);
+        NDArray y = classes(32, 3, 12);
         int callerBefore = manager.getManagedArrays().size();
         try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.adam(0.01f), "t/0")) {
             r.trainBatch(x, y);
@@ -232,7 +210,7 @@ class ModelStageTest {
         try (ModelStage r = ModelStage.openWhole(ModelSpec.logisticRegression(5, 2),
                 OptimizerSpec.sgd(0.1f, 0f), "t/0")) {
             DmlException e = assertThrows(DmlException.class,
-                    () -> r.trainBatch(randomFeatures(4, 6, 1), randomClasses(4, 2, 1)));
+                    () -> r.trainBatch(features(4, 6, 1), classes(4, 2, 1)));
             assertTrue(e.what().contains("[B, 5]"), e.what());
             assertTrue(e.hint().contains("setInputs(6)"), e.hint());
         }
@@ -241,7 +219,7 @@ class ModelStageTest {
     @Test
     void linearRegressionWithL2FitsALine() {
         // y = 2 x0 - 3 x1 + 1, no noise: plain SGD must find it.
-        NDArray x = randomFeatures(256, 2, 21);
+        NDArray x = features(256, 2, 21);
         float[] xv = x.toFloatArray();
         float[] yv = new float[256];
         for (int i = 0; i < 256; i++) {
@@ -266,7 +244,7 @@ class ModelStageTest {
 
     @Test
     void sigmoidBinaryCrossEntropyLearnsASign() {
-        NDArray x = randomFeatures(512, 3, 31);
+        NDArray x = features(512, 3, 31);
         float[] xv = x.toFloatArray();
         int[] yv = new int[512];
         for (int i = 0; i < 512; i++) {

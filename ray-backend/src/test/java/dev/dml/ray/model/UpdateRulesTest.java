@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import ai.djl.ndarray.NDManager;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,23 +12,11 @@ import org.junit.jupiter.api.Test;
  * and a scheduled rate against a hand computation, on the host path and on the device path
  * (staged through the host, as on a GPU).
  */
-class UpdateRulesTest {
+class UpdateRulesTest extends OnPyTorch {
 
     /** mlp(4 inputs, 2 classes, 3 hidden): W1 [3,4], b1 [3], W2 [2,3], b2 [2]. */
     private static final ModelSpec SPEC = ModelSpec.mlp(4, 2, 3).withSeed(5);
     private static final boolean[] WEIGHT = weights();
-
-    private NDManager manager;
-
-    @BeforeEach
-    void setUp() {
-        manager = NDManager.newBaseManager("PyTorch");
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.close();
-    }
 
     private static boolean[] weights() {
         boolean[] w = new boolean[12 + 3 + 6 + 2];
@@ -167,7 +152,7 @@ class UpdateRulesTest {
         ModelStage m = staged ? ModelStage.openStaged(SPEC, opt, "t/staged", Precision.FP32)
                 : ModelStage.openWhole(SPEC, opt, "t/host");
         // a batch makes the gradient tensors; the tests then set their own gradients
-        m.trainBatch(RandomArrays.features(manager, 8, 4, 1), RandomArrays.classes(manager, 8, 2,
+        m.trainBatch(features(8, 4, 1), classes(8, 2,
                 2));
         return m;
     }
