@@ -6,9 +6,9 @@ import java.util.List;
  * Receives a training job's progress while it runs, as DJL's {@code TrainingListener} does in
  * one process. Every method has a no-op default, so a listener overrides only what it needs.
  *
- * <p>Calls come in order (start, then steps, epochs and recoveries interleaved) from one thread, the
- * driver's reader thread in the kernel; a listener should return quickly. A listener that throws
- * loses that event only: progress never fails the job it reports on.
+ * <p>Calls come in order (start, then steps, epochs and recoveries interleaved) from one thread,
+ * the driver's reader thread in the kernel; a listener should return quickly. A listener that
+ * throws loses that event only: progress never fails the job it reports on.
  */
 public interface ProgressListener {
 

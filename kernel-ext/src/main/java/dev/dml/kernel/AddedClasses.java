@@ -68,7 +68,8 @@ final class AddedClasses {
 
     private static void readFolder(Path root, Map<String, byte[]> out) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
-            for (Path f : (Iterable<Path>) files.filter(x -> x.toString().endsWith(".class"))::iterator) {
+            Iterable<Path> classes = files.filter(x -> x.toString().endsWith(".class"))::iterator;
+            for (Path f : classes) {
                 String n = root.relativize(f).toString().replace(java.io.File.separatorChar, '/');
                 if (!n.equals("module-info.class")) {
                     out.putIfAbsent(binaryName(n), Files.readAllBytes(f));

@@ -40,7 +40,8 @@ final class CellHistory implements HistoryManager {
             case TAIL -> lookupTail(((HistoryRequest.Tail) request).getMaxReturnLength(), flags);
             case RANGE -> {
                 HistoryRequest.Range range = (HistoryRequest.Range) request;
-                yield lookupRange(range.getSessionIndex(), range.getStart(), range.getStop(), flags);
+                yield lookupRange(range.getSessionIndex(), range.getStart(),
+                        range.getStop(), flags);
             }
             case SEARCH -> {
                 HistoryRequest.Search search = (HistoryRequest.Search) request;

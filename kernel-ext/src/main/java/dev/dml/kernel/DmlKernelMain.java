@@ -29,7 +29,8 @@ public final class DmlKernelMain {
         configureLogging(DmlEnv.system());
         exitWithLauncher(System.getenv("JPY_PARENT_PID"));
         String json = Files.readString(Path.of(args[0]));
-        JupyterConnection connection = new JupyterConnection(KernelConnectionProperties.parse(json));
+        JupyterConnection connection = new JupyterConnection(KernelConnectionProperties
+                .parse(json));
         SignedShellChannel.installInto(connection); // a badly signed message must not deafen us
         DmlKernel kernel = DmlKernel.builder().build();
         kernel.onStartup();

@@ -52,7 +52,8 @@ final class MavenMagic implements LineMagic<List<String>, BaseKernel> {
     public synchronized List<String> eval(BaseKernel ignored, List<String> args) {
         if (args.isEmpty()) {
             throw new DmlException("%maven needs at least one artifact.",
-                    "Write GROUP:ARTIFACT:VERSION, as in %maven org.apache.commons:commons-text:1.12.0");
+                    "Write GROUP:ARTIFACT:VERSION, as in %maven"
+                            + " org.apache.commons:commons-text:1.12.0");
         }
         for (String arg : args) {
             if (arg.startsWith("-")) {

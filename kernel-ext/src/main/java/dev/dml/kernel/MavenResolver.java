@@ -81,7 +81,8 @@ final class MavenResolver {
         } catch (IllegalArgumentException e) {
             throw new DmlException("'" + DmlException.literal(coordinates)
                     + "' is not a Maven artifact.",
-                    "Write GROUP:ARTIFACT:VERSION, as in %maven org.apache.commons:commons-text:1.12.0");
+                    "Write GROUP:ARTIFACT:VERSION, as in %maven"
+                            + " org.apache.commons:commons-text:1.12.0");
         }
     }
 

@@ -99,7 +99,8 @@ public class CellBlockTest extends EvaluatorTestBase {
                 "-cp", System.getProperty("java.class.path"), "-d", classes.toString(),
                 src.toString()));
         java.nio.file.Path jar = dir.resolve("nets.jar");
-        try (var out = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(jar))) {
+        try (var out = new java.util.jar.JarOutputStream(java.nio.file.Files
+                .newOutputStream(jar))) {
             out.putNextEntry(new java.util.jar.JarEntry("nets/Narrow.class"));
             out.write(java.nio.file.Files.readAllBytes(classes.resolve("nets/Narrow.class")));
             out.closeEntry();

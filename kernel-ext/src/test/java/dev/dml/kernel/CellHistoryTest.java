@@ -52,7 +52,8 @@ class CellHistoryTest {
     @Test
     void outputIsIncludedOnlyWhenAsked() {
         assertNull(history.lookupTail(1, NONE).get(0).getOutput());
-        HistoryEntry withOutput = history.lookupTail(1, EnumSet.of(ResultFlag.INCLUDE_OUTPUT)).get(0);
+        HistoryEntry withOutput = history.lookupTail(1,
+                EnumSet.of(ResultFlag.INCLUDE_OUTPUT)).get(0);
         assertEquals("42", withOutput.getOutput());
     }
 
@@ -60,6 +61,7 @@ class CellHistoryTest {
     void answersEachRequestType() {
         assertEquals(1, history.answer(new HistoryRequest.Tail(false, true, 1)).size());
         assertEquals(2, history.answer(new HistoryRequest.Range(false, true, 0, 1, 3)).size());
-        assertEquals(1, history.answer(new HistoryRequest.Search(false, true, 5, "x*", true)).size());
+        assertEquals(1, history.answer(new HistoryRequest.Search(false, true, 5, "x*",
+                true)).size());
     }
 }

@@ -22,7 +22,8 @@ class CodeAssistTest extends EvaluatorTestBase {
     @Test
     void completesAStaticMethodAndReplacesOnlyTheTypedPrefix() {
         ReplacementOptions options = assist.complete("Math.ab", 7);
-        assertTrue(options.getReplacements().contains("abs("), options.getReplacements().toString());
+        assertTrue(options.getReplacements().contains("abs("),
+                options.getReplacements().toString());
         assertEquals(5, options.getSourceStart());
         assertEquals(7, options.getSourceEnd());
     }

@@ -57,7 +57,8 @@ class ErrorLinesTest extends EvaluatorTestBase {
     @Test
     void compileErrorFromAMagicFreeCellNamesTheSymbol() {
         CellException.CompilationException e = assertThrows(
-                CellException.CompilationException.class, () -> evaluator.eval("undefinedName + 1"));
+                CellException.CompilationException.class,
+                        () -> evaluator.eval("undefinedName + 1"));
         assertEquals("CompilationException", ErrorLines.name(e));
         assertTrue(e.lines().contains("  symbol:   variable undefinedName"), e.lines().toString());
     }

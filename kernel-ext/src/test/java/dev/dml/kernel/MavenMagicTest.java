@@ -36,7 +36,8 @@ class MavenMagicTest {
         Files.writeString(artifact("words", "pom"), pom("words", ""));
         TestJars.compile(artifact("greeter", "jar"), "demo.Greeter",
                 "package demo; public class Greeter {"
-                        + " public String hello() { return \"hello, \" + demo.words.Words.WORLD; } }",
+                        + " public String hello() {"
+                        + " return \"hello, \" + demo.words.Words.WORLD; } }",
                 words.toString());
         Files.writeString(artifact("greeter", "pom"), pom("greeter", "<dependencies><dependency>"
                 + "<groupId>demo</groupId><artifactId>words</artifactId><version>1.0</version>"

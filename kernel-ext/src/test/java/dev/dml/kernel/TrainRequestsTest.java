@@ -85,7 +85,8 @@ class TrainRequestsTest {
         Strategy.Staged model = (Strategy.Staged) spec("fraud --label is_fraud --hidden 32,16"
                 + " --strategy model --stages 2,1").strategy();
         assertEquals(2, model.stages());
-        assertTrue(failure("fraud --label is_fraud --stages 2").contains("apply to a model, pipeline or hybrid strategy"));
+        assertTrue(failure("fraud --label is_fraud --stages 2")
+                .contains("apply to a model, pipeline or hybrid strategy"));
         assertTrue(failure("fraud --label is_fraud --strategy model --microbatches 2")
                 .contains("not to the model strategy"));
     }

@@ -51,7 +51,8 @@ final class HelpCommand implements DmlCommand {
     private DisplayData overview() {
         List<DmlCommand> all = commands.get();
         int width = all.stream().mapToInt(c -> c.name().length()).max().orElse(0);
-        StringBuilder text = new StringBuilder("dml: distributed deep learning from this notebook\n\n");
+        StringBuilder text = new StringBuilder(
+                "dml: distributed deep learning from this notebook\n\n");
         StringBuilder html = new StringBuilder("<table class=\"dml-help\">"
                 + "<thead><tr><th style=\"text-align:left\">%dml</th>"
                 + "<th style=\"text-align:left\">what it does</th></tr></thead><tbody>");

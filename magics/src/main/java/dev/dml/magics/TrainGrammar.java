@@ -33,8 +33,10 @@ final class TrainGrammar {
 
     static final String SOURCE = "source";
     static final String MODEL = "model";
-    private static final Pattern BODY_LINE = Pattern.compile("\\s*([A-Za-z][\\w-]*)\\s*[:=]\\s*(.*)");
-    private static final Pattern UNKNOWN_KEYWORD = Pattern.compile("Unknown keyword argument '(.+)'.*");
+    private static final Pattern BODY_LINE = Pattern
+            .compile("\\s*([A-Za-z][\\w-]*)\\s*[:=]\\s*(.*)");
+    private static final Pattern UNKNOWN_KEYWORD = Pattern
+            .compile("Unknown keyword argument '(.+)'.*");
     /** Body keys that name train's data. */
     private static final Map<String, String> SOURCE_KEYS = Map.of("table", SOURCE, "data",
             SOURCE, SOURCE, SOURCE);

@@ -107,8 +107,9 @@ class TrainGrammarTest {
         assertEquals(new WorkerRange(2, 4), line("fraud --label y --workers 2:4")
                 .get(TrainOptions.WORKERS));
         assertTrue(error(() -> line("fraud --label y --workers 4:2")).startsWith(
-                "%dml train: --workers must be a whole number of at least 1, or a range of them such as"
-                + " 2:4, got '4:2'."), error(() -> line("fraud --label y --workers 4:2")));
+                "%dml train: --workers must be a whole number of at least 1, or a range of them"
+                        + " such as 2:4, got '4:2'."),
+                error(() -> line("fraud --label y --workers 4:2")));
         assertTrue(error(() -> line("fraud --label y --model rnn"))
                 .contains("--model must be one of mlp, logistic, cnn, mf"));
         assertTrue(error(() -> line("fraud --label y --hidden 64,x"))

@@ -237,7 +237,8 @@ class LiveDashboardTest {
                 + " cluster)."), d.notices());
         SvgText svg = new SvgText(d.frame().svg());
         assertTrue(svg.hasTextStartingWith("Step 1: grew from 2 to 4"), svg.texts().toString());
-        assertTrue(svg.hasText("2 nodes · 10.0.0.5: ranks 0-1 · 10.0.0.6: ranks 2-3"), "the new node is listed: "
+        assertTrue(svg.hasText("2 nodes · 10.0.0.5: ranks 0-1 · 10.0.0.6: ranks 2-3"),
+                "the new node is listed: "
                 + svg.texts());
     }
 }

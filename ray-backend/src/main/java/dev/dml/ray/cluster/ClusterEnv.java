@@ -141,7 +141,8 @@ public final class ClusterEnv {
             default -> 0;
         };
         if (bytes < min) {
-            throw new DmlException(name + "=" + DmlException.literal(v) + " is below the least it can be, "
+            throw new DmlException(name + "=" + DmlException.literal(v)
+                    + " is below the least it can be, "
                     + (min >> 20) + "m.", "Set it to " + (min >> 20) + "m or more, or unset it.");
         }
         return bytes;

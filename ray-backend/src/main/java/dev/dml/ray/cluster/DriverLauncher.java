@@ -194,7 +194,8 @@ final class DriverLauncher {
         if (m.kind() == Kind.FAILED) {
             RemoteError e = DriverProcess.readError(m);
             throw new DmlException(
-                    "Ray.init() failed in the driver process: " + DmlException.firstLine(e.message) + ".",
+                    "Ray.init() failed in the driver process: "
+                            + DmlException.firstLine(e.message) + ".",
                     "Check that this machine is a node of the cluster; see " + log + ".");
         }
         return m;

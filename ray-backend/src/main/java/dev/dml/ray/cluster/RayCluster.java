@@ -254,7 +254,8 @@ public final class RayCluster implements AutoCloseable {
     /**
      * Returns where the address came from.
      *
-     * @return {@code embedded head}, {@code {cluster}} (the address option), {@code environment variable
+     * @return {@code embedded head}, {@code {cluster}} (the address option), {@code environment
+     * variable
      *     RAY_ADDRESS} or {@code system property ray.address}
      */
     public String source() {

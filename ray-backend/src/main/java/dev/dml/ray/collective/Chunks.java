@@ -13,7 +13,9 @@ final class Chunks {
 
     private Chunks() {}
 
-    /** The first index of chunk {@code index} when {@code length} elements split in {@code parts}. */
+    /**
+     * The first index of chunk {@code index} when {@code length} elements split in {@code parts}.
+     */
     static int start(int length, int parts, int index) {
         return (int) ((long) length * index / parts);
     }

@@ -88,7 +88,9 @@ final class ArrowCodecs implements CompressionCodec.Factory {
         return out;
     }
 
-    /** Decodes an LZ4 frame (lz4's frame format, version 01) whose content is {@code size} bytes. */
+    /**
+     * Decodes an LZ4 frame (lz4's frame format, version 01) whose content is {@code size} bytes.
+     */
     static byte[] lz4Frame(byte[] src, int size) {
         ByteBuffer in = ByteBuffer.wrap(src).order(ByteOrder.LITTLE_ENDIAN);
         byte[] out = new byte[size];

@@ -11,8 +11,8 @@ import tech.tablesaw.columns.Column;
  *
  * <p>Each problem is reported as a {@link DmlException} whose first line names the column (and
  * the first bad row) and whose hint says how to fix it. Checks run in this order: empty table,
- * missing columns, columns neither numeric nor text, missing or non-finite numbers, label values that are not
- * class indices.
+ * missing columns, columns neither numeric nor text, missing or non-finite numbers, label values
+ * that are not class indices.
  */
 public final class TableValidator {
 

@@ -35,8 +35,8 @@ import java.util.Set;
  *   <li>{@code dml-model.json}: what a loader needs: the model's inputs in order ({@code
  *       features}), the label, the class names when the label had them, for text features
  *       the table's columns and each text column's categories ({@code columns}, {@code
- *       one_hot}: see {@link dev.dml.ray.data.FeatureVocabulary}), the standardisation, the layers and the
- *       function from outputs to predictions ({@code softmax}, {@code sigmoid}, {@code
+ *       one_hot}: see {@link dev.dml.ray.data.FeatureVocabulary}), the standardisation, the layers
+ *       and the function from outputs to predictions ({@code softmax}, {@code sigmoid}, {@code
  *       identity}).
  * </ul>
  */

@@ -27,29 +27,25 @@ public enum Objective {
      */
     public NDArray loss(NDArray output, NDArray labels) {
         switch (this) {
-            case SOFTMAX_CROSS_ENTROPY:
-                {
-                    NDArray logp = output.logSoftmax(1);
-                    NDArray idx = labels.toType(DataType.INT64, false).reshape(-1);
-                    NDArray picked = logp.get(new NDIndex().addAllDim().addPickDim(idx));
-                    return picked.mean().neg();
-                }
-            case SIGMOID_BINARY_CROSS_ENTROPY:
-                {
-                    NDArray z = output.reshape(-1);
-                    NDArray y = labels.toType(DataType.FLOAT32, false).reshape(-1);
-                    // max(z, 0) - z * y + log(1 + exp(-|z|)), stable for large |z|
-                    NDArray softplus = z.abs().neg().exp().add(1f).log().add(z.maximum(0f));
-                    return softplus.sub(z.mul(y)).mean();
-                }
-            case L2:
-                {
-                    NDArray pred = output.reshape(-1);
-                    NDArray y = labels.toType(DataType.FLOAT32, false).reshape(-1);
-                    return pred.sub(y).square().mean();
-                }
-            default:
-                throw new AssertionError(this);
+            case SOFTMAX_CROSS_ENTROPY -> {
+                NDArray logp = output.logSoftmax(1);
+                NDArray idx = labels.toType(DataType.INT64, false).reshape(-1);
+                NDArray picked = logp.get(new NDIndex().addAllDim().addPickDim(idx));
+                return picked.mean().neg();
+            }
+            case SIGMOID_BINARY_CROSS_ENTROPY -> {
+                NDArray z = output.reshape(-1);
+                NDArray y = labels.toType(DataType.FLOAT32, false).reshape(-1);
+                // max(z, 0) - z * y + log(1 + exp(-|z|)), stable for large |z|
+                NDArray softplus = z.abs().neg().exp().add(1f).log().add(z.maximum(0f));
+                return softplus.sub(z.mul(y)).mean();
+            }
+            case L2 -> {
+                NDArray pred = output.reshape(-1);
+                NDArray y = labels.toType(DataType.FLOAT32, false).reshape(-1);
+                return pred.sub(y).square().mean();
+            }
+            default -> throw new AssertionError(this);
         }
     }
 
@@ -117,6 +113,7 @@ public enum Objective {
      * @return {@code true} for sigmoid, or softmax over two classes
      */
     public boolean hasPositiveClass(int outputs) {
-        return this == SIGMOID_BINARY_CROSS_ENTROPY || this == SOFTMAX_CROSS_ENTROPY && outputs == 2;
+        return this == SIGMOID_BINARY_CROSS_ENTROPY || this == SOFTMAX_CROSS_ENTROPY
+                && outputs == 2;
     }
 }

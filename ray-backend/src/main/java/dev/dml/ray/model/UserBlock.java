@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * A {@link BlockFactory} as bytes, so that it crosses Ray: the factory Java-serialized, and the
  * bytecode of the notebook cells' classes and of the jars added to the kernel when the
- * factory's class is one of them (the workers' class path does not have them). Each JVM reads it back once, through a class loader that defines
- * those classes.
+ * factory's class is one of them (the workers' class path does not have them). Each JVM reads it
+ * back once, through a class loader that defines those classes.
  */
 public final class UserBlock implements Serializable {
 

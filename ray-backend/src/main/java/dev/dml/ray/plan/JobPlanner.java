@@ -10,7 +10,6 @@ import dev.dml.cost.Pricing;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.cluster.ClusterNodes;
-import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainSpec;
 import java.time.Duration;

@@ -6,7 +6,6 @@ import dev.dml.events.JobCost;
 import dev.dml.events.ProgressListener;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
-import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainJob;

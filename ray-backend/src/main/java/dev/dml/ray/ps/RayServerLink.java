@@ -1,6 +1,5 @@
 package dev.dml.ray.ps;
 
-import dev.dml.DmlException;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import java.io.Serializable;

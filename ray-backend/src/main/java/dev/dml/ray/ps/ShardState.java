@@ -106,7 +106,8 @@ public final class ShardState {
 
     private void requireOpen() {
         if (aborted != null) {
-            throw new DmlException("The parameter server stopped serving: " + DmlException.literal(aborted),
+            throw new DmlException("The parameter server stopped serving: "
+                    + DmlException.literal(aborted),
                     "The job recovers and seeds the servers again.");
         }
     }

@@ -18,7 +18,8 @@ import java.util.Map;
  * @param nodes one line on how the nodes are priced
  * @param problem why a price is unknown; empty when every price is known
  */
-public record JobRate(double usdPerHour, boolean priced, boolean spot, String nodes, String problem) {
+public record JobRate(double usdPerHour, boolean priced, boolean spot, String nodes,
+        String problem) {
 
     /**
      * Prices a job's nodes.

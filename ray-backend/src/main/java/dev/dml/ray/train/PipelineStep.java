@@ -156,7 +156,8 @@ final class PipelineStep {
                     ObjectRef<byte[]> ref;
                     if (op >= 0) {
                         if (s == 0) {
-                            ref = a.task(TrainWorker::forward, base + op, TrainWorker.NONE).remote();
+                            ref = a.task(TrainWorker::forward, base + op,
+                                    TrainWorker.NONE).remote();
                         } else if (fwd[s - 1][op] != null) {
                             ref = a.task(TrainWorker::forward, base + op, fwd[s - 1][op])
                                     .remote();

@@ -113,8 +113,8 @@ public final class WorkerConfig implements Serializable {
      */
     WorkerConfig withGpus(double g) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress, bucketFloats,
-                precision);
+                toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress,
+                bucketFloats, precision);
     }
 
     /** Whether the scheme is top-k, whose workers run the optimizer's momentum themselves. */

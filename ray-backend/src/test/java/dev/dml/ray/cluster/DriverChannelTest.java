@@ -49,7 +49,8 @@ class DriverChannelTest {
     void framesRoundTripWithAndWithoutTextAndPayload() throws Exception {
         try (ServerSocket server = loopback()) {
             Socket[] s = pair(server);
-            try (DriverChannel a = new DriverChannel(s[0]); DriverChannel b = new DriverChannel(s[1])) {
+            try (DriverChannel a = new DriverChannel(s[0]);
+                    DriverChannel b = new DriverChannel(s[1])) {
                 b.send(new Message(Kind.HELLO, 42, "token", null));
                 b.send(new Message(Kind.RESULT, 7, null, new byte[] {1, 2, 3}));
                 Message hello = a.receive(DriverChannel.MAX_HELLO_FRAME);
@@ -84,7 +85,8 @@ class DriverChannelTest {
     void aMalformedFrameIsRefusedAndTheNextOneStillReads() throws Exception {
         try (ServerSocket server = loopback()) {
             Socket[] s = pair(server);
-            try (DriverChannel a = new DriverChannel(s[0]); DriverChannel b = new DriverChannel(s[1])) {
+            try (DriverChannel a = new DriverChannel(s[0]);
+                    DriverChannel b = new DriverChannel(s[1])) {
                 DataOutputStream raw = new DataOutputStream(s[1].getOutputStream());
                 raw.writeInt(3);
                 raw.write(new byte[] {99, 0, 0}); // no such kind

@@ -33,7 +33,8 @@ class ArrowFallbackTest extends NativeMemoryTest {
     @Test
     void arrowJavaReadsDmlShard() throws IOException {
         byte[] ipc = ArrowShards.encode(ArrowShardsTest.small(), ArrowShardsTest.smallSelection());
-        try (ArrowStreamReader r = new ArrowStreamReader(new ByteArrayReadableSeekableByteChannel(ipc), root)) {
+        try (ArrowStreamReader r = new ArrowStreamReader(
+                new ByteArrayReadableSeekableByteChannel(ipc), root)) {
             VectorSchemaRoot v = r.getVectorSchemaRoot();
             assertEquals(true, r.loadNextBatch());
             assertEquals(11, v.getRowCount());
@@ -76,7 +77,8 @@ class ArrowFallbackTest extends NativeMemoryTest {
             s.setValueCount(4);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (VectorSchemaRoot v = new VectorSchemaRoot(List.of(f, y, s));
-                    ArrowStreamWriter w = new ArrowStreamWriter(v, null, Channels.newChannel(out))) {
+                    ArrowStreamWriter w = new ArrowStreamWriter(v, null,
+                            Channels.newChannel(out))) {
                 w.start();
                 w.writeBatch();
                 w.end();

@@ -31,7 +31,8 @@ class CrossLanguageTest extends NativeMemoryTest {
     @Test
     void pyarrowReadsJavaShard() throws Exception {
         Path shard = dir.resolve("shard.arrows");
-        Files.write(shard, ArrowShards.encode(ArrowShardsTest.small(), ArrowShardsTest.smallSelection()));
+        Files.write(shard, ArrowShards.encode(ArrowShardsTest.small(),
+                ArrowShardsTest.smallSelection()));
         Map<String, String> out = Python.runScript("read_shard.py", shard.toString());
         assertEquals("11", out.get("rows"));
         assertEquals("3", out.get("width"));

@@ -31,8 +31,10 @@ class DatasetsTest {
         Table b = SyntheticFraud.generate(50_000, 42);
         Table c = SyntheticFraud.generate(50_000, 43);
         assertEquals(32, a.columnCount());
-        assertArrayEquals(a.doubleColumn("v17").asDoubleArray(), b.doubleColumn("v17").asDoubleArray());
-        assertArrayEquals(a.intColumn("is_fraud").asIntArray(), b.intColumn("is_fraud").asIntArray());
+        assertArrayEquals(a.doubleColumn("v17").asDoubleArray(),
+                b.doubleColumn("v17").asDoubleArray());
+        assertArrayEquals(a.intColumn("is_fraud").asIntArray(),
+                b.intColumn("is_fraud").asIntArray());
         assertTrue(a.doubleColumn("v1").getDouble(0) != c.doubleColumn("v1").getDouble(0));
         double rate = a.intColumn("is_fraud").sum() / 50_000.0;
         assertTrue(rate > 0.007 && rate < 0.013, "positive rate " + rate);
@@ -40,7 +42,8 @@ class DatasetsTest {
         assertEquals(2, TableValidator.validate(a, SyntheticFraud.selection()));
         // The first rows of a bigger table are the same rows.
         Table small = SyntheticFraud.generate(100, 42);
-        assertEquals(small.doubleColumn("amount").getDouble(99), a.doubleColumn("amount").getDouble(99));
+        assertEquals(small.doubleColumn("amount").getDouble(99),
+                a.doubleColumn("amount").getDouble(99));
     }
 
     @Test

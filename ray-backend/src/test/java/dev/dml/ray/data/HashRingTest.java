@@ -33,7 +33,8 @@ class HashRingTest {
             counts[ring.workerFor("key-" + i)]++;
         }
         for (int c : counts) {
-            assertTrue(Math.abs(c - n / 4.0) < 0.15 * n / 4, "unbalanced: " + java.util.Arrays.toString(counts));
+            assertTrue(Math.abs(c - n / 4.0) < 0.15 * n / 4,
+                    "unbalanced: " + java.util.Arrays.toString(counts));
         }
     }
 

@@ -201,7 +201,8 @@ class PandasFilesTest {
     void aCsvWithAHeaderAndNoRowsSaysSoInCellWords() {
         DmlException e = assertThrows(DmlException.class, () -> kernelRead("header_only.csv"));
         String cell = e.speaking(Vocabulary.NOTEBOOK).getMessage();
-        assertTrue(cell.startsWith("The CSV file " + dir.resolve("header_only.csv") + " has no rows."), cell);
+        assertTrue(cell.startsWith("The CSV file " + dir.resolve("header_only.csv")
+                + " has no rows."), cell);
         assertFalse(cell.contains("build()") || cell.contains("addFeature"), cell);
     }
 }

@@ -31,7 +31,8 @@ class TableValidatorTest {
 
     @Test
     void validTableReturnsClassCount() {
-        assertEquals(2, TableValidator.validate(table(), sel("is_fraud", "amount", "age", "foreign")));
+        assertEquals(2, TableValidator.validate(table(), sel("is_fraud", "amount", "age",
+                "foreign")));
     }
 
     @Test
@@ -112,7 +113,8 @@ class TableValidatorTest {
     void fractionalClassLabelIsRejected() {
         ColumnSelection s = ColumnSelection.builder().addFeature("age")
                 .setLabel("score", LabelKind.CLASSES).build();
-        DmlException e = assertThrows(DmlException.class, () -> TableValidator.validate(table(), s));
+        DmlException e = assertThrows(DmlException.class,
+                () -> TableValidator.validate(table(), s));
         assertTrue(e.what().contains("value 0.1 at row 0"), e.what());
         assertTrue(e.hint().contains("LabelKind.REGRESSION"), e.hint());
     }
@@ -136,7 +138,8 @@ class TableValidatorTest {
 
     @Test
     void allNumericExceptSkipsStringsAndLabel() {
-        ColumnSelection s = ColumnSelection.allNumericExcept(table(), "is_fraud", LabelKind.CLASSES);
+        ColumnSelection s = ColumnSelection.allNumericExcept(table(), "is_fraud",
+                LabelKind.CLASSES);
         assertEquals(java.util.List.of("amount", "age", "foreign", "score"), s.features());
     }
 }

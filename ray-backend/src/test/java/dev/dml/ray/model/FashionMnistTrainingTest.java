@@ -24,7 +24,8 @@ class FashionMnistTrainingTest extends NativeMemoryTest {
         return RealTables.fashionMnistDir();
     }
 
-    private double train(ModelSpec spec, OptimizerSpec opt, int rows, int epochs, boolean viaArrow) {
+    private double train(ModelSpec spec, OptimizerSpec opt, int rows, int epochs,
+            boolean viaArrow) {
         Path dir = dir();
         FashionMnist train = FashionMnist.load(dir, FashionMnist.Split.TRAIN, rows);
         FashionMnist test = FashionMnist.load(dir, FashionMnist.Split.TEST, 0);

@@ -30,7 +30,8 @@ class ModelStageTest extends OnPyTorch {
         ModelSpec spec = ModelSpec.mlp(12, 3, 16, 8).withSeed(7);
         try (ModelStage a = ModelStage.openWhole(spec, OptimizerSpec.adam(1e-3f), "t/0");
                 ModelStage b = ModelStage.openWhole(spec, OptimizerSpec.adam(1e-3f), "t/1");
-                ModelStage c = ModelStage.openWhole(spec.withSeed(8), OptimizerSpec.adam(1e-3f), "t/2")) {
+                ModelStage c = ModelStage.openWhole(spec.withSeed(8),
+                        OptimizerSpec.adam(1e-3f), "t/2")) {
             float[] pa = a.parameters();
             assertEquals(12 * 16 + 16 + 16 * 8 + 8 + 8 * 3 + 3, pa.length);
             assertArrayEquals(pa, b.parameters());
@@ -81,7 +82,8 @@ class ModelStageTest extends OnPyTorch {
         try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.sgd(0.5f, 0f), "t/0")) {
             r.trainBatch(features(8, 6, 5), classes(8, 3, 6));
             int n = r.parameterCount();
-            FloatBuffer direct = ByteBuffer.allocateDirect(n * 4).order(ByteOrder.nativeOrder()).asFloatBuffer();
+            FloatBuffer direct = ByteBuffer.allocateDirect(n * 4).order(ByteOrder.nativeOrder())
+                    .asFloatBuffer();
             r.copyGradients(direct);
             direct.flip();
             float[] halved = new float[n];
@@ -134,7 +136,8 @@ class ModelStageTest extends OnPyTorch {
             }
             expected = r.parameters();
         }
-        try (ModelStage r = ModelStage.openWhole(spec.withSeed(99), OptimizerSpec.adam(0.01f), "t/1")) {
+        try (ModelStage r = ModelStage.openWhole(spec.withSeed(99),
+                OptimizerSpec.adam(0.01f), "t/1")) {
             assertThrows(DmlException.class, () -> r.loadState(saved));
         }
         try (ModelStage r = ModelStage.openWhole(spec, OptimizerSpec.adam(0.01f), "t/1")) {

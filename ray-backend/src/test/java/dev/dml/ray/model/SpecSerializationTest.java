@@ -26,7 +26,8 @@ class SpecSerializationTest {
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(value);
         }
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes
+                .toByteArray()))) {
             return (T) in.readObject();
         }
     }
@@ -38,7 +39,8 @@ class SpecSerializationTest {
 
     @Test
     void specsSurviveSerialisation() throws Exception {
-        FeatureStats stats = FeatureStats.of(SyntheticFraud.generate(1000, 1), SyntheticFraud.selection());
+        FeatureStats stats = FeatureStats.of(SyntheticFraud.generate(1000, 1),
+                SyntheticFraud.selection());
         ModelSpec mlp = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
                 .addHidden(16).optStandardize(stats).optSeed(3).build();
         for (Object o : new Object[] {mlp, ModelSpec.cnn(10), OptimizerSpec.adam(1e-3f),
@@ -56,7 +58,8 @@ class SpecSerializationTest {
 
     @Test
     void specsSurviveRaysSerializer() {
-        FeatureStats stats = FeatureStats.of(SyntheticFraud.generate(100, 1), SyntheticFraud.selection());
+        FeatureStats stats = FeatureStats.of(SyntheticFraud.generate(100, 1),
+                SyntheticFraud.selection());
         ModelSpec mlp = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
                 .addHidden(16).optStandardize(stats).build();
         for (Object o : new Object[] {mlp, ModelSpec.cnn(10), OptimizerSpec.adam(1e-3f),

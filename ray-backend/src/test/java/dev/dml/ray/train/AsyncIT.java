@@ -26,7 +26,8 @@ class AsyncIT extends LocalClusterTests {
     private static final Duration WAIT = Duration.ofMinutes(5);
 
     private static TrainResult train(String name, String sync, RecoveryIT.Saboteur s) {
-        return Dml.start(TrainSpec.builder().setTable(FashionMnistSlices.train()).setColumns(FashionMnist.selection())
+        return Dml.start(TrainSpec.builder().setTable(FashionMnistSlices.train())
+                .setColumns(FashionMnist.selection())
                 .setModel(ModelSpec.Family.MLP, 64).optOptimizer(OptimizerSpec.adam(1e-3f))
                 .optEpochs(2).optBatchSize(32).optWorkers(2).optCpusPerWorker(0.5)
                 .optSync(sync).optParameterServers(2).optReportEvery(10).addListener(s)

@@ -105,7 +105,8 @@ class ElasticLocalTest {
     void aStagedStrategyRefusesARange() {
         Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 7);
         DmlException e = assertThrows(DmlException.class, () -> job(t, "staged")
-                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE)).optWorkers(2, 4).build());
+                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE))
+                .optWorkers(2, 4).build());
         assertTrue(e.getMessage().contains("elastic"), e.getMessage());
     }
 }

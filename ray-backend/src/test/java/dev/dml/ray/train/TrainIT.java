@@ -231,7 +231,8 @@ class TrainIT {
 
     @Test
     @Order(6)
-    void withNoFailuresAllowedAWorkerDyingFailsTheJobNamingItsRankAndLeavesNoActor() throws Exception {
+    void withNoFailuresAllowedAWorkerDyingFailsTheJobNamingItsRankAndLeavesNoActor()
+            throws Exception {
         AtomicInteger seen = new AtomicInteger();
         Recorder rec = new Recorder() {
             @Override

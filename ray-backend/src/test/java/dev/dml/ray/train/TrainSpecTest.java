@@ -32,7 +32,8 @@ class TrainSpecTest {
     @Test
     void settersRejectBadValuesAtOnce() {
         TrainSpecBuilder b = TrainSpec.builder();
-        assertEquals("optWorkers must be a whole number of at least 1, or a range of them such as 2:4, got 0.",
+        assertEquals("optWorkers must be a whole number of at least 1, or a range of them such as"
+                + " 2:4, got 0.",
                 assertThrows(DmlException.class, () -> b.optWorkers(0)).what());
         assertEquals("For example optWorkers(2): worker actors, each its own JVM; MIN:MAX"
                 + " grows and shrinks with the cluster (data parallelism), every step still"
@@ -88,7 +89,8 @@ class TrainSpecTest {
                 + " less to keep this message away."), s.notices());
         TrainSpec staged = TrainSpec.builder().setTable(FRAUD.inRange(0, 30))
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 8, 8)
-                .optStrategy(Strategy.pipeline(2, 4, Strategy.Schedule.GPIPE)).optBatchSize(64).build();
+                .optStrategy(Strategy.pipeline(2, 4, Strategy.Schedule.GPIPE))
+                .optBatchSize(64).build();
         assertEquals(28, staged.batchSize(), "a multiple of the 4 micro-batches");
         DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()
                 .setTable(FRAUD.inRange(0, 3)).setColumns(SyntheticFraud.selection())
