@@ -4,6 +4,8 @@ import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.events.JobStarted;
 import dev.dml.events.ProgressListener;
+import dev.dml.events.Recovery;
+import dev.dml.events.Resize;
 import dev.dml.events.WorkerInfo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,8 +97,13 @@ public final class TrainJob {
         listeners.addAll(extra);
         TrainJob[] self = new TrainJob[1];
         CompletableFuture<TrainResult> sent = driver.submit(runner, event -> {
+            // %dml status lists these: a recovery or a resize replaces them
             if (event instanceof JobStarted started) {
                 self[0].workers = started.workers();
+            } else if (event instanceof Recovery recovery) {
+                self[0].workers = recovery.workers();
+            } else if (event instanceof Resize resize) {
+                self[0].workers = resize.workers();
             }
             dispatch(listeners, event);
         });

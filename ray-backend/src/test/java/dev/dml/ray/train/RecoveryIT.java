@@ -69,6 +69,8 @@ class RecoveryIT {
         private final AtomicBoolean done = new AtomicBoolean();
         private volatile List<WorkerInfo> workers = List.of();
         volatile long victim;
+        /** The workers the job lists when it ends, as {@code %dml status} shows them. */
+        volatile List<WorkerInfo> listedAtEnd = List.of();
 
         Saboteur(long atStep, int worker, Consumer<ProcessHandle> act) {
             this.atStep = atStep;
@@ -98,12 +100,15 @@ class RecoveryIT {
 
     private static TrainResult train(String name, Strategy strategy, int maxFailures,
             Saboteur saboteur) {
-        return Dml.start(TrainSpec.builder().setTable(table)
+        TrainJob job = Dml.start(TrainSpec.builder().setTable(table)
                 .setColumns(SyntheticFraud.selection()).setModel(model)
                 .optOptimizer(OptimizerSpec.adam(0.01f)).optEpochs(2).optBatchSize(BATCH)
                 .optWorkers(2).optCpusPerWorker(0.5).optStrategy(strategy).optReportEvery(5)
                 .optMaxFailures(maxFailures).addListener(saboteur).optName(name).build(),
-                driver).await(WAIT);
+                driver);
+        TrainResult result = job.await(WAIT);
+        saboteur.listedAtEnd = job.workers();
+        return result;
     }
 
     private static void assertRecovered(TrainResult straight, TrainResult r, Saboteur s,
@@ -116,6 +121,8 @@ class RecoveryIT {
         assertTrue(rec.resumedFrom() > 0 && rec.resumedFrom() <= rec.failedAt(), rec.toString());
         assertFalse(rec.workers().stream().anyMatch(w -> w.pid() == s.victim),
                 "the lost worker is still listed: " + rec.workers());
+        assertEquals(rec.workers(), s.listedAtEnd, "the job (so %dml status) lists the workers"
+                + " after the recovery");
         assertFalse(ProcessHandle.of(s.victim).map(ProcessHandle::isAlive).orElse(false),
                 "the lost worker still runs");
         assertEquals(straight.globalSteps(), r.globalSteps());
