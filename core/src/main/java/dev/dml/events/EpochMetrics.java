@@ -1,6 +1,5 @@
 package dev.dml.events;
 
-import java.io.Serializable;
 
 /**
  * What one epoch did: its mean training loss and, with validation, the validation metrics. An
@@ -21,7 +20,7 @@ import java.io.Serializable;
 public record EpochMetrics(int epoch, long steps, long stepsRun, float trainLoss,
         double seconds, double examplesPerSecond, float validationLoss,
         double validationAccuracy, double validationAuc,
-        RegressionMetrics validationRegression) implements Serializable {
+        RegressionMetrics validationRegression) implements JobEvent {
 
     /** Never null. */
     public EpochMetrics {

@@ -1,6 +1,5 @@
 package dev.dml.events;
 
-import java.io.Serializable;
 
 /**
  * What a job has cost so far: an event the driver sends once its workers run, and after each
@@ -20,4 +19,4 @@ import java.io.Serializable;
  */
 public record JobCost(long step, double usdPerHour, double usdSpent, double seconds,
         double secondsPerStep, boolean priced, boolean spot, String nodes)
-        implements Serializable {}
+        implements JobEvent {}

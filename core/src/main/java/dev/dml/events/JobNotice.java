@@ -1,6 +1,5 @@
 package dev.dml.events;
 
-import java.io.Serializable;
 
 /**
  * Something the user must know about a running job that is not a failure: a {@code --resume}
@@ -11,4 +10,4 @@ import java.io.Serializable;
  * @param template the line; options are named as {@code {resume}} templates, rendered in the
  *     words of the surface that shows it ({@link dev.dml.Vocabulary})
  */
-public record JobNotice(long step, String template) implements Serializable {}
+public record JobNotice(long step, String template) implements JobEvent {}

@@ -1,6 +1,5 @@
 package dev.dml.events;
 
-import java.io.Serializable;
 import java.util.List;
 
 /**
@@ -8,7 +7,7 @@ import java.util.List;
  *
  * @param workers rank, pid and host of each worker, by rank
  */
-public record JobStarted(List<WorkerInfo> workers) implements Serializable {
+public record JobStarted(List<WorkerInfo> workers) implements JobEvent {
 
     /** The workers' list is immutable. */
     public JobStarted {

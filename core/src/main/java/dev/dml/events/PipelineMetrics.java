@@ -14,7 +14,7 @@ import java.util.List;
  * @param stages each stage's time and traffic, by stage
  */
 public record PipelineMetrics(long step, double wallMillis, int microbatches,
-        List<StageTime> stages) implements Serializable {
+        List<StageTime> stages) implements JobEvent {
 
     /** The stages' list is immutable. */
     public PipelineMetrics {

@@ -75,13 +75,13 @@ public interface ProgressListener {
     default void onCost(JobCost cost) {}
 
     /**
-     * Hands an event to the method that takes it; other objects are ignored.
+     * Hands an event to the method that takes it. Every kind of {@link JobEvent} has one (a
+     * test checks each), so none is dropped.
      *
-     * @param event a {@link JobStarted}, {@link StepMetrics}, {@link PipelineMetrics}, {@link
-     *     EpochMetrics}, {@link Recovery}, {@link Resize}, {@link JobNotice} or {@link
-     *     JobCost}
+     * @param event the event
+     * @throws IllegalArgumentException for a kind of event this method does not know yet
      */
-    default void deliver(Object event) {
+    default void deliver(JobEvent event) {
         if (event instanceof StepMetrics s) {
             onStep(s);
         } else if (event instanceof PipelineMetrics p) {
@@ -98,6 +98,9 @@ public interface ProgressListener {
             onNotice(n);
         } else if (event instanceof JobCost c) {
             onCost(c);
+        } else {
+            throw new IllegalArgumentException("No listener method takes a "
+                    + event.getClass().getSimpleName() + "; add one to ProgressListener.");
         }
     }
 }

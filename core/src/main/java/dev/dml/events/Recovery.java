@@ -1,6 +1,5 @@
 package dev.dml.events;
 
-import java.io.Serializable;
 import java.util.List;
 
 /**
@@ -19,7 +18,7 @@ import java.util.List;
  */
 public record Recovery(long failedAt, long resumedFrom, long stepsRedone, double seconds,
         String cause, String restoredFrom, boolean preemption, List<WorkerInfo> workers)
-        implements Serializable {
+        implements JobEvent {
 
     /** The workers' list is immutable. */
     public Recovery {

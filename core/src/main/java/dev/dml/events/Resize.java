@@ -1,6 +1,5 @@
 package dev.dml.events;
 
-import java.io.Serializable;
 import java.util.List;
 
 /**
@@ -15,7 +14,7 @@ import java.util.List;
  * @param workers the job's workers now, by rank
  */
 public record Resize(long step, int from, int to, String cause, List<WorkerInfo> workers)
-        implements Serializable {
+        implements JobEvent {
 
     /** The workers' list is immutable. */
     public Resize {

@@ -1,6 +1,5 @@
 package dev.dml.events;
 
-import java.io.Serializable;
 import java.util.List;
 
 /**
@@ -26,7 +25,7 @@ import java.util.List;
 public record StepMetrics(int epoch, long step, float loss, int examples,
         double examplesPerSecond, double computeMillis, double commMillis, long allReduceBytes,
         long interNodeBytes, List<ProcessSample> workers, long reportedAtMillis,
-        double learningRate) implements Serializable {
+        double learningRate) implements JobEvent {
 
     /** The workers' list is immutable. */
     public StepMetrics {

@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.events.JobEvent;
 import dev.dml.events.JobStarted;
 import dev.dml.events.ProgressListener;
 import dev.dml.events.Recovery;
@@ -150,9 +151,14 @@ public final class TrainJob {
     }
 
     private static void dispatch(List<ProgressListener> listeners, Object event) {
+        if (!(event instanceof JobEvent jobEvent)) {
+            // a training job's runner emits only job events; anything else is a bug to see
+            LOG.warn("not a job event, not delivered: {}", event);
+            return;
+        }
         for (ProgressListener l : listeners) {
             try {
-                l.deliver(event);
+                l.deliver(jobEvent);
             } catch (RuntimeException e) {
                 LOG.warn("listener {} failed on {}: {}", l, event, e.toString());
             }
