@@ -60,6 +60,14 @@ public final class TrainOptions {
                     : "mf".equals(v.get(MODEL)) ? List.of(16) : null)
             .java("setModel(family, hidden...)").done();
 
+    /** The shape of a cnn's images. */
+    public static final Option<List<Integer>> IMAGE = spec("image", ValueType.imageShape(),
+            "HxW|HxWxC", "the images of a cnn: H rows of W pixels of C channels, each row of"
+            + " the table holding one image's pixels channel-last (pixel by pixel, its C values"
+            + " together, as numpy's reshape(n, -1) of [n, H, W, C] images)").example("32x32x3")
+            .noDefault("a square of one channel, from the feature count").java("optImage")
+            .done();
+
     /** A user's own DJL block. */
     public static final Option<String> BLOCK = kernel("block", ValueType.variableName(), "VAR",
             "train your own DJL block instead of --model: a variable holding a"
@@ -354,7 +362,7 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, READ_ON_WORKERS,
-            DATA_CACHE_MB, MODEL, HIDDEN, BLOCK, EMBED_ABOVE, EPOCHS, BATCH_SIZE,
+            DATA_CACHE_MB, MODEL, HIDDEN, IMAGE, BLOCK, EMBED_ABOVE, EPOCHS, BATCH_SIZE,
             STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB, SYNC, PS,
             SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PRECISION, PLACEMENT,

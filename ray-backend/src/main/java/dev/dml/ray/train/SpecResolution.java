@@ -318,6 +318,7 @@ final class SpecResolution {
             throw new DmlException("{hidden} sets the hidden layers of an mlp or a cnn, not of a"
                     + " logistic model.", "Drop {hidden}, or train the mlp family.");
         }
+        ImageResolution.requireCnn(v, spec.block != null ? "block" : family.optionName());
         if (spec.block != null) {
             return UserModels.of(spec.block, v, columns, stats, classes, embeddings);
         }
@@ -328,9 +329,8 @@ final class SpecResolution {
                 .optEmbeddings(embeddings);
         if (family != ModelSpec.Family.CNN) {
             b.setInputs(features).optStandardize(stats.get());
-        } else if (features != 28 * 28) {
-            throw new DmlException("A cnn takes 28x28 images (784 features), got " + features
-                    + " feature columns.", "Select 784 pixel columns, or train the mlp family.");
+        } else {
+            ImageResolution.apply(v, features, b);
         }
         b.setOutputs(isClasses ? Math.max(2, classes) : 1);
         if (hidden != null) {

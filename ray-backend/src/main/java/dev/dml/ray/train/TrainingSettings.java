@@ -48,6 +48,20 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
     }
 
     /**
+     * Sets the shape of a cnn's images ({@code --image HxWxC}): each row holds one image's
+     * {@code height * width * channels} pixels channel-last, as numpy's {@code reshape(n, -1)}
+     * of {@code [n, H, W, C]} images. Left out, a cnn takes square one-channel images.
+     *
+     * @param height rows of pixels, at least 1
+     * @param width pixels per row, at least 1
+     * @param channels values per pixel (3 for RGB), at least 1
+     * @return this builder
+     */
+    public TrainSpecBuilder optImage(int height, int width, int channels) {
+        return opt(TrainOptions.IMAGE, java.util.List.of(height, width, channels));
+    }
+
+    /**
      * Sets whether rows are shuffled ({@code --shuffle}, on by default): dealt to the workers
      * in a seeded order, and read in a new seeded order each epoch ({@link RowOrder}).
      *
