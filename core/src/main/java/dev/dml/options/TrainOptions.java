@@ -89,7 +89,9 @@ public final class TrainOptions {
 
     /** Rows per worker (per replica) and step. */
     public static final Option<Integer> BATCH_SIZE = spec("batch-size", ValueType.count(), "B",
-            "rows per worker per step").example("128").fixed(64).java("optBatchSize").done();
+            "rows per worker per step").example("128")
+            .derived("64; on a small table, a worker's rows / 16 (at least 4), so an epoch has"
+                    + " about 16 steps", v -> 64).java("optBatchSize").done();
 
     /** A seeded, new row order every epoch. */
     public static final Option<Boolean> SHUFFLE = spec("shuffle", ValueType.onOff(), null,
