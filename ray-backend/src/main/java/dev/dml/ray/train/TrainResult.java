@@ -108,7 +108,7 @@ public final class TrainResult implements Serializable {
 
     /** {@link #stillImproving} as a template naming options; null for a stopped job. */
     String lossTrend() {
-        return stopped || stoppedEarlyAfter > 0 ? null : LossTrend.notice(epochs, steps);
+        return stopped || stoppedEarlyAfter > 0 ? null : LossTrend.notice(epochs);
     }
 
     /**
