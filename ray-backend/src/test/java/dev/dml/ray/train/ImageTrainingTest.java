@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
-import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SklearnTables;
@@ -17,7 +16,6 @@ import dev.dml.ray.model.ModelSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,21 +27,11 @@ import tech.tablesaw.api.Table;
  * channel-last as numpy flattens [n, H, W, C] images), both written by pandas; the shape
  * survives a save, for dml, plain DJL and PyTorch; a shape that does not fit is refused.
  */
-class ImageTrainingTest {
-
-    @TempDir
-    static Path dir;
-    private static SklearnTables tables;
+class ImageTrainingTest extends SklearnTableCase {
 
     @BeforeAll
     static void write() throws IOException {
-        tables = SklearnTables.write(dir, "digits", "rgb32");
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
+        start("digits", "rgb32");
     }
 
     private static TrainSpecBuilder cnn(Table train) {

@@ -7,19 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.Vocabulary;
 import dev.dml.events.JobNotice;
-import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SklearnTables;
 import dev.dml.ray.model.ModelSpec;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 28: small real tables from scikit-learn's package (iris, wine), written by pandas and
@@ -28,21 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * LogisticRegression on the same split; a run cut short says more epochs would help, in the
  * words of the surface, and a converged run does not.
  */
-class SmallTableTrainingTest {
-
-    @TempDir
-    static Path dir;
-    private static SklearnTables tables;
+class SmallTableTrainingTest extends SklearnTableCase {
 
     @BeforeAll
     static void write() throws IOException {
-        tables = SklearnTables.write(dir, "iris", "wine");
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
+        start("iris", "wine");
     }
 
     /** The issue's job: --hidden 32 --workers 2 --epochs N, validated on the held-out rows. */
