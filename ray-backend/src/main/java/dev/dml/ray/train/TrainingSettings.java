@@ -38,7 +38,8 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
     }
 
     /**
-     * Sets the rows each worker (each replica of a staged job) trains on per step.
+     * Sets the rows each worker (each replica of a staged job) trains on per step. Left out,
+     * 64, or on a small table a worker's rows / 16 (at least 4), so an epoch has about 16 steps.
      *
      * @param n at least 1
      * @return this builder
