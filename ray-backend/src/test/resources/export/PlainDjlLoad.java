@@ -56,6 +56,12 @@ public class PlainDjlLoad {
                     net.add(new LambdaBlock(in -> new NDList(in.singletonOrThrow()
                             .reshape(-1, s[0], s[1], s[2])), "image"));
                 }
+                case "permute" -> {
+                    int[] d = Arrays.stream(longs(layer.getAsJsonArray("dims")))
+                            .mapToInt(v -> (int) v).toArray();
+                    net.add(new LambdaBlock(in -> new NDList(in.singletonOrThrow()
+                            .transpose(d)), "permute"));
+                }
                 case "conv2d" -> net.add(Conv2d.builder()
                         .setKernelShape(new Shape(longs(layer.getAsJsonArray("kernel"))))
                         .optPadding(new Shape(longs(layer.getAsJsonArray("padding"))))

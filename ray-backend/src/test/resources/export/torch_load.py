@@ -16,6 +16,17 @@ import torch
 from safetensors.torch import load_file
 
 
+class Permute(torch.nn.Module):
+    """Reorders the axes: channel-last pixels [B, H, W, C] to the [B, C, H, W] of Conv2d."""
+
+    def __init__(self, dims):
+        super().__init__()
+        self.dims = tuple(dims)
+
+    def forward(self, x):
+        return x.permute(*self.dims)
+
+
 def build(layers):
     modules = []
     for layer in layers:
@@ -28,6 +39,8 @@ def build(layers):
             modules.append(torch.nn.Flatten())
         elif kind == "unflatten":
             modules.append(torch.nn.Unflatten(1, tuple(layer["shape"])))
+        elif kind == "permute":
+            modules.append(Permute(layer["dims"]))
         elif kind == "conv2d":
             modules.append(torch.nn.Conv2d(layer["in_channels"], layer["out_channels"],
                                            tuple(layer["kernel"]), padding=tuple(layer["padding"])))

@@ -60,6 +60,14 @@ public final class TrainOptions {
                     : "mf".equals(v.get(MODEL)) ? List.of(16) : null)
             .java("setModel(family, hidden...)").done();
 
+    /** The shape of a cnn's images. */
+    public static final Option<List<Integer>> IMAGE = spec("image", ValueType.imageShape(),
+            "HxW|HxWxC", "the images of a cnn: H rows of W pixels of C channels, each row of"
+            + " the table holding one image's pixels channel-last (pixel by pixel, its C values"
+            + " together, as numpy's reshape(n, -1) of [n, H, W, C] images)").example("32x32x3")
+            .noDefault("a square of one channel, from the feature count").java("optImage")
+            .done();
+
     /** A user's own DJL block. */
     public static final Option<String> BLOCK = kernel("block", ValueType.variableName(), "VAR",
             "train your own DJL block instead of --model: a variable holding a"
@@ -81,7 +89,9 @@ public final class TrainOptions {
 
     /** Rows per worker (per replica) and step. */
     public static final Option<Integer> BATCH_SIZE = spec("batch-size", ValueType.count(), "B",
-            "rows per worker per step").example("128").fixed(64).java("optBatchSize").done();
+            "rows per worker per step").example("128")
+            .derived("64; on a small table, a worker's rows / 16 (at least 4), so an epoch has"
+                    + " about 16 steps", v -> 64).java("optBatchSize").done();
 
     /** A seeded, new row order every epoch. */
     public static final Option<Boolean> SHUFFLE = spec("shuffle", ValueType.onOff(), null,
@@ -354,7 +364,7 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, READ_ON_WORKERS,
-            DATA_CACHE_MB, MODEL, HIDDEN, BLOCK, EMBED_ABOVE, EPOCHS, BATCH_SIZE,
+            DATA_CACHE_MB, MODEL, HIDDEN, IMAGE, BLOCK, EMBED_ABOVE, EPOCHS, BATCH_SIZE,
             STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB, SYNC, PS,
             SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PRECISION, PLACEMENT,

@@ -157,6 +157,25 @@ public final class ValueType<T> {
     }
 
     /**
+     * An image shape {@code HxW} or {@code HxWxC}, each at least 1 (C is 1 when left out); the
+     * value is {@code [H, W, C]}.
+     *
+     * @return the type
+     */
+    public static ValueType<List<Integer>> imageShape() {
+        return new ValueType<>("an image shape HxW or HxWxC, like 8x8 or 32x32x3", s -> {
+            String[] parts = s.strip().toLowerCase(Locale.ROOT).split("x", -1);
+            if (parts.length < 2 || parts.length > 3) {
+                throw new IllegalArgumentException(s);
+            }
+            return List.of(Integer.parseInt(parts[0].strip()), Integer.parseInt(parts[1].strip()),
+                    parts.length == 3 ? Integer.parseInt(parts[2].strip()) : 1);
+        }, l -> l.size() == 3 && l.stream().allMatch(n -> n != null && n >= 1)
+                && (long) l.get(0) * l.get(1) * l.get(2) <= Integer.MAX_VALUE,
+                l -> l.get(0) + "x" + l.get(1) + (l.get(2) == 1 ? "" : "x" + l.get(2)));
+    }
+
+    /**
      * Column names separated by commas: {@code a,b,c}.
      *
      * @return the type

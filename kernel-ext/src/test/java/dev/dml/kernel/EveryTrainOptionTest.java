@@ -27,8 +27,20 @@ class EveryTrainOptionTest {
     private final Table fraud = SyntheticFraud.generate(2_000, 7);
     private final NotebookData data = new NotebookData(
             name -> Optional.ofNullable(Map.<String, Object>of("fraud", fraud, "net",
-                    new CellBlockTest.Logistic()).get(name)), () -> List.of("fraud", "net"),
-            Map::of);
+                    new CellBlockTest.Logistic(), "images", images()).get(name)),
+            () -> List.of("fraud", "net", "images"), Map::of);
+
+    /** 40 rows of 32x32x3 pixels and an is_fraud label, for --image's example. */
+    private static Table images() {
+        Table t = Table.create("images");
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 32 * 32 * 3; i++) {
+            t.addColumns(tech.tablesaw.api.DoubleColumn.create("p" + i,
+                    rnd.doubles(40).toArray()));
+        }
+        return t.addColumns(tech.tablesaw.api.IntColumn.create("is_fraud",
+                java.util.stream.IntStream.range(0, 40).map(r -> r % 2).toArray()));
+    }
 
     /** What each option needs beside it to make a valid job. */
     private static String companions(Option<?> o, Path dir) {
@@ -58,11 +70,17 @@ class EveryTrainOptionTest {
         if (o == TrainOptions.DATA_CACHE_MB) {
             return " --read-on-workers"; // it sizes the cache of the files workers read
         }
+        if (o == TrainOptions.IMAGE) {
+            return " --model cnn"; // it shapes a cnn's images, on the table of images
+        }
         return "";
     }
 
     /** The data: the table variable, or the same rows as a Parquet file for worker reads. */
     private static String source(Option<?> o, Path dir) {
+        if (o == TrainOptions.IMAGE) {
+            return "images";
+        }
         if (o != TrainOptions.READ_ON_WORKERS && o != TrainOptions.DATA_CACHE_MB) {
             return "fraud";
         }

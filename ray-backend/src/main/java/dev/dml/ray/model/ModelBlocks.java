@@ -45,16 +45,32 @@ final class ModelBlocks {
             long c = image[0];
             long h = image[1];
             long w = image[2];
-            net.add(new LambdaBlock(
-                    x -> new NDList(x.singletonOrThrow().reshape(-1, c, h, w)), "image"));
-            for (int ch : spec.convChannels()) {
+            // a row holds its pixels channel-last (HxWxC); convolutions take [B, C, H, W];
+            // one block per layer of ModelLayout
+            if (c == 1) {
+                net.add(new LambdaBlock(
+                        x -> new NDList(x.singletonOrThrow().reshape(-1, 1, h, w)), "image"));
+            } else {
+                net.add(new LambdaBlock(
+                        x -> new NDList(x.singletonOrThrow().reshape(-1, h, w, c)), "image"));
+                net.add(new LambdaBlock(x -> new NDList(x.singletonOrThrow()
+                        .transpose(0, 3, 1, 2)), "channels-first"));
+            }
+            int[] channels = spec.convChannels();
+            boolean[] pools = ModelLayout.pools(spec);
+            for (int i = 0; i < channels.length; i++) {
                 net.add(Conv2d.builder()
-                        .setKernelShape(new Shape(5, 5))
-                        .optPadding(new Shape(2, 2))
-                        .setFilters(ch)
+                        .setKernelShape(new Shape(ModelLayout.CONV_KERNEL[0],
+                                ModelLayout.CONV_KERNEL[1]))
+                        .optPadding(new Shape(ModelLayout.CONV_PADDING[0],
+                                ModelLayout.CONV_PADDING[1]))
+                        .setFilters(channels[i])
                         .build());
                 net.add(Activation.reluBlock());
-                net.add(Pool.maxPool2dBlock(new Shape(2, 2), new Shape(2, 2)));
+                if (pools[i]) {
+                    Shape pool = new Shape(ModelLayout.POOL[0], ModelLayout.POOL[1]);
+                    net.add(Pool.maxPool2dBlock(pool, pool));
+                }
             }
             net.add(Blocks.batchFlattenBlock());
         }

@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * The layers of a built-in model family, after its standardisation, described so that a plain
  * DJL program (one block per layer) or PyTorch ({@code nn.Sequential}, one module per layer)
- * can rebuild them: {@code linear}, {@code relu}, {@code unflatten}, {@code conv2d}, {@code
- * maxpool2d}, {@code flatten}. Mirrors {@link ModelBlocks#build}; {@link ModelExport} checks
+ * can rebuild them: {@code linear}, {@code relu}, {@code unflatten}, {@code permute} (of
+ * channel-last pixels), {@code conv2d}, {@code maxpool2d}, {@code flatten}. Mirrors {@link ModelBlocks#build}; {@link ModelExport} checks
  * each parametric layer against the trained block, so the two cannot drift apart unnoticed.
  */
 final class ModelLayout {
@@ -38,12 +38,22 @@ final class ModelLayout {
     static List<Layer> of(ModelSpec spec) {
         List<Layer> out = new ArrayList<>();
         if (spec.family() == ModelSpec.Family.CNN) {
-            out.add(layer("unflatten", "shape", spec.image()));
-            for (int channels : spec.convChannels()) {
-                out.add(layer("conv2d", "out_channels", channels, "kernel", CONV_KERNEL,
+            int[] image = spec.image(); // {C, H, W}; a row's pixels are channel-last
+            if (image[0] == 1) {
+                out.add(layer("unflatten", "shape", image));
+            } else {
+                out.add(layer("unflatten", "shape", new int[] {image[1], image[2], image[0]}));
+                out.add(layer("permute", "dims", new int[] {0, 3, 1, 2}));
+            }
+            int[] channels = spec.convChannels();
+            boolean[] pools = pools(spec);
+            for (int i = 0; i < channels.length; i++) {
+                out.add(layer("conv2d", "out_channels", channels[i], "kernel", CONV_KERNEL,
                         "padding", CONV_PADDING));
                 out.add(layer("relu"));
-                out.add(layer("maxpool2d", "kernel", POOL, "stride", POOL));
+                if (pools[i]) {
+                    out.add(layer("maxpool2d", "kernel", POOL, "stride", POOL));
+                }
             }
             out.add(layer("flatten"));
         }
@@ -54,6 +64,25 @@ final class ModelLayout {
             }
         }
         out.add(layer("linear", "out", spec.outputs()));
+        return out;
+    }
+
+    /**
+     * Which convolutions a 2x2 max-pool follows: each while the image is still at least 4
+     * pixels on its shorter side, so a small image (8x8: 4x4, then 2x2) keeps a valid shape.
+     */
+    static boolean[] pools(ModelSpec spec) {
+        int[] image = spec.image();
+        int h = image[1];
+        int w = image[2];
+        boolean[] out = new boolean[spec.convChannels().length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Math.min(h, w) >= 2 * POOL[0];
+            if (out[i]) {
+                h /= POOL[0];
+                w /= POOL[1];
+            }
+        }
         return out;
     }
 

@@ -12,7 +12,8 @@ import java.util.Arrays;
  *
  * <p>A plain immutable {@link Serializable} class (not a record) so that it can be sent to Ray
  * workers; each worker builds its own DJL {@link Block} with {@link #newBlock()}. Every model
- * takes features {@code [B, inputs]} (a CNN reshapes them to {@code [B, C, H, W]} itself) and
+ * takes features {@code [B, inputs]} (a CNN reads them as channel-last pixels and makes them
+ * {@code [B, C, H, W]} itself) and
  * returns {@code [B, outputs]}.
  *
  * <pre>{@code
@@ -32,7 +33,8 @@ public final class ModelSpec implements Serializable {
         LOGISTIC_REGRESSION("logistic"),
         /** Linear layers with ReLU between them, sizes from {@link ModelSpecBuilder#addHidden}. */
         MLP("mlp"),
-        /** conv(5x5)-ReLU-maxpool-conv(5x5)-ReLU-maxpool-dense-ReLU-dense, for small images. */
+        /** conv(5x5)-ReLU-maxpool-conv(5x5)-ReLU-maxpool-dense-ReLU-dense, for small images
+         *  (a pool only while the image is at least 4 pixels wide). */
         CNN("cnn"),
         /** Matrix factorization of two embedded id inputs, see {@link MatrixFactorization}. */
         MF("mf"),

@@ -92,7 +92,10 @@ public final class ModelSpecBuilder {
     }
 
     /**
-     * Sets the CNN's image layout; the input width becomes {@code c * h * w}.
+     * Sets the CNN's image layout; the input width becomes {@code c * h * w}, read
+     * channel-last: pixel by pixel, its {@code c} values together, as numpy's {@code
+     * reshape(n, -1)} of {@code [n, h, w, c]} images. A 2x2 max-pool follows each convolution
+     * while the image is at least 4 pixels on its shorter side.
      *
      * @param channels image channels, default 1
      * @param height image height, default 28

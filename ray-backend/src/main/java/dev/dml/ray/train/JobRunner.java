@@ -374,11 +374,16 @@ final class JobRunner implements DriverTask<TrainResult> {
         }
         cost.end(gs);
         float[] last = StageStates.parameters(plan.stages());
-        return new TrainResult(job, config.model, config.optimizer, columns,
+        TrainResult r = new TrainResult(job, config.model, config.optimizer, columns,
                 early == null ? last : early.kept(last), steps, epochList, who, gs,
                 start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
                 recoveries.recoveries()).withEarlyStop(early == null ? 0 : early.stoppedAfter(),
                         early == null ? 0 : early.bestEpoch());
+        String trend = r.lossTrend(); // said with the summary, as scikit-learn warns
+        if (trend != null) {
+            context.emit(new JobNotice(gs, trend));
+        }
+        return r;
     }
 
     /** A budget or deadline reached: checkpoint (unless one of this step exists) and say so. */

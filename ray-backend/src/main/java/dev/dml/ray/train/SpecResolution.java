@@ -30,6 +30,11 @@ import tech.tablesaw.api.Table;
  */
 final class SpecResolution {
 
+    /** The default batch leaves an epoch about this many steps on a small table. */
+    private static final int STEPS_PER_EPOCH = 16;
+    /** The smallest default batch. */
+    private static final int MIN_BATCH = 4;
+
     private SpecResolution() {}
 
     /** Validates the table and resolves everything that depends on it. */
@@ -105,9 +110,15 @@ final class SpecResolution {
         }
         int batch = v.get(TrainOptions.BATCH_SIZE);
         List<String> notices = new ArrayList<>();
+        int m = staged ? ((Strategy.Staged) strategy).microbatches() : 1;
+        if (!v.isSet(TrainOptions.BATCH_SIZE) && smallest >= MIN_BATCH
+                && smallest / STEPS_PER_EPOCH < batch) {
+            // the default on a small table: enough steps per epoch to learn (the option's help)
+            batch = Math.max(m, Math.max(MIN_BATCH, smallest / STEPS_PER_EPOCH) / m * m);
+            v = v.with(TrainOptions.BATCH_SIZE, batch);
+        }
         if (smallest < batch) {
             // A small table trains with the batch it has (a multiple of the micro-batches).
-            int m = staged ? ((Strategy.Staged) strategy).microbatches() : 1;
             int smaller = smallest / m * m;
             String who = "Each of the " + shards + (staged ? " replicas" : " workers") + " gets "
                     + smallest + " training rows, fewer than the batch size " + batch;
@@ -318,6 +329,7 @@ final class SpecResolution {
             throw new DmlException("{hidden} sets the hidden layers of an mlp or a cnn, not of a"
                     + " logistic model.", "Drop {hidden}, or train the mlp family.");
         }
+        ImageResolution.requireCnn(v, spec.block != null ? "block" : family.optionName());
         if (spec.block != null) {
             return UserModels.of(spec.block, v, columns, stats, classes, embeddings);
         }
@@ -328,9 +340,8 @@ final class SpecResolution {
                 .optEmbeddings(embeddings);
         if (family != ModelSpec.Family.CNN) {
             b.setInputs(features).optStandardize(stats.get());
-        } else if (features != 28 * 28) {
-            throw new DmlException("A cnn takes 28x28 images (784 features), got " + features
-                    + " feature columns.", "Select 784 pixel columns, or train the mlp family.");
+        } else {
+            ImageResolution.apply(v, features, b);
         }
         b.setOutputs(isClasses ? Math.max(2, classes) : 1);
         if (hidden != null) {

@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import ai.djl.Model;
+import dev.dml.Vocabulary;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.Recovery;
 import dev.dml.events.RegressionMetrics;
@@ -91,6 +92,23 @@ public final class TrainResult implements Serializable {
      *     --early-stop} kept; 0 without it (the last parameters are kept) */
     public int keptEpoch() {
         return keptEpoch;
+    }
+
+    /**
+     * Tells whether the loss was still falling clearly when the job ended ({@link LossTrend}),
+     * as scikit-learn's {@code ConvergenceWarning} does.
+     *
+     * @return the line that says so, such as "Still improving: ...; more optEpochs would
+     *     likely help.", or {@code null} when the loss had levelled off or the job was stopped
+     */
+    public String stillImproving() {
+        String t = lossTrend();
+        return t == null ? null : Vocabulary.JAVA.render(t);
+    }
+
+    /** {@link #stillImproving} as a template naming options; null for a stopped job. */
+    String lossTrend() {
+        return stopped || stoppedEarlyAfter > 0 ? null : LossTrend.notice(epochs);
     }
 
     /**
@@ -416,6 +434,6 @@ public final class TrainResult implements Serializable {
                         + stoppedEarlyAfter + " keeping epoch " + keptEpoch)
                 + (recoveries.isEmpty() ? "" : String.format(", %d recoveries (%.1f s, %d steps"
                         + " redone)", recoveries.size(), recoverySeconds(), stepsRedone()))
-                + "]";
+                + "]" + (stillImproving() == null ? "" : "\n" + stillImproving());
     }
 }

@@ -38,13 +38,28 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
     }
 
     /**
-     * Sets the rows each worker (each replica of a staged job) trains on per step.
+     * Sets the rows each worker (each replica of a staged job) trains on per step. Left out,
+     * 64, or on a small table a worker's rows / 16 (at least 4), so an epoch has about 16 steps.
      *
      * @param n at least 1
      * @return this builder
      */
     public TrainSpecBuilder optBatchSize(int n) {
         return opt(TrainOptions.BATCH_SIZE, n);
+    }
+
+    /**
+     * Sets the shape of a cnn's images ({@code --image HxWxC}): each row holds one image's
+     * {@code height * width * channels} pixels channel-last, as numpy's {@code reshape(n, -1)}
+     * of {@code [n, H, W, C]} images. Left out, a cnn takes square one-channel images.
+     *
+     * @param height rows of pixels, at least 1
+     * @param width pixels per row, at least 1
+     * @param channels values per pixel (3 for RGB), at least 1
+     * @return this builder
+     */
+    public TrainSpecBuilder optImage(int height, int width, int channels) {
+        return opt(TrainOptions.IMAGE, java.util.List.of(height, width, channels));
     }
 
     /**

@@ -40,6 +40,15 @@ final class Python {
         }
     }
 
+    /** Fails the test, saying how to fix it, when python3 cannot import scikit-learn. */
+    static void requireSklearn() {
+        requirePandas();
+        if (run(List.of("python3", "-c", "import sklearn"), true) == null) {
+            fail("python3 cannot import sklearn, which the small-table tests need.\n"
+                    + "Install the test requirements: bin/install --for-tests");
+        }
+    }
+
     /** Runs a script and returns its key=value output lines. */
     static Map<String, String> runScript(String name, String... args) {
         List<String> cmd = new ArrayList<>(List.of("python3", script(name).toString()));
