@@ -7,6 +7,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.dml.events.JobEvent;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobCost;
 import dev.dml.events.StepMetrics;
@@ -57,7 +58,7 @@ class RunRecordingTest {
         runId = recorder.runId();
         long t0 = System.nanoTime();
         // the events reach the recorder as TrainJob dispatches them to the spec's listeners
-        context = new FakeDriverContext(recorder::deliver);
+        context = new FakeDriverContext(e -> recorder.deliver((JobEvent) e));
         result = JobRunner.of(spec.toBuilder().addListener(recorder).build(), runId,
                 Duration.ofMinutes(2)).run(context)
                 .withWallSeconds((System.nanoTime() - t0) / 1e9);
