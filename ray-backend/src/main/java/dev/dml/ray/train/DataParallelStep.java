@@ -1,7 +1,6 @@
 package dev.dml.ray.train;
 
 import dev.dml.Closeables;
-import dev.dml.events.ProcessSample;
 import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.GradientCompression;
@@ -36,7 +35,7 @@ import java.util.List;
  * travel compressed ({@link GradientCompression}) and this rank keeps its error feedback; the
  * flag travels exactly.
  */
-final class DataParallelSteps implements AutoCloseable {
+final class DataParallelStep implements StepStrategy {
 
     private final CollectiveWorker peers;
     /** The gradients sent to the all-reduce, reused: a fresh one per step is a G1 humongous. */
@@ -54,29 +53,10 @@ final class DataParallelSteps implements AutoCloseable {
     private OverlappedReduce overlap;
     private ModelStage overlapModel;
     /** Steps completed over the job, as of the last step; read when a call failed midway. */
-    volatile long completed = -1;
+    private volatile long completed = -1;
 
-    DataParallelSteps(CollectiveWorker peers) {
+    DataParallelStep(CollectiveWorker peers) {
         this.peers = peers;
-    }
-
-    /**
-     * What a run did.
-     *
-     * @param steps the steps completed
-     * @param stopped whether it stopped early on a pre-emption notice
-     */
-    record Done(int steps, boolean stopped, float[] losses, long[] compute, long[] comm,
-            long[] bytes, long[] interNode) {
-
-        /** No steps: a call that did not run. */
-        static final Done NONE = new Done(0, false, new float[0], new long[0], new long[0],
-                new long[0], new long[0]);
-
-        WorkerReport report(long parameterHash, ProcessSample sample, boolean leaving) {
-            return new WorkerReport(losses, compute, comm, bytes, interNode, 0, parameterHash,
-                    sample, leaving);
-        }
     }
 
     /**
@@ -101,6 +81,11 @@ final class DataParallelSteps implements AutoCloseable {
         if (compressor != null) {
             compressor.reset();
         }
+    }
+
+    @Override
+    public long completed() {
+        return completed;
     }
 
     @Override
@@ -139,7 +124,11 @@ final class DataParallelSteps implements AutoCloseable {
      * @param config the job's batch, shards (more than the ranks when a worker trains several)
      *     and batches to add up per step
      */
-    Done run(ModelStage m, ShardArrays first, WorkerConfig config, StepRange range) {
+    @Override
+    public StepsDone run(WorkerJob job, StepRange range) {
+        ModelStage m = job.model();
+        ShardArrays first = job.data().train();
+        WorkerConfig config = job.config();
         List<ShardArrays> mine = new ArrayList<>(List.of(first));
         extra.forEach(s -> mine.add(s.train()));
         int n = m.parameterCount();
@@ -228,8 +217,9 @@ final class DataParallelSteps implements AutoCloseable {
             done++;
             completed = range.globalFirst + done;
         }
-        return new Done(done, stop, Arrays.copyOf(losses, done), Arrays.copyOf(compute, done),
-                Arrays.copyOf(comm, done), Arrays.copyOf(bytes, done), Arrays.copyOf(inter, done));
+        return new StepsDone(done, stop, Arrays.copyOf(losses, done),
+                Arrays.copyOf(compute, done), Arrays.copyOf(comm, done),
+                Arrays.copyOf(bytes, done), Arrays.copyOf(inter, done), 0);
     }
 
     private static void scale(float[] a, int n, float by) {
