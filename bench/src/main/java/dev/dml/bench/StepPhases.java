@@ -61,7 +61,6 @@ final class StepPhases {
             Map.entry("dev.dml.ray.model.DeviceOptimizer", Phase.OPTIMIZER),
             Map.entry("dev.dml.ray.model.LossScale", Phase.OPTIMIZER),
             Map.entry("dev.dml.ray.collective", Phase.ALL_REDUCE),
-            Map.entry("dev.dml.ray.train.OverlappedReduce", Phase.ALL_REDUCE),
             Map.entry("dev.dml.ray.train.TrainWorker.snapshot", Phase.SNAPSHOT),
             Map.entry("dev.dml.ray.train.TrainWorker.hash", Phase.SNAPSHOT),
             Map.entry("dev.dml.ray.model.ModelStage.parameters", Phase.SNAPSHOT),
