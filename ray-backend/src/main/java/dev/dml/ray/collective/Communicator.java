@@ -91,11 +91,20 @@ final class Communicator {
         int[] to = java.util.stream.IntStream.range(0, size).filter(r -> r != rank).toArray();
         Transport.Delivery sent = to.length == 0 ? null
                 : send(to, v, VOTE, new byte[] {(byte) (stop ? 1 : 0)});
-        return new StopVote(this, v, stop, sent, timeout);
+        return () -> {
+            boolean any = stop;
+            for (int from : to) {
+                any |= takeVote(v, from);
+            }
+            if (sent != null) {
+                sent.await(timeout);
+            }
+            return any;
+        };
     }
 
     /** Waits for a peer's vote of {@link #vote} number {@code v}. */
-    boolean takeVote(long v, int from) {
+    private boolean takeVote(long v, int from) {
         byte[] b;
         try {
             b = votes.take(v, VOTE, from, timeout);

@@ -1,7 +1,5 @@
 package dev.dml.ray.collective;
 
-import java.time.Duration;
-
 /**
  * One step's vote to stop, a collective message of its own: each rank sends every peer one
  * byte (1 when it got a pre-emption notice) and, once its step's gradients are reduced, reads
@@ -10,22 +8,8 @@ import java.time.Duration;
  * own; they have their own sequence numbers and mailbox, apart from the gradients'
  * collectives, and the gradients' compression never sees them.
  */
-public final class StopVote {
-
-    private final Communicator comm;
-    private final long seq;
-    private final boolean mine;
-    private final Transport.Delivery sent;
-    private final Duration timeout;
-
-    StopVote(Communicator comm, long seq, boolean mine, Transport.Delivery sent,
-            Duration timeout) {
-        this.comm = comm;
-        this.seq = seq;
-        this.mine = mine;
-        this.sent = sent;
-        this.timeout = timeout;
-    }
+@FunctionalInterface
+public interface StopVote {
 
     /**
      * Waits for every peer's vote.
@@ -33,16 +17,5 @@ public final class StopVote {
      * @return whether any rank, this one included, voted to stop
      * @throws CollectiveException when a peer's vote does not arrive in time
      */
-    public boolean anyStop() {
-        boolean any = mine;
-        for (int from = 0; from < comm.size(); from++) {
-            if (from != comm.rank()) {
-                any |= comm.takeVote(seq, from);
-            }
-        }
-        if (sent != null) {
-            sent.await(timeout);
-        }
-        return any;
-    }
+    boolean anyStop();
 }
