@@ -66,7 +66,7 @@ public class TrainWorker extends CollectiveWorker {
         return store().loadTrain(ipc);
     }
 
-    /** Decodes one more shard to train beside {@link #load}'s (elastic, fewer ranks than shards). */
+    /** Decodes another shard to train beside {@link #load}'s (elastic, fewer ranks than shards). */
     public int addShard(byte[] ipc) {
         return sync().addShard(ipc, "train/" + rank());
     }
