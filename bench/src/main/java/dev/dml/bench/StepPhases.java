@@ -56,13 +56,12 @@ final class StepPhases {
             Map.entry("dev.dml.ray.model.ParameterBuffers.zeroGradients", Phase.OPTIMIZER),
             Map.entry("dev.dml.ray.model.ParameterBuffers.copyGradients", Phase.GRADIENT_COPIES),
             Map.entry("dev.dml.ray.model.ParameterBuffers.setGradients", Phase.GRADIENT_COPIES),
-            Map.entry("dev.dml.ray.train.DataParallelSteps.scale", Phase.GRADIENT_COPIES),
+            Map.entry("dev.dml.ray.train.DataParallelStep.scale", Phase.GRADIENT_COPIES),
             Map.entry("dev.dml.ray.model.FlatOptimizer", Phase.OPTIMIZER),
             Map.entry("dev.dml.ray.model.DeviceOptimizer", Phase.OPTIMIZER),
             Map.entry("dev.dml.ray.model.LossScale", Phase.OPTIMIZER),
             Map.entry("dev.dml.ray.collective", Phase.ALL_REDUCE),
-            Map.entry("dev.dml.ray.train.OverlappedReduce", Phase.ALL_REDUCE),
-            Map.entry("dev.dml.ray.train.RecoverableWorker.snapshot", Phase.SNAPSHOT),
+            Map.entry("dev.dml.ray.train.TrainWorker.snapshot", Phase.SNAPSHOT),
             Map.entry("dev.dml.ray.train.TrainWorker.hash", Phase.SNAPSHOT),
             Map.entry("dev.dml.ray.model.ModelStage.parameters", Phase.SNAPSHOT),
             Map.entry("dev.dml.ray.train.ProcessSampler", Phase.REPORT),
@@ -71,7 +70,7 @@ final class StepPhases {
             Map.entry("dev.dml.ray.model.MicroBatchGraph.close", Phase.FREE),
             Map.entry("ai.djl.ndarray.BaseNDManager.close", Phase.FREE),
             Map.entry("dev.dml.ray.model.ModelStage.step", Phase.OPTIMIZER),
-            Map.entry("dev.dml.ray.train.DataParallelSteps", Phase.OTHER),
+            Map.entry("dev.dml.ray.train.DataParallelStep", Phase.OTHER),
             Map.entry("dev.dml.bench", Phase.OTHER));
 
     private StepPhases() {}

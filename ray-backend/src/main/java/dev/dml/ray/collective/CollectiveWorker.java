@@ -200,6 +200,17 @@ public class CollectiveWorker {
     }
 
     /**
+     * Sends this rank's vote to stop after the current step to every peer, without waiting for
+     * theirs ({@link StopVote#anyStop} does). Every rank must vote as often as the others.
+     *
+     * @param stop whether this rank wants to stop, as {@link #leaving} says
+     * @return the vote, to read once the step's gradients are reduced
+     */
+    public final StopVote voteToStop(boolean stop) {
+        return communicator().vote(stop);
+    }
+
+    /**
      * Returns rank 0's {@code data} on every rank. Every rank must call it.
      *
      * @param data the array on rank 0; ignored (may be empty) on other ranks

@@ -27,6 +27,8 @@ final class Communicator {
 
     /** Apart the step numbers of an all-reduce's phases, so that their chunks never meet. */
     static final int PHASE = 1 << 20;
+    /** The step number of a {@link StopVote}'s messages, which go to their own mailbox. */
+    static final int VOTE = 7 * PHASE;
 
     private final int rank;
     private final int size;
@@ -34,6 +36,7 @@ final class Communicator {
     private final Topology topology;
     private final Duration timeout;
     private final Mailbox mailbox = new Mailbox();
+    private final Mailbox votes = new Mailbox();
     private final AtomicLong operations = new AtomicLong();
     private final AtomicLong messagesSent = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
@@ -41,6 +44,7 @@ final class Communicator {
     private final AtomicLong bytesReceived = new AtomicLong();
     private final AtomicLong nanos = new AtomicLong();
     private long seq;
+    private long voteSeq;
 
     Communicator(int rank, int size, Transport transport, Duration timeout) {
         this(rank, transport, Topology.singleNode(size), timeout);
@@ -65,13 +69,51 @@ final class Communicator {
     /** Stores a chunk rank {@code from} sent; called on a delivery thread. */
     void deliver(int from, long seq, int step, byte[] payload) {
         bytesReceived.addAndGet(payload.length);
-        mailbox.deliver(from, seq, step, payload);
+        (step == VOTE ? votes : mailbox).deliver(from, seq, step, payload);
     }
 
     /** Ends the collective this rank waits in, and any later one, with a failure. */
     void abort(String why) {
-        mailbox.abort(new CollectiveException("Rank " + rank + " stopped waiting for its peers: "
-                + why + ".", "The group must be joined again before its next collective."));
+        CollectiveException e = new CollectiveException("Rank " + rank + " stopped waiting for"
+                + " its peers: " + why + ".", "The group must be joined again before its next"
+                + " collective.");
+        mailbox.abort(e);
+        votes.abort(e);
+    }
+
+    /**
+     * Sends this rank's vote to stop to every peer, without waiting; {@link StopVote#anyStop}
+     * reads theirs. Every rank must vote as often as every other rank does.
+     */
+    synchronized StopVote vote(boolean stop) {
+        long v = voteSeq++;
+        votes.dropBefore(v);
+        int[] to = java.util.stream.IntStream.range(0, size).filter(r -> r != rank).toArray();
+        Transport.Delivery sent = to.length == 0 ? null
+                : send(to, v, VOTE, new byte[] {(byte) (stop ? 1 : 0)});
+        return () -> {
+            boolean any = stop;
+            for (int from : to) {
+                any |= takeVote(v, from);
+            }
+            if (sent != null) {
+                sent.await(timeout);
+            }
+            return any;
+        };
+    }
+
+    /** Waits for a peer's vote of {@link #vote} number {@code v}. */
+    private boolean takeVote(long v, int from) {
+        byte[] b;
+        try {
+            b = votes.take(v, VOTE, from, timeout);
+        } catch (TimeoutException e) {
+            throw new CollectiveException("Rank " + rank + " got no stop vote from rank " + from
+                    + " within " + within() + " (vote #" + v + ").",
+                    "Every rank votes once a step; if a rank died, recovery forms a new group.");
+        }
+        return b.length > 0 && b[0] != 0;
     }
 
     /** Closes the transport's links: this rank has joined another group, or is done. */
@@ -286,9 +328,7 @@ final class Communicator {
             payload = mailbox.take(s, step, from, timeout);
         } catch (TimeoutException e) {
             throw new CollectiveException(
-                    "Rank " + rank + " got no data from rank " + from + " within "
-                            + (timeout.toMillis() < 1000 ? timeout.toMillis() + " ms"
-                                    : timeout.toSeconds() + " s")
+                    "Rank " + rank + " got no data from rank " + from + " within " + within()
                             + " (" + what + " #" + s + ", step " + step + ").",
                     "Every rank must call the same collectives in order; if a rank died, close "
                             + "the group and open a new one.");
@@ -301,6 +341,11 @@ final class Communicator {
                     "Pass arrays of the same length on every rank.");
         }
         return payload;
+    }
+
+    private String within() {
+        return timeout.toMillis() < 1000 ? timeout.toMillis() + " ms"
+                : timeout.toSeconds() + " s";
     }
 
     private void finish(long t0) {

@@ -31,7 +31,7 @@ public final class GradientCompressor {
      *
      * @param scheme how to encode; not {@link PowerSgd}, which needs a layout
      * @param exactTail the last elements of every array, which travel as float32 untouched
-     *     (flags that must arrive exactly, such as a worker's notice that it is leaving)
+     *     (elements that must arrive exactly)
      */
     public GradientCompressor(GradientCompression scheme, int exactTail) {
         this(scheme, null, exactTail);
@@ -44,7 +44,7 @@ public final class GradientCompressor {
      * @param layout the shapes of the tensors in the arrays' first elements (all but the exact
      *     tail); may be null for an element-wise scheme
      * @param exactTail the last elements of every array, which travel as float32 untouched
-     *     (flags that must arrive exactly, such as a worker's notice that it is leaving)
+     *     (elements that must arrive exactly)
      * @throws IllegalArgumentException for {@link PowerSgd} without a layout
      */
     public GradientCompressor(GradientCompression scheme, GradientLayout layout,

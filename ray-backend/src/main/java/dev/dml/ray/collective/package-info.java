@@ -8,7 +8,10 @@
  * actor through Ray's object store and never through the driver. Chunks travel as raw {@code
  * byte[]}, which Ray copies as one buffer. A {@link dev.dml.ray.collective.GradientCompression}
  * scheme can make those bytes fewer ({@code --compress}), with the error feedback a {@link
- * dev.dml.ray.collective.GradientCompressor} keeps per worker.
+ * dev.dml.ray.collective.GradientCompressor} keeps per worker. A data-parallel rank reduces its
+ * gradients through a {@link dev.dml.ray.collective.GradientReducer} (DDP's reducer: the whole
+ * array, or buckets whose all-reduces overlap the backward) and votes to stop with a {@link
+ * dev.dml.ray.collective.StopVote}, a message of its own beside the gradients.
  *
  * <p>Everything here runs in the Ray driver (a {@link dev.dml.ray.cluster.DriverTask}) or in
  * the actors, never in the kernel.

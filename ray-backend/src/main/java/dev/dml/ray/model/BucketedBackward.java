@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * A whole model's training step whose backward pass runs in buckets of layers, from the output
  * back, handing each bucket's gradients out the moment its layers are done, so that a
- * data-parallel rank all-reduces them while the earlier layers' backward goes on, as DDP's
- * reducer does with its gradient buckets.
+ * data-parallel rank's reducer ({@code collective.GradientReducer}, as DDP's does with its
+ * gradient buckets) all-reduces them while the earlier layers' backward goes on.
  *
  * <p>DJL has no per-parameter gradient hooks, so the model is cut where the buckets meet, as
  * the model-parallel stages are ({@link MicroBatchGraph}): the forward detaches the activation
@@ -33,7 +33,7 @@ public final class BucketedBackward {
          * Takes the gradients of one bucket; the array is reused for the next step.
          *
          * @param bucket the bucket, numbered from the input side
-         * @param gradients its gradients, flat, with one spare float at the end for the caller
+         * @param gradients its gradients, flat
          */
         void ready(int bucket, float[] gradients);
     }
@@ -68,7 +68,7 @@ public final class BucketedBackward {
         }
         arrays = new float[n][];
         for (int b = 0; b < n; b++) {
-            arrays[b] = new float[offsets[b + 1] - offsets[b] + 1];
+            arrays[b] = new float[offsets[b + 1] - offsets[b]];
         }
     }
 
@@ -161,8 +161,7 @@ public final class BucketedBackward {
     private void hand(int bucket, BucketSink sink) {
         float[] a = arrays[bucket];
         stage.buffers().copyGradients(parameterCuts[bucket], parameterCuts[bucket + 1],
-                FloatBuffer.wrap(a, 0, a.length - 1));
-        a[a.length - 1] = 0f;
+                FloatBuffer.wrap(a));
         sink.ready(bucket, a);
     }
 }

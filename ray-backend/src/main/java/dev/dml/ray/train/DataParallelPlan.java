@@ -74,7 +74,7 @@ final class DataParallelPlan implements StepPlan {
 
     /**
      * Makes the job asynchronous: its workers push their updates to {@code count} parameter
-     * servers and train on what the servers send back ({@link AsyncSteps}).
+     * servers and train on what the servers send back ({@link AsyncStep}).
      *
      * @param count the servers, at least 1
      * @param staleness the bound S of {@code ssp:S}, or -1 for {@code async}

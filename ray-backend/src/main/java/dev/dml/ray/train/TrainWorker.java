@@ -4,42 +4,36 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import dev.dml.Closeables;
 import dev.dml.DmlException;
-import dev.dml.ray.collective.CollectiveStats;
-import dev.dml.ray.collective.ReduceOp;
-import dev.dml.ray.data.ShardArrays;
-import dev.dml.ray.model.MicroBatchGraph;
+import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.Precision;
 import dev.dml.ray.ps.ServerGroup;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 
 /**
- * One worker of a training job, a Ray actor: it holds a {@link ModelStage} (the whole model in a
- * data-parallel job, some layers in a staged one), its data, and its peers, which are the
- * job's other ranks or the stage's replicas.
+ * One worker of a training job, a Ray actor: a {@link ModelStage} (the whole model in a
+ * data-parallel job, some layers in a staged one), its rows, and its peers (the job's other
+ * ranks, or the stage's replicas). It is composed, not stacked: the collectives come from
+ * {@link CollectiveWorker}; the steps from one {@link StepStrategy} per strategy ({@link
+ * DataParallelStep}, {@link AsyncStep}, {@link StageStep}); snapshots and pre-emption from
+ * {@link WorkerRecovery}; the device and process samples from {@link WorkerDevice} and {@link
+ * ProcessSampler}. The methods here are the tasks the driver calls; each hands on to a part.
  *
  * <p>The driver calls {@link #load} and {@link #loadValidation} (the Arrow IPC bytes of its
  * rows, decoded once), {@link #init} (the model; rank 0's initial parameters are broadcast so
- * all start identical), optionally {@link #restore}, then steps:
- *
- * <ul>
- *   <li>data parallelism: {@link #trainSteps} runs a range of steps here, each forward and
- *       backward on the local batch, an all-reduce (average) of the gradients with every peer,
- *       and the optimizer step. Step {@code t} of an epoch trains on rows {@code [t*B, (t+1)*B)}
- *       of the shard in the epoch's reading order, so the averaged gradient equals that of the
- *       global batch;
- *   <li>model and pipeline parallelism: {@link #forward} and {@link #backward} per micro-batch,
- *       then {@link #endStep}, which averages the gradients with the stage's replicas and steps;
- *       over direct links each stage runs them itself ({@link StagedWorker#runStage}), else as
- *       the driver's schedule submits them with the neighbouring stages' bytes.
- * </ul>
- *
- * <p>Validation runs through the same stages without gradients ({@link #evaluate}, {@link
- * #evalForward}, {@link #evaluation}); checkpoints and results take the state it gives.
+ * all start identical), optionally {@link #restore}, then steps: {@link #trainSteps} or {@link
+ * #trainStepsAsync} (data parallelism), {@link #runStage}, or {@link #forward}, {@link
+ * #backward} and {@link #endStep} as the driver's schedule submits them (model and pipeline
+ * parallelism). Validation runs through the same stages without gradients ({@link #evaluate},
+ * {@link #evalForward}, {@link #evaluation}); checkpoints and results take its state.
  */
-public class TrainWorker extends StagedWorker {
+public class TrainWorker extends CollectiveWorker {
 
     /** What a task returns or takes where there is no tensor: Ray turns an empty array null. */
     static final byte[] NONE = {0};
@@ -48,65 +42,43 @@ public class TrainWorker extends StagedWorker {
     private ModelStage model;
     private WorkerConfig config;
     private final ValidationPass validation = new ValidationPass();
-    private DataParallelSteps steps;
-    /** The steps of an asynchronous job; null in a synchronous one. */
-    private AsyncSteps async;
-    private final StageStep step = new StageStep();
+    private final WorkerRecovery recovery = new WorkerRecovery();
     private final WorkerDevice device = new WorkerDevice();
     private final ProcessSampler sampler = new ProcessSampler(device::gpu);
-    private final MicrobatchRows microbatchRows = new MicrobatchRows();
+    private DataParallelStep sync;
+    /** The steps of an asynchronous job; null in a synchronous one. */
+    private AsyncStep async;
+    private final StageStep stage = new StageStep(this);
     /** Where the last {@link #trainSteps} call ended whole, not stopped; -1 after anything else. */
     private long lastEnd = -1;
 
     /** Creates a worker; Ray calls it. */
     public TrainWorker() {}
 
-    /**
-     * Picks the device this worker trains on from the GPUs Ray assigned it, before anything
-     * else: a job that asked for GPUs it cannot use fails here, before any step.
-     *
-     * @param gpus {@code --gpus-per-worker}
-     * @return the device, e.g. {@code gpu(0)} or {@code cpu()}
-     */
+    /** Picks the device from the GPUs Ray assigned ({@code --gpus-per-worker}), before all. */
     public String selectDevice(double gpus) {
         return device.select(gpus).toString();
     }
 
-    /**
-     * Decodes this worker's training rows, once.
-     *
-     * @param ipc the shard, Arrow IPC bytes
-     * @return its row count
-     */
+    /** Decodes this worker's training rows (Arrow IPC bytes), once; returns their count. */
     public int load(byte[] ipc) {
-        dataParallel().dropShards();
+        sync().dropShards();
         return store().loadTrain(ipc);
     }
 
-    /** Decodes one more shard to train beside {@link #load}'s (elastic, fewer ranks than shards). */
+    /** Decodes another shard to train beside {@link #load}'s (elastic, fewer ranks than shards). */
     public int addShard(byte[] ipc) {
-        return dataParallel().addShard(ipc, "train/" + rank());
+        return sync().addShard(ipc, "train/" + rank());
     }
 
-    /**
-     * Decodes the validation rows (the worker that scores them: rank 0, or replica 0's first
-     * and last stages).
-     *
-     * @param ipc the rows, Arrow IPC bytes
-     * @return their count
-     */
+    /** Decodes the validation rows (rank 0, or replica 0's first and last stages). */
     public int loadValidation(byte[] ipc) {
         return store().loadValidation(ipc);
     }
 
     /**
      * Measures what each layer of the whole model costs, for an automatic split: its parameter
-     * count, or (with {@code byTime}) its forward and backward time on one micro-batch of this
-     * worker's shard.
-     *
-     * @param cfg the job's config
-     * @param byTime time the layers instead of counting their parameters
-     * @return one cost per layer
+     * count, or (with {@code byTime}) its forward and backward time on one micro-batch.
      */
     public double[] layerCosts(WorkerConfig cfg, boolean byTime) {
         try (ModelStage all = ModelStage.openWhole(cfg.model, cfg.optimizer,
@@ -116,13 +88,7 @@ public class TrainWorker extends StagedWorker {
         }
     }
 
-    /**
-     * Builds the model's layers this worker holds, and makes every peer start from rank 0's
-     * parameters (a broadcast).
-     *
-     * @param cfg the worker's config
-     * @return its parameter count
-     */
+    /** Builds this worker's layers; every peer starts from rank 0's parameters (a broadcast). */
     public int init(WorkerConfig cfg) {
         build(cfg);
         float[] mine = rank() == 0 ? model.parameters() : new float[0];
@@ -130,13 +96,7 @@ public class TrainWorker extends StagedWorker {
         return model.parameterCount();
     }
 
-    /**
-     * Builds the model's layers without the broadcast: a replacement worker, whose peers are
-     * mid-job, gets its state from {@link #restore} next.
-     *
-     * @param cfg the worker's config
-     * @return its parameter count
-     */
+    /** Builds the layers without the broadcast: a replacement gets its state from restore. */
     public int initAlone(WorkerConfig cfg) {
         build(cfg);
         return model.parameterCount();
@@ -154,67 +114,83 @@ public class TrainWorker extends StagedWorker {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
                     "The driver loads shards into first and last stages before init.");
         }
-        preemption.enterJob();
+        recovery.enterJob();
         sampler.sample();
-        step.begin(model);
+        stage.restart(model);
     }
 
-    /**
-     * Loads a checkpoint's state (parameters and optimizer state) into the model.
-     *
-     * @param state the bytes {@link #saveState()} returned
-     * @return a hash of the parameters, equal on every replica
-     */
-    @Override
+    /** Loads a {@link #saveState} state; returns a hash of the parameters, equal on replicas. */
     public long restore(byte[] state) {
         model().loadState(state);
         lastEnd = -1; // a call sent ahead before this restore must not run on its state
-        step.begin(model); // a step cut short by a failure starts over
+        stage.restart(model); // a step cut short by a failure starts over
         return hash(model.parameters());
     }
 
-    /**
-     * Saves the model's parameters and optimizer state, for a checkpoint.
-     *
-     * @return the state bytes
-     */
+    /** The model's parameters and optimizer state, for a checkpoint. */
     public byte[] saveState() {
         return model().saveState();
     }
 
-    @Override
-    int stage() {
-        return config.stage;
+    /** Writes the state into {@code file}, in the shared checkpoint folder. */
+    public Checkpoints.StageFile saveStateTo(String file) {
+        return Checkpoints.writeStage(Path.of(file), saveState());
     }
 
-    @Override
-    int microbatches() {
-        return config.microbatches;
+    /** Loads the state a stage's rank 0 wrote into the shared folder; see {@link #restore}. */
+    public long restoreFrom(Checkpoints.StageFile file) {
+        return restore(Checkpoints.readStage(Path.of(file.name()), file));
     }
 
-    @Override
-    void restartStep() {
-        step.begin(model()); // the step starts over once the stages are linked again
+    /** Tells whether this worker's node can read {@code path}: is a shared folder shared? */
+    public boolean sees(String path) {
+        return Files.isReadable(Path.of(path));
     }
 
+    /** Snapshots the state now, after {@code step} steps; returns its size in bytes. */
+    public long snapshot(long step) {
+        return recovery.snapshot(config.stage, step, saveState());
+    }
+
+    /** Keeps a copy of another stage's snapshot, in case that stage's workers are lost. */
+    public boolean keep(SnapshotCopy copy) {
+        recovery.keep(copy);
+        return true;
+    }
+
+    /** The newest snapshot this worker holds of a stage, or {@link SnapshotCopy#NONE}. */
+    public SnapshotCopy heldSnapshot(int stage) {
+        return recovery.held(stage);
+    }
+
+    /** The steps at which this worker holds a snapshot of a stage, oldest first. */
+    public long[] snapshotSteps(int stage) {
+        return recovery.steps(stage);
+    }
+
+    /** This worker's snapshot of a stage at a step, or {@link SnapshotCopy#NONE}. */
+    public SnapshotCopy heldSnapshotAt(int stage, long step) {
+        return recovery.heldAt(stage, step);
+    }
+
+    /** Whether this worker got a pre-emption notice. */
     @Override
-    byte[] currentState() {
-        return saveState();
+    public boolean leaving() {
+        return recovery.leaving();
     }
 
     /**
      * Runs a range of data-parallel steps; every rank must be called with the same range. After
-     * a pre-emption notice on any rank, every rank stops after the same step (the notice rides
-     * in the gradients' all-reduce) and takes a snapshot, so that nothing is redone.
+     * a pre-emption notice on any rank, every rank stops after the same step and takes a
+     * snapshot, so that nothing is redone.
      *
-     * @param range the steps
      * @return per-step timings and losses (fewer than asked after a notice), a process sample
      */
     public WorkerReport trainSteps(StepRange range) {
         ModelStage m = model();
         if (range.ahead && lastEnd != range.globalFirst) {
             // sent before the previous call's report: that call stopped early or failed
-            return DataParallelSteps.Done.NONE.report(0, sampler.sample(), leaving());
+            return StepsDone.NONE.report(0, sampler.sample(), leaving());
         }
         lastEnd = -1; // until this call returns whole
         // A rank's snapshot and hash serve its peers: a lone worker's die with it, and it has
@@ -223,7 +199,7 @@ public class TrainWorker extends StagedWorker {
         if (range.snapshot && peers) {
             snapshot(range.globalFirst);
         }
-        DataParallelSteps.Done done = dataParallel().run(m, store().train(), config, range);
+        StepsDone done = sync().run(job(), range);
         if (done.stopped()) {
             snapshot(range.globalFirst + done.steps());
         }
@@ -233,13 +209,13 @@ public class TrainWorker extends StagedWorker {
 
     /** Returns the steps this rank completed over the job (data parallelism), or -1. */
     public long progress() {
-        return async != null ? async.completed : steps == null ? -1 : steps.completed;
+        return async != null ? async.completed() : sync == null ? -1 : sync.completed();
     }
 
     /** Opens this rank's link to the job's parameter servers ({@code --sync async|ssp:S}). */
     public boolean connectServers(ServerGroup servers) {
         Closeables.closeAll(async);
-        async = new AsyncSteps(servers, model(), this);
+        async = new AsyncStep(servers, model(), this);
         return true;
     }
 
@@ -249,13 +225,12 @@ public class TrainWorker extends StagedWorker {
         return true;
     }
 
-    /** Runs a range of asynchronous steps through the parameter servers; see AsyncSteps. */
+    /** Runs a range of asynchronous steps through the parameter servers; see AsyncStep. */
     public WorkerReport trainStepsAsync(StepRange range) {
         if (range.snapshot) {
             snapshot(range.globalFirst);
         }
-        return async.run(model(), store().train(), rank(), config, range).report(0,
-                sampler.sample(), leaving());
+        return async.run(job(), range).report(0, sampler.sample(), leaving());
     }
 
     /** Takes the servers' parameters after a run; returns their hash, equal on every rank. */
@@ -264,112 +239,62 @@ public class TrainWorker extends StagedWorker {
         return hash(model.parameters());
     }
 
+    /** Opens this stage's end of its replica's direct links; returns {@code host:port}. */
+    public String listenStages(long token) {
+        return stage.listen(token);
+    }
+
+    /** Connects this stage to its neighbours, whose {@link #listenStages} addresses these are. */
+    public boolean linkStages(int stage, ArrayList<String> endpoints, ArrayList<String> nodes,
+            long token, long timeoutMillis) {
+        this.stage.connect(stage, endpoints, nodes, token, Duration.ofMillis(timeoutMillis));
+        return true;
+    }
+
+    /** Runs staged steps here, this stage's schedule {@code ops} over its direct links. */
+    public WorkerReport runStage(StepRange range, int[] ops) {
+        return stageReport(stage.schedule(ops).run(job(), range));
+    }
+
     /**
-     * Runs a micro-batch forward on a stage. A first stage reads its features from the shard;
-     * the last stage also runs the loss and the backward, and returns its input's gradient.
+     * Runs a micro-batch forward on a stage (a first stage reads its features; the last also
+     * runs the loss and the backward, and returns its input's gradient).
      *
-     * @param microbatch the micro-batch's index over the job (step {@code s}, counted from 0,
-     *     has micro-batches {@code s*M .. s*M+M-1})
+     * @param microbatch the micro-batch's index over the job (step {@code s} from 0 has {@code
+     *     s*M .. s*M+M-1})
      * @param activation the previous stage's output ({@link #NONE} on a first stage)
-     * @return the activation for the next stage, or on the last stage the gradient for the
-     *     stage before ({@link #NONE} when there is none)
+     * @return the next stage's activation, or the last stage's gradient ({@link #NONE} if none)
      */
-    @Override
     public byte[] forward(int microbatch, byte[] activation) {
-        long t0 = System.nanoTime();
-        ModelStage m = model();
-        MicroBatchGraph g = m.microBatches();
-        byte[] out;
-        if (m.isFirst() || m.isLast()) {
-            try (ShardArrays.Rows r = microbatchRows.open(config, store().train(),
-                    rank() / (worldSize() / config.shards), microbatch)) {
-                if (m.isLast()) {
-                    step.lossSum += g.forwardBackward(microbatch, activation,
-                            m.isFirst() ? r.features() : null, r.labels(),
-                            1f / config.microbatches);
-                    out = g.inputGradient(microbatch);
-                } else {
-                    out = g.forward(microbatch, r.features());
-                }
-            }
-        } else {
-            out = g.forward(microbatch, activation);
-        }
-        step.forwards++;
-        return step.handOn(out, t0);
+        return stage.forward(job(), microbatch, activation);
     }
 
-    /**
-     * Runs a micro-batch backward with the next stage's gradient.
-     *
-     * @param microbatch the micro-batch's index over the job
-     * @param gradient the gradient of this stage's output
-     * @return the gradient of this stage's input ({@link #NONE} on a first stage)
-     */
-    @Override
+    /** Runs a micro-batch backward with the next stage's gradient; returns its input's. */
     public byte[] backward(int microbatch, byte[] gradient) {
-        long t0 = System.nanoTime();
-        byte[] out = model().microBatches().backward(microbatch, gradient);
-        step.backwards++;
-        return step.handOn(out, t0);
+        return stage.backward(job(), microbatch, gradient);
     }
 
-    /**
-     * Ends a staged step: checks that every micro-batch passed, averages the gradients with
-     * the stage's replicas, takes the optimizer step, and starts the next step.
-     *
-     * @param globalStep the step's number over the job, for messages
-     * @return what the stage did in this step
-     */
-    @Override
+    /** Ends a staged step: the replicas' all-reduce and the optimizer step. */
     public WorkerReport endStep(long globalStep) {
-        ModelStage m = model();
-        int mb = config.microbatches;
-        if (step.forwards != mb || (!m.isLast() && step.backwards != mb)) {
-            throw new DmlException("Stage " + config.stage + " ran " + step.forwards
-                    + " forwards and " + step.backwards + " backwards of " + mb
-                    + " micro-batches in step " + globalStep + ".",
-                    "A neighbouring stage failed first; see its error.");
-        }
-        long t1 = System.nanoTime();
-        CollectiveStats before = stats();
-        if (worldSize() > 1) {
-            m.setGradients(allReduce(m.gradients(), ReduceOp.AVERAGE));
-        }
-        CollectiveStats after = stats();
-        long t2 = System.nanoTime();
-        m.step();
-        long busy = step.busy + System.nanoTime() - t2;
-        WorkerReport report = new WorkerReport(
-                new float[] {m.isLast() ? (float) (step.lossSum / mb) : Float.NaN},
-                new long[] {busy}, new long[] {t2 - t1},
-                new long[] {after.bytesSent() - before.bytesSent()},
-                new long[] {after.interNodeBytesSent() - before.interNodeBytesSent()}, step.moved,
-                hash(m.parameters()), sampler.sample(), leaving());
-        step.begin(m);
-        return report;
+        return stageReport(stage.end(job(), globalStep));
     }
 
-    /**
-     * Scores the validation rows with the whole model.
-     *
-     * @return their loss, accuracy and AUC
-     */
+    private WorkerReport stageReport(StepsDone done) {
+        return done.report(hash(model.parameters()), sampler.sample(), leaving());
+    }
+
+    /** Scores the validation rows with the whole model: loss, accuracy and AUC. */
     public Evaluation evaluate() {
-        ShardArrays v = store().validation();
-        for (int chunk = 0; chunk * ValidationPass.EVAL_ROWS < v.rows(); chunk++) {
+        for (int chunk = 0; chunk * ValidationPass.EVAL_ROWS < store().validation().rows();
+                chunk++) {
             evalForward(chunk, NONE);
         }
         return evaluation();
     }
 
     /**
-     * Runs a chunk of validation rows through this stage without gradients: a first stage reads
-     * the features, the last stage scores the chunk against its labels.
-     *
-     * @param chunk the chunk, rows {@code [chunk * 4096, ...)}
-     * @param activation the previous stage's output ({@link #NONE} on a first stage)
-     * @return the activation for the next stage ({@link #NONE} on the last stage)
+     * Runs a chunk of validation rows (rows {@code [chunk * 4096, ...)}) through this stage
+     * without gradients; the last stage scores it. Returns the next stage's activation.
      */
     public byte[] evalForward(int chunk, byte[] activation) {
         ModelStage m = model();
@@ -377,11 +302,7 @@ public class TrainWorker extends StagedWorker {
                 ? store().validation() : null, chunk, activation);
     }
 
-    /**
-     * Returns the scores of the chunks the last stage saw since the previous call.
-     *
-     * @return the loss, accuracy and AUC
-     */
+    /** The scores of the chunks the last stage saw since the previous call. */
     public Evaluation evaluation() {
         return validation.take();
     }
@@ -397,28 +318,29 @@ public class TrainWorker extends StagedWorker {
     /**
      * Frees the model, the data and their memory; the driver calls it before it kills the
      * actors, which matters in LOCAL mode where actors outlive the job.
-     *
-     * @return {@code true}
      */
     public boolean release() {
-        dropSnapshots();
-        preemption.leaveJob();
+        recovery.leaveJob();
         try {
-            Closeables.closeAll(this::closeLinks, model, data, device, steps, async);
+            Closeables.closeAll(stage, model, data, device, sync, async);
         } finally {
             model = null;
             data = null;
-            steps = null;
+            sync = null;
             async = null;
         }
         return true;
     }
 
-    private DataParallelSteps dataParallel() {
-        if (steps == null) {
-            steps = new DataParallelSteps(this);
+    private WorkerJob job() {
+        return new WorkerJob(model(), store(), config);
+    }
+
+    private DataParallelStep sync() {
+        if (sync == null) {
+            sync = new DataParallelStep(this);
         }
-        return steps;
+        return sync;
     }
 
     private ShardStore store() {

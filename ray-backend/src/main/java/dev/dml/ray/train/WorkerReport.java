@@ -91,35 +91,4 @@ public final class WorkerReport implements Serializable {
                 examples, seconds > 0 ? examples / seconds : 0, compute / 1e6, comm / 1e6, bytes,
                 inter, reports.stream().map(r -> r.process).toList(), reportedAt);
     }
-
-    /**
-     * One worker's reports of consecutive steps as one: its steps in order, the activation
-     * bytes summed, the parameters and process as after the last, leaving if it got a notice.
-     *
-     * @param steps the reports, one step each, in order
-     * @return their concatenation
-     */
-    static WorkerReport concat(List<WorkerReport> steps) {
-        int n = steps.size();
-        float[] losses = new float[n];
-        long[] compute = new long[n];
-        long[] comm = new long[n];
-        long[] bytes = new long[n];
-        long[] inter = new long[n];
-        long moved = 0;
-        boolean leaving = false;
-        for (int i = 0; i < n; i++) {
-            WorkerReport r = steps.get(i);
-            losses[i] = r.losses[0];
-            compute[i] = r.computeNanos[0];
-            comm[i] = r.commNanos[0];
-            bytes[i] = r.allReduceBytes[0];
-            inter[i] = r.interNodeBytes[0];
-            moved += r.activationBytes;
-            leaving |= r.leaving;
-        }
-        WorkerReport last = steps.get(n - 1);
-        return new WorkerReport(losses, compute, comm, bytes, inter, moved, last.parameterHash,
-                last.process, leaving);
-    }
 }

@@ -15,6 +15,12 @@
  * dev.dml.events.PipelineMetrics} events, which reach the {@link
  * dev.dml.ray.train.TrainingListener}s while training runs.
  *
+ * <p>A {@link dev.dml.ray.train.TrainWorker} is one actor class for every strategy, composed
+ * rather than stacked: it extends only {@link dev.dml.ray.collective.CollectiveWorker} and holds
+ * a step strategy ({@code DataParallelStep}, {@code AsyncStep} or {@code StageStep}, behind
+ * {@code StepStrategy}), a {@code WorkerRecovery} part (snapshots, pre-emption notice), its
+ * device and its process sampler.
+ *
  * <p>What crosses Ray is a plain {@link java.io.Serializable} class or bytes, never a record:
  * Ray's serializer rejects records. Events that cross only the driver channel are records.
  */

@@ -1,15 +1,17 @@
 package dev.dml.ray.train;
 
 import dev.dml.Closeables;
-import dev.dml.events.ProcessSample;
 import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.GradientCompression;
 import dev.dml.ray.collective.GradientCompressor;
 import dev.dml.ray.collective.GradientLayout;
 import dev.dml.ray.collective.ReduceOp;
-import dev.dml.ray.collective.TransportKind;
+import dev.dml.ray.collective.GradientReducer;
+import dev.dml.ray.collective.StopVote;
 import dev.dml.ray.data.ShardArrays;
+import dev.dml.events.WorkerInfo;
+import dev.dml.ray.model.BucketedBackward;
 import dev.dml.ray.model.ModelStage;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
@@ -30,13 +32,14 @@ import java.util.List;
  * With {@code --accumulate K} each shard gives K consecutive batches per step, summed the same
  * way: the step equals one on a K times larger batch.
  *
- * <p>The all-reduced array carries one more float than the gradients: 1 from a rank that got a
- * pre-emption notice, else 0. After the reduction every rank knows whether one is leaving and
- * all stop after the same step, at no extra message. With {@code --compress} the gradients
- * travel compressed ({@link GradientCompression}) and this rank keeps its error feedback; the
- * flag travels exactly.
+ * <p>The gradients go to the rank's {@link GradientReducer}, which all-reduces them (with
+ * {@code --compress}, compressed, keeping this rank's error feedback) or, with {@code
+ * --bucket-mb}, has them handed bucket by bucket during the backward ({@link BucketedBackward})
+ * and overlaps their all-reduces with it: the loop is the same either way. After the backward
+ * each rank sends its {@link StopVote} (whether it got a pre-emption notice) and reads the
+ * others' once its gradients are reduced, so that all stop after the same step.
  */
-final class DataParallelSteps implements AutoCloseable {
+final class DataParallelStep implements StepStrategy {
 
     private final CollectiveWorker peers;
     /** The gradients sent to the all-reduce, reused: a fresh one per step is a G1 humongous. */
@@ -50,33 +53,17 @@ final class DataParallelSteps implements AutoCloseable {
     private final List<ShardStore> extra = new ArrayList<>();
     /** The {@code --compress} scheme and its residual; null until the first step. */
     private GradientCompressor compressor;
-    /** The all-reduce that overlaps the backward, for {@link #overlapModel}; null if none. */
-    private OverlappedReduce overlap;
-    private ModelStage overlapModel;
+    /** The reducer for {@link #reducerModel} in the group {@link #reducerGroup}. */
+    private GradientReducer reducer;
+    private ModelStage reducerModel;
+    private WorkerInfo reducerGroup;
+    /** The model's backward in buckets, when the reducer overlaps them; else null. */
+    private BucketedBackward buckets;
     /** Steps completed over the job, as of the last step; read when a call failed midway. */
-    volatile long completed = -1;
+    private volatile long completed = -1;
 
-    DataParallelSteps(CollectiveWorker peers) {
+    DataParallelStep(CollectiveWorker peers) {
         this.peers = peers;
-    }
-
-    /**
-     * What a run did.
-     *
-     * @param steps the steps completed
-     * @param stopped whether it stopped early on a pre-emption notice
-     */
-    record Done(int steps, boolean stopped, float[] losses, long[] compute, long[] comm,
-            long[] bytes, long[] interNode) {
-
-        /** No steps: a call that did not run. */
-        static final Done NONE = new Done(0, false, new float[0], new long[0], new long[0],
-                new long[0], new long[0]);
-
-        WorkerReport report(long parameterHash, ProcessSample sample, boolean leaving) {
-            return new WorkerReport(losses, compute, comm, bytes, interNode, 0, parameterHash,
-                    sample, leaving);
-        }
     }
 
     /**
@@ -104,42 +91,51 @@ final class DataParallelSteps implements AutoCloseable {
     }
 
     @Override
+    public long completed() {
+        return completed;
+    }
+
+    @Override
     public void close() {
         dropShards();
-        if (overlap != null) {
-            overlap.close();
-        }
+        Closeables.closeAll(reducer);
+        reducer = null;
     }
 
     /**
-     * The overlapped all-reduce for this model, or null where the step takes the plain one:
-     * {@code --bucket-mb 0}, a lossy {@code --compress}, a link that is not direct TCP (Ray's
-     * calls need a task's thread), or a model that fits one bucket.
+     * The reducer for this model and group: one that takes buckets during the backward where
+     * {@code --bucket-mb} is above 0 and one rank trains one batch a step; else the plain one.
      */
-    private OverlappedReduce overlap(ModelStage m, WorkerConfig config) {
-        if (config.bucketFloats <= 0 || compressor.scheme().lossy()
-                || !TransportKind.allDirect(peers.info().transport())) {
-            return null;
+    private GradientReducer reducer(ModelStage m, WorkerConfig config, boolean severalPerRank) {
+        if (compressor == null) {
+            compressor = new GradientCompressor(GradientCompression.of(config.compress),
+                    GradientLayout.of(m.parameterShapes()), 0, config.momentumCorrection(),
+                    peers.info().worldSize());
         }
-        if (overlapModel != m) {
-            if (overlap != null) {
-                overlap.close();
+        if (reducer == null || reducerModel != m || reducerGroup != peers.info()) {
+            Closeables.closeAll(reducer);
+            BucketedBackward b = config.bucketFloats > 0 && !severalPerRank
+                    ? BucketedBackward.of(m, config.bucketFloats) : null;
+            int[] offsets = null;
+            if (b != null) {
+                offsets = new int[b.buckets() + 1];
+                for (int i = 0; i < offsets.length; i++) {
+                    offsets[i] = b.offset(i);
+                }
             }
-            overlap = new OverlappedReduce(peers,
-                    dev.dml.ray.model.BucketedBackward.of(m, config.bucketFloats));
-            overlapModel = m;
+            reducer = new GradientReducer(peers, compressor, offsets);
+            buckets = reducer.overlaps() ? b : null;
+            reducerModel = m;
+            reducerGroup = peers.info();
         }
-        return overlap.overlaps() ? overlap : null;
+        return reducer;
     }
 
-    /**
-     * Runs a range of steps.
-     *
-     * @param first the rank's first shard
-     * @param config the job's batch, shards (more than the ranks when a worker trains several)
-     *     and batches to add up per step
-     */
-    Done run(ModelStage m, ShardArrays first, WorkerConfig config, StepRange range) {
+    @Override
+    public StepsDone run(WorkerJob job, StepRange range) {
+        ModelStage m = job.model();
+        ShardArrays first = job.data().train();
+        WorkerConfig config = job.config();
         List<ShardArrays> mine = new ArrayList<>(List.of(first));
         extra.forEach(s -> mine.add(s.train()));
         int n = m.parameterCount();
@@ -151,85 +147,61 @@ final class DataParallelSteps implements AutoCloseable {
         // gradients and the sum over ranks is divided by all batches: the same mean either way.
         boolean severalPerRank = world != config.shards || k > 1;
         int batchesPerStep = config.shards * k;
-        if (compressor == null) {
-            compressor = new GradientCompressor(GradientCompression.of(config.compress),
-                    GradientLayout.of(m.parameterShapes()), 1, config.momentumCorrection(),
-                    world);
-        }
+        GradientReducer r = reducer(m, config, severalPerRank);
         // A momentum that runs before the all-reduce needs each rank's mean gradient, not a sum.
         boolean sumOfBatches = severalPerRank && !compressor.correctsMomentum();
+        // Alone with its one shard, a rank's gradients already are the mean: no copies.
+        boolean reduce = world > 1 || severalPerRank || compressor.correctsMomentum();
         float[] losses = new float[range.count];
-        long[] compute = new long[range.count];
-        long[] comm = new long[range.count];
-        long[] bytes = new long[range.count];
-        long[] inter = new long[range.count];
+        long[][] t = new long[4][range.count]; // compute, comm, bytes, inter-node bytes
         int done = 0;
         boolean stop = false;
-        OverlappedReduce overlapped = world > 1 && !severalPerRank ? overlap(m, config) : null;
+        if (gradients == null || gradients.length != n) {
+            gradients = new float[n];
+        }
         while (done < range.count && !stop) {
             int from = (range.first + done) * batchSize * k;
             long t0 = System.nanoTime();
-            if (gradients == null || gradients.length != n + 1) {
-                gradients = new float[n + 1];
+            CollectiveStats before = peers.stats();
+            try {
+                losses[done] = severalPerRank ? trainShards(m, mine, order, from, batchSize, k)
+                        : train(m, first, order[0], from, batchSize);
+            } catch (RuntimeException e) {
+                r.abandon();
+                throw e;
             }
-            if (overlapped != null) {
-                CollectiveStats before = peers.stats();
-                OverlappedReduce.Step st = overlapped.train(m, first, order[0], from, batchSize,
-                        gradients, peers::leaving);
-                CollectiveStats after = peers.stats();
-                long t2 = System.nanoTime();
-                m.setGradients(FloatBuffer.wrap(gradients, 0, n));
-                m.step();
-                losses[done] = st.loss();
-                stop = st.stop();
-                bytes[done] = after.bytesSent() - before.bytesSent();
-                inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();
-                // only the all-reduce the backward did not hide counts as communication
-                compute[done] = (st.backwardEndNanos() - t0) + (System.nanoTime() - t2);
-                comm[done] = t2 - st.backwardEndNanos();
-                done++;
-                completed = range.globalFirst + done;
-                continue;
-            }
-            losses[done] = severalPerRank ? trainShards(m, mine, order, from, batchSize, k)
-                    : train(m, first, order[0], from, batchSize);
             long t1 = System.nanoTime();
             long t2 = t1;
-            stop = peers.leaving();
-            if (world > 1 || severalPerRank || compressor.correctsMomentum()) {
-                // Alone with its one shard, a rank's gradients already are the mean: no copies.
-                if (!severalPerRank) {
-                    m.copyGradients(FloatBuffer.wrap(gradients, 0, n));
-                } else if (!sumOfBatches) {
+            StopVote vote = peers.voteToStop(peers.leaving());
+            if (reduce) {
+                if (!severalPerRank && !r.overlaps()) {
+                    m.copyGradients(FloatBuffer.wrap(gradients));
+                } else if (severalPerRank && !sumOfBatches) {
                     scale(gradients, n, (float) world / batchesPerStep);
                 }
-                gradients[n] = stop ? 1f : 0f;
-                float[] reduced = gradients;
-                if (world > 1 || compressor.correctsMomentum()) {
-                    CollectiveStats before = peers.stats();
-                    compressor.setProgress(config.stepsPerEpoch <= 0 ? 0
-                            : (double) (range.globalFirst + done) / config.stepsPerEpoch);
-                    reduced = peers.allReduceCompressed(gradients,
-                            sumOfBatches ? ReduceOp.SUM : ReduceOp.AVERAGE, compressor);
-                    CollectiveStats after = peers.stats();
-                    bytes[done] = after.bytesSent() - before.bytesSent();
-                    inter[done] = after.interNodeBytesSent() - before.interNodeBytesSent();
-                }
+                float[] reduced = r.reduce(gradients, sumOfBatches ? ReduceOp.SUM
+                        : ReduceOp.AVERAGE, config.stepsPerEpoch <= 0 ? 0
+                                : (double) (range.globalFirst + done) / config.stepsPerEpoch);
                 if (sumOfBatches) {
                     scale(reduced, n, 1f / batchesPerStep);
                 }
                 t2 = System.nanoTime();
-                m.setGradients(FloatBuffer.wrap(reduced, 0, n));
-                stop = reduced[n] > 0;
+                m.setGradients(FloatBuffer.wrap(reduced));
             }
+            stop = vote.anyStop();
+            CollectiveStats after = peers.stats();
             m.step();
-            compute[done] = (t1 - t0) + (System.nanoTime() - t2);
-            comm[done] = t2 - t1;
+            // only the all-reduce the backward did not hide counts as communication
+            t[0][done] = (t1 - t0) + (System.nanoTime() - t2);
+            t[1][done] = t2 - t1;
+            t[2][done] = after.bytesSent() - before.bytesSent();
+            t[3][done] = after.interNodeBytesSent() - before.interNodeBytesSent();
             done++;
             completed = range.globalFirst + done;
         }
-        return new Done(done, stop, Arrays.copyOf(losses, done), Arrays.copyOf(compute, done),
-                Arrays.copyOf(comm, done), Arrays.copyOf(bytes, done), Arrays.copyOf(inter, done));
+        return new StepsDone(done, stop, Arrays.copyOf(losses, done),
+                Arrays.copyOf(t[0], done), Arrays.copyOf(t[1], done), Arrays.copyOf(t[2], done),
+                Arrays.copyOf(t[3], done), 0);
     }
 
     private static void scale(float[] a, int n, float by) {
@@ -238,10 +210,12 @@ final class DataParallelSteps implements AutoCloseable {
         }
     }
 
-    private static float train(ModelStage m, ShardArrays shard, int[] order, int from,
+    /** Trains one batch; with buckets, hands each to the reducer as its backward ends. */
+    private float train(ModelStage m, ShardArrays shard, int[] order, int from,
             int batchSize) {
         try (ShardArrays.Rows b = shard.openRows(order, from, from + batchSize)) {
-            return m.trainBatch(b.features(), b.labels());
+            return buckets == null ? m.trainBatch(b.features(), b.labels())
+                    : buckets.trainBatch(b.features(), b.labels(), reducer::bucketReady);
         }
     }
 

@@ -22,23 +22,25 @@ import dev.dml.ray.ps.ServerLink;
  * rank; the servers hold only the parameters. The rank knows the servers only as a {@link
  * ServerLink}; which transport moves the bytes is the link's business.
  */
-final class AsyncSteps implements AutoCloseable {
+final class AsyncStep implements StepStrategy {
 
     private final ServerGroup servers;
     private final ServerLink link;
+    private final CollectiveWorker rank;
     /** The parameters the servers last sent: the base of the next change. */
     private float[] base;
     /** The shard's reading order in {@link #orderEpoch}; null without shuffling. */
     private int[] order;
     private int orderEpoch = -1;
     /** Steps completed over the job, as of the last step. */
-    volatile long completed = -1;
+    private volatile long completed = -1;
 
     /**
      * Opens a rank's link to the servers: its own, or, when the servers count one client per
      * node (the job spans nodes, and some node holds several ranks), through its node's leader.
      */
-    AsyncSteps(ServerGroup servers, ModelStage m, CollectiveWorker rank) {
+    AsyncStep(ServerGroup servers, ModelStage m, CollectiveWorker rank) {
+        this.rank = rank;
         this.servers = servers;
         int[] place = rank.nodePlace();
         if (servers.clients() == rank.info().worldSize()) {
@@ -75,18 +77,13 @@ final class AsyncSteps implements AutoCloseable {
         m.setParameters(base);
     }
 
-    /**
-     * Runs a range of steps.
-     *
-     * @param m the model
-     * @param shard the rank's shard
-     * @param rank the rank, whose shard's reading order it takes
-     * @return what the run did
-     */
-    DataParallelSteps.Done run(ModelStage m, ShardArrays shard, int rank, WorkerConfig config,
-            StepRange range) {
+    @Override
+    public StepsDone run(WorkerJob job, StepRange range) {
+        ModelStage m = job.model();
+        ShardArrays shard = job.data().train();
+        WorkerConfig config = job.config();
         if (order == null || orderEpoch != range.epoch) {
-            order = config.readOrder(range.epoch, rank, shard.rows());
+            order = config.readOrder(range.epoch, rank.info().rank(), shard.rows());
             orderEpoch = range.epoch;
         }
         int n = range.count;
@@ -116,7 +113,12 @@ final class AsyncSteps implements AutoCloseable {
             comm[i] = t2 - t1;
             completed = range.globalFirst + i + 1;
         }
-        return new DataParallelSteps.Done(n, false, losses, compute, comm, bytes, new long[n]);
+        return new StepsDone(n, false, losses, compute, comm, bytes, new long[n], 0);
+    }
+
+    @Override
+    public long completed() {
+        return completed;
     }
 
     /** Closes the link's connections to the servers. */
