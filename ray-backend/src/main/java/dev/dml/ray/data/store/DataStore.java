@@ -52,6 +52,16 @@ public interface DataStore extends Serializable {
     }
 
     /**
+     * Refuses an S3 endpoint that is no http(s) URL with a host.
+     *
+     * @param endpoint the endpoint, as the user gave it
+     * @throws DmlException naming it
+     */
+    static void requireS3Endpoint(String endpoint) {
+        S3Clients.requireEndpoint(endpoint);
+    }
+
+    /**
      * Tells an {@code s3://} URL.
      *
      * @param location a path or URL
