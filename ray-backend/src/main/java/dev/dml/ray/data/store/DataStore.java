@@ -62,6 +62,16 @@ public interface DataStore extends Serializable {
     }
 
     /**
+     * Returns the object-store requests this JVM tried again after a transient failure, for
+     * the job's summary.
+     *
+     * @return the count since the JVM started
+     */
+    static long retries() {
+        return S3Calls.retries();
+    }
+
+    /**
      * Tells an {@code s3://} URL.
      *
      * @param location a path or URL
