@@ -72,6 +72,16 @@ public interface DataStore extends Serializable {
     }
 
     /**
+     * Returns what this JVM asked of object stores: requests sent (retries included) and
+     * object bytes fetched, for the workers' log lines and the request costs.
+     *
+     * @return {requests, bytes} since the JVM started
+     */
+    static long[] traffic() {
+        return new long[] {S3Calls.requests(), S3Calls.bytes()};
+    }
+
+    /**
      * Tells an {@code s3://} URL.
      *
      * @param location a path or URL

@@ -24,7 +24,7 @@ final class RangedFile implements SeekableByteChannel {
 
     /** The tail fetched in one request when a read falls into it: footers fit. */
     static final int TAIL = 64 * 1024;
-    static final int MIN_AHEAD = 64 * 1024;
+    static final int MIN_AHEAD = 16 * 1024;
     static final int MAX_AHEAD = 8 * 1024 * 1024;
 
     private final long size;

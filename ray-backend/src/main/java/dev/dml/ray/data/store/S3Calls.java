@@ -18,6 +18,8 @@ final class S3Calls {
     static final int ATTEMPTS = 4;
     private static final long FIRST_BACKOFF_MS = 200;
     private static final AtomicLong RETRIES = new AtomicLong();
+    private static final AtomicLong REQUESTS = new AtomicLong();
+    private static final AtomicLong BYTES = new AtomicLong();
 
     private S3Calls() {}
 
@@ -36,8 +38,23 @@ final class S3Calls {
         return RETRIES.get();
     }
 
+    /** @return the requests this JVM has sent, retries included */
+    static long requests() {
+        return REQUESTS.get();
+    }
+
+    /** @return the object bytes this JVM has fetched by ranged GETs */
+    static long bytes() {
+        return BYTES.get();
+    }
+
+    static void fetched(int bytes) {
+        BYTES.addAndGet(bytes);
+    }
+
     static <T> T call(S3Url url, String endpoint, Call<T> call) {
         for (int attempt = 1; ; attempt++) {
+            REQUESTS.incrementAndGet();
             try {
                 return call.run();
             } catch (S3Exception | SdkClientException e) {

@@ -109,8 +109,10 @@ final class S3Store implements DataStore {
                 .range("bytes=" + position + "-" + (position + length - 1))
                 .ifMatch(f.version()).build();
         try {
-            return S3Calls.call(url, endpoint,
+            byte[] got = S3Calls.call(url, endpoint,
                     () -> client().getObjectAsBytes(req).asByteArray());
+            S3Calls.fetched(got.length);
+            return got;
         } catch (DmlException e) {
             if (e.getCause() instanceof S3Exception s
                     && (s.statusCode() == 412 || s.statusCode() == 404)) {
