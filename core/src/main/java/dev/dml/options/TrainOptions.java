@@ -25,9 +25,9 @@ public final class TrainOptions {
     /** Workers read the data files themselves; the kernel never holds the table. */
     public static final Option<Boolean> READ_ON_WORKERS = kernel("read-on-workers",
             ValueType.onOff(), null, "the data is a Parquet or Arrow IPC file, a folder of them,"
-            + " a file:// URL that every node reaches, or an s3:// object or prefix: each worker reads only its own row"
-            + " groups (record batches), through its node's cache, and the kernel never holds"
-            + " the table").example("true").fixed(false).java("TrainSpecBuilder.setFiles")
+            + " a file:// URL that every node reaches, or an s3:// object or prefix: each"
+            + " worker reads only its own row groups (record batches), through its node's"
+            + " cache, and the kernel never holds the table").example("true").fixed(false).java("TrainSpecBuilder.setFiles")
             .done();
 
     /** The endpoint of an S3-compatible store, for s3:// data. */
