@@ -85,8 +85,14 @@ public final class TableReaders {
         try (BufferAllocator child =
                 allocator.newChildAllocator("read/" + f.baseName(), 0, Long.MAX_VALUE)) {
             SeekableByteChannel ch = store.open(f);
-            boolean isFile = hasFileMagic(ch);
-            ch.position(0);
+            boolean isFile;
+            try {
+                isFile = hasFileMagic(ch);
+                ch.position(0);
+            } catch (IOException e) {
+                ch.close(); // the readers below own it once they exist
+                throw e;
+            }
             try (ArrowReader reader = isFile
                     ? new ArrowFileReader(ch, child, ArrowCodecs.INSTANCE)
                     : new ArrowStreamReader(ch, child, ArrowCodecs.INSTANCE)) {
