@@ -148,6 +148,32 @@ def test_gpu_types_come_spot_and_on_demand(config):
         assert all(t["resources"].get("GPU", 0) >= 1 for t in types.values())
 
 
+def s3_credential_problems(cfg):
+    """Where a node would lack credentials for s3:// data, or a config holds a secret: AWS
+    worker types need an instance profile (the head gets Ray's own)."""
+    problems = [f"a secret in the config: {k}" for k in re.findall(
+        r"(?i)aws_secret_access_key|aws_session_token|secret_access_key", yaml.safe_dump(cfg))]
+    if cfg["provider"]["type"] == "aws":
+        problems += [f"{name} has no IamInstanceProfile"
+                     for name, t in cfg["available_node_types"].items()
+                     if name != cfg["head_node_type"]
+                     and "IamInstanceProfile" not in t["node_config"]]
+    return problems
+
+
+def test_nodes_get_s3_credentials_the_standard_way_and_no_secret(config):
+    assert s3_credential_problems(config) == []
+
+
+def test_s3_credential_check_fails_on_a_broken_config():
+    aws = load(CLUSTERS / "aws.yaml")
+    broken = copy.deepcopy(aws)
+    del broken["available_node_types"]["gpu-spot"]["node_config"]["IamInstanceProfile"]
+    broken["setup_commands"].append("export AWS_SECRET_ACCESS_KEY=x")
+    assert s3_credential_problems(broken) == [
+        "a secret in the config: AWS_SECRET_ACCESS_KEY", "gpu-spot has no IamInstanceProfile"]
+
+
 def test_libtorch_flavor_is_one_djl_ships_a_jni_library_for():
     """setup.sh --gpu installs libtorch <pom's pytorch.native.version>-<LIBTORCH_FLAVOR>;
     DJL's pytorch-jni jar of the pom's version must hold a JNI library of that flavour."""

@@ -20,6 +20,8 @@ public final class ProcessSample implements Serializable {
     private final long rssBytes;
     private final double gpuPercent;
     private final long gpuMemoryBytes;
+    /** Object-store requests this process tried again, since it started. */
+    private final long storageRetries;
 
     /**
      * A sample of a process without a GPU.
@@ -43,6 +45,12 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
             long gpuMemoryBytes) {
+        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0);
+    }
+
+    private ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
+            long gpuMemoryBytes, long storageRetries) {
+        this.storageRetries = storageRetries;
         this.cpuPercent = cpuPercent;
         this.heapBytes = heapBytes;
         this.rssBytes = rssBytes;
@@ -73,6 +81,23 @@ public final class ProcessSample implements Serializable {
     /** @return GPU memory in use, in bytes; -1 without a GPU */
     public long gpuMemoryBytes() {
         return gpuMemoryBytes;
+    }
+
+    /**
+     * This sample with the count of object-store (S3) requests the process tried again after a
+     * transient failure.
+     *
+     * @param retries the count since the process started
+     * @return a copy with it
+     */
+    public ProcessSample withStorageRetries(long retries) {
+        return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
+                retries);
+    }
+
+    /** @return object-store requests tried again since the process started */
+    public long storageRetries() {
+        return storageRetries;
     }
 
     /** @return {@code true} when the process has a GPU */

@@ -24,11 +24,19 @@ public final class TrainOptions {
 
     /** Workers read the data files themselves; the kernel never holds the table. */
     public static final Option<Boolean> READ_ON_WORKERS = kernel("read-on-workers",
-            ValueType.onOff(), null, "the data is a Parquet or Arrow IPC file, a folder of them"
-            + " or a file:// URL that every node reaches: each worker reads only its own row"
-            + " groups (record batches), through its node's cache, and the kernel never holds"
-            + " the table").example("true").fixed(false).java("TrainSpecBuilder.setFiles")
+            ValueType.onOff(), null, "the data is a Parquet or Arrow IPC file, a folder of them,"
+            + " a file:// URL that every node reaches, or an s3:// object or prefix: each"
+            + " worker reads only its own row groups (record batches), through its node's"
+            + " cache, and the kernel never holds the table").example("true").fixed(false).java("TrainSpecBuilder.setFiles")
             .done();
+
+    /** The endpoint of an S3-compatible store, for s3:// data. */
+    public static final Option<String> S3_ENDPOINT = kernel("s3-endpoint", ValueType.text(),
+            "URL", "with s3:// data, the URL of an S3-compatible store (MinIO, Ceph, Cloudflare"
+            + " R2, GCS's XML API), addressed path-style; credentials still come from the AWS"
+            + " default chain").example("http://127.0.0.1:9000")
+            .noDefault("AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, else AWS itself")
+            .java("TrainSpecBuilder.optS3Endpoint").done();
 
     /** The size of each node's cache of worker-read data. */
     public static final Option<Integer> DATA_CACHE_MB = spec("data-cache-mb",
@@ -364,8 +372,8 @@ public final class TrainOptions {
 
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, READ_ON_WORKERS,
-            DATA_CACHE_MB, MODEL, HIDDEN, IMAGE, BLOCK, EMBED_ABOVE, EPOCHS, BATCH_SIZE,
-            STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB, SYNC, PS,
+            S3_ENDPOINT, DATA_CACHE_MB, MODEL, HIDDEN, IMAGE, BLOCK, EMBED_ABOVE, EPOCHS,
+            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB, SYNC, PS,
             SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PRECISION, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,

@@ -3,6 +3,7 @@ package dev.dml.kernel;
 import dev.dml.DmlException;
 import dev.dml.Suggestions;
 import dev.dml.ray.data.TableReaders;
+import dev.dml.ray.data.store.DataStore;
 import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.UserBlock;
 import dev.dml.ray.train.TrainResult;
@@ -52,6 +53,25 @@ final class NotebookData {
      * @return the table
      */
     Table table(String source, String what) {
+        return table(source, what, null);
+    }
+
+    /**
+     * Returns the table a name stands for.
+     *
+     * @param source a variable holding a Tablesaw table, a file path, or an {@code s3://} URL
+     *     of one object
+     * @param what how the error calls it, e.g. "the data" or "--validation"
+     * @param s3Endpoint the S3-compatible store of an {@code s3://} URL ({@code
+     *     --s3-endpoint}), or null
+     * @return the table
+     */
+    Table table(String source, String what, String s3Endpoint) {
+        if (DataStore.isS3(source)) {
+            try (RootAllocator allocator = new RootAllocator()) {
+                return TableReaders.read(source, s3Endpoint, allocator);
+            }
+        }
         Optional<Object> value = variables.apply(source);
         if (value.isPresent()) {
             if (value.get() instanceof Table table) {

@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.DmlException;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
@@ -7,6 +8,7 @@ import dev.dml.magics.TrainRequest;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.DataFiles;
 import dev.dml.ray.data.LabelKind;
+import dev.dml.ray.data.store.DataStore;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
 import java.nio.file.Path;
@@ -37,13 +39,19 @@ final class TrainRequests {
     static TrainSpec spec(TrainRequest r, NotebookData data) {
         TrainSpecBuilder b = TrainSpec.builder();
         Table table;
+        String endpoint = r.get(TrainOptions.S3_ENDPOINT);
+        if (endpoint != null && !DataStore.isS3(r.source())) {
+            throw new DmlException("{s3-endpoint} is set, but the data "
+                    + DmlException.literal(r.source()) + " is no s3:// URL.",
+                    "Leave {s3-endpoint} out, or give the data as s3://BUCKET/KEY.");
+        }
         if (r.get(TrainOptions.READ_ON_WORKERS)) {
             // the kernel reads one row group, for the column types; the workers read the rest
-            DataFiles files = DataFiles.open(r.source());
+            DataFiles files = DataFiles.open(r.source(), endpoint);
             table = files.read(0, null);
             b.setFiles(files);
         } else {
-            table = data.table(r.source(), NotebookData.DATA);
+            table = data.table(r.source(), NotebookData.DATA, endpoint);
             b.setTable(table);
         }
         b.setColumns(columns(table, r)).optName(jobName(r.source()));

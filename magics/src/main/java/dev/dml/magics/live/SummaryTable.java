@@ -84,6 +84,11 @@ public final class SummaryTable {
                     + Formats.count(s.recoveries().stream().mapToLong(Recovery::stepsRedone)
                             .sum()) + " steps redone"));
         }
+        long retries = s.workers().stream().mapToLong(WorkerStats::storageRetries).sum();
+        if (retries > 0) {
+            rows.add(List.of("S3 retries", Formats.count(retries)
+                    + " requests tried again after a transient failure"));
+        }
         rows.addAll(costRows(s));
         return rows;
     }

@@ -11,9 +11,19 @@ package dev.dml.magics.live;
  * @param peakHeapBytes the largest used Java heap reported
  * @param meanGpuPercent the mean utilisation of the worker's GPU; NaN without a GPU
  * @param peakGpuMemoryBytes the most memory in use on the worker's GPU; -1 without a GPU
+ * @param storageRetries object-store (S3) requests the worker tried again after a transient
+ *     failure
  */
 public record WorkerStats(int rank, String node, long pid, double meanCpuPercent,
-        long peakRssBytes, long peakHeapBytes, double meanGpuPercent, long peakGpuMemoryBytes) {
+        long peakRssBytes, long peakHeapBytes, double meanGpuPercent, long peakGpuMemoryBytes,
+        long storageRetries) {
+
+    /** A worker that retried no object-store request. */
+    public WorkerStats(int rank, String node, long pid, double meanCpuPercent, long peakRssBytes,
+            long peakHeapBytes, double meanGpuPercent, long peakGpuMemoryBytes) {
+        this(rank, node, pid, meanCpuPercent, peakRssBytes, peakHeapBytes, meanGpuPercent,
+                peakGpuMemoryBytes, 0);
+    }
 
     /** A worker without a GPU. */
     public WorkerStats(int rank, String node, long pid, double meanCpuPercent, long peakRssBytes,

@@ -23,6 +23,7 @@ final class WorkerTotals {
     private double[] gpuSum = new double[0];
     private long[] gpuCount = new long[0];
     private long[] peakGpuMemory = new long[0];
+    private long[] storageRetries = new long[0];
 
     /** Takes the workers' samples of one step, by rank. */
     void add(List<ProcessSample> samples) {
@@ -55,6 +56,7 @@ final class WorkerTotals {
             }
             peakRss[i] = Math.max(peakRss[i], p.rssBytes());
             peakHeap[i] = Math.max(peakHeap[i], p.heapBytes());
+            storageRetries[i] = Math.max(storageRetries[i], p.storageRetries());
         }
     }
 
@@ -66,6 +68,7 @@ final class WorkerTotals {
             peakHeap = Arrays.copyOf(peakHeap, n);
             gpuSum = Arrays.copyOf(gpuSum, n);
             gpuCount = Arrays.copyOf(gpuCount, n);
+            storageRetries = Arrays.copyOf(storageRetries, n);
             int from = peakGpuMemory.length;
             peakGpuMemory = Arrays.copyOf(peakGpuMemory, n);
             Arrays.fill(peakGpuMemory, from, n, -1); // no GPU until one reports
@@ -99,7 +102,7 @@ final class WorkerTotals {
             double meanGpu = seen && gpuCount[i] > 0 ? gpuSum[i] / gpuCount[i] : Double.NaN;
             out.add(new WorkerStats(w.rank(), w.nodeIp(), w.pid(), meanCpu,
                     seen ? peakRss[i] : 0, seen ? peakHeap[i] : 0, meanGpu,
-                    seen ? peakGpuMemory[i] : -1));
+                    seen ? peakGpuMemory[i] : -1, seen ? storageRetries[i] : 0));
         }
         return out;
     }

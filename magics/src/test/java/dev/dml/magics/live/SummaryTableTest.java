@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.StringReader;
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.StepMetrics;
 import dev.dml.events.Recovery;
 import dev.dml.events.RegressionMetrics;
 import java.util.List;
@@ -56,6 +57,32 @@ class SummaryTableTest {
         String text = SummaryTable.text(d.summary("fraud", false, 2));
         assertTrue(text.contains("throughput  37,845 ex/s mean (warm-up included) · 53,190 ex/s"
                 + " now (last step)\n"), text);
+    }
+
+    @Test
+    void s3RetriesOfTheWorkersShowAsOneRowAndNoneShowsNoRow() {
+        LiveDashboard d = new LiveDashboard("clicks", 1, 2);
+        d.onStart(Samples.WORKERS.subList(0, 2));
+        List<dev.dml.events.ProcessSample> early = List.of(
+                new dev.dml.events.ProcessSample(90, 1 << 20, 1 << 20).withStorageRetries(2),
+                new dev.dml.events.ProcessSample(90, 1 << 20, 1 << 20));
+        List<dev.dml.events.ProcessSample> later = List.of(
+                new dev.dml.events.ProcessSample(90, 1 << 20, 1 << 20).withStorageRetries(3),
+                new dev.dml.events.ProcessSample(90, 1 << 20, 1 << 20).withStorageRetries(1));
+        String quiet = SummaryTable.text(summaryAfter(new LiveDashboard("clicks", 1, 2),
+                List.of(new dev.dml.events.ProcessSample(90, 1 << 20, 1 << 20))));
+        assertFalse(quiet.contains("S3 retries"), quiet);
+        d.onStep(new StepMetrics(1, 1, 0.5f, 100, 1000, 1, 1, 0, 0, early, 0));
+        String text = SummaryTable.text(summaryAfter(d, later));
+        // each worker's count is its process's total so far: 3 + 1, not 2 + 3 + 1
+        assertTrue(text.contains("S3 retries  4 requests tried again after a transient"
+                + " failure\n"), text);
+    }
+
+    private static JobSummary summaryAfter(LiveDashboard d,
+            List<dev.dml.events.ProcessSample> samples) {
+        d.onStep(new StepMetrics(1, 2, 0.5f, 100, 1000, 1, 1, 0, 0, samples, 0));
+        return d.summary("clicks", false, 2);
     }
 
     @Test

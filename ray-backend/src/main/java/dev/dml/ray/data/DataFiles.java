@@ -1,23 +1,26 @@
 package dev.dml.ray.data;
 
 import dev.dml.DmlException;
+import dev.dml.ray.data.store.DataStore;
+import dev.dml.ray.data.store.LocalStore;
+import dev.dml.ray.data.store.StoredFile;
 import java.io.IOException;
 import java.io.Serializable;
-import java.net.URI;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
+import org.apache.arrow.flatbuf.MessageHeader;
+import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ReadChannel;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
+import org.apache.arrow.vector.ipc.message.MessageMetadataResult;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import tech.tablesaw.api.Table;
 
 /**
@@ -27,8 +30,9 @@ import tech.tablesaw.api.Table;
  * node's {@link ShardCache} keeps.
  *
  * <p>Opening reads only the files' footers (row counts), never their rows. Locations are local
- * paths (a shared mount, the same on every node) or {@code file://} URLs; a folder stands for
- * its {@code .parquet} and {@code .arrow} files in name order.
+ * paths (a shared mount, the same on every node), {@code file://} URLs, or {@code s3://} URLs
+ * of objects ({@link DataStore}); a folder or prefix stands for its {@code .parquet} and {@code
+ * .arrow} files in name order.
  *
  * <p>A plain {@link Serializable} class: it travels to the workers inside their shard.
  */
@@ -41,21 +45,17 @@ public final class DataFiles implements Serializable {
 
     /** One row group or record batch of one file. */
     public static final class Unit implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final String path;
+        private static final long serialVersionUID = 2L;
+        final StoredFile file;
         final Format format;
         final int index;
         final long rows;
-        final long size;
-        final long modified;
 
-        Unit(String path, Format format, int index, long rows, long size, long modified) {
-            this.path = path;
+        Unit(StoredFile file, Format format, int index, long rows) {
+            this.file = file;
             this.format = format;
             this.index = index;
             this.rows = rows;
-            this.size = size;
-            this.modified = modified;
         }
 
         /**
@@ -67,117 +67,126 @@ public final class DataFiles implements Serializable {
             return rows;
         }
 
-        /** The file, its size and time, and the unit: a cache key that a rewrite changes. */
+        /**
+         * The file, its size and version (modification time, or an object's ETag), and the
+         * unit: a cache key that a rewrite changes.
+         */
         String key() {
-            return path + "|" + size + "|" + modified + "|" + index;
+            return file.url() + "|" + file.size() + "|" + file.version() + "|" + index;
         }
 
         @Override
         public String toString() {
-            return Path.of(path).getFileName() + (format == Format.PARQUET ? " row group "
-                    : " batch ") + index;
+            return file.name() + (format == Format.PARQUET ? " row group " : " batch ") + index;
         }
     }
 
     private final String location;
+    private final DataStore store;
     private final ArrayList<Unit> units;
     /** Scans already made of these files, so that a spec's variants (probes, scale) scan once. */
     private final transient java.util.Map<ColumnSelection, FileScan> scans =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    private DataFiles(String location, List<Unit> units) {
+    private DataFiles(String location, DataStore store, List<Unit> units) {
         this.location = location;
+        this.store = store;
         this.units = new ArrayList<>(units);
     }
 
     /**
      * Opens the files a location names, reading only their footers.
      *
-     * @param location a file, a folder of files, or a {@code file://} URL of either
+     * @param location a file, a folder of files, a {@code file://} URL of either, or an {@code
+     *     s3://bucket/key} or {@code s3://bucket/prefix/} URL
      * @return the files' units
      * @throws DmlException for another URL scheme, a missing path, or an unknown format
      */
     public static DataFiles open(String location) {
-        Path root = toPath(location);
-        List<Path> files;
-        if (Files.isDirectory(root)) {
-            try (Stream<Path> s = Files.list(root)) {
-                files = s.filter(p -> format(p) != null).sorted().toList();
-            } catch (IOException e) {
-                throw new DmlException("Could not list the folder " + root + ": "
-                        + e.getMessage() + ".", "Check that every node can read it.", e);
-            }
+        return open(location, null);
+    }
+
+    /**
+     * Opens the files a location names, reading only their footers.
+     *
+     * @param location a file, a folder of files, a {@code file://} URL of either, or an {@code
+     *     s3://bucket/key} or {@code s3://bucket/prefix/} URL
+     * @param s3Endpoint the endpoint of an S3-compatible store ({@code --s3-endpoint}), or null
+     *     for {@code AWS_ENDPOINT_URL}, else AWS
+     * @return the files' units
+     * @throws DmlException for another URL scheme, a missing path, or an unknown format
+     */
+    public static DataFiles open(String location, String s3Endpoint) {
+        DataStore store = DataStore.of(location, s3Endpoint);
+        String shown = store.isLocal() ? LocalStore.path(location).toString() : location;
+        DataStore.Listing found = store.list(location);
+        List<StoredFile> files;
+        if (found.kind() == DataStore.Kind.FOLDER) {
+            files = found.files().stream().filter(f -> format(f.name()) != null).toList();
             if (files.isEmpty()) {
-                throw new DmlException("The folder " + root + " holds no .parquet or .arrow"
-                        + " file.", "Point at a folder of Parquet or Arrow IPC files.");
+                throw store.isLocal()
+                        ? new DmlException("The folder " + shown + " holds no .parquet or"
+                                + " .arrow file.", "Point at a folder of Parquet or Arrow IPC"
+                                + " files.")
+                        : new DmlException("The prefix " + shown + " holds no .parquet or"
+                                + " .arrow object.", "Point at a prefix of Parquet or Arrow"
+                                + " IPC files (aws s3 ls " + shown + " lists what it holds).");
             }
-        } else if (Files.isRegularFile(root)) {
-            if (format(root) == null) {
+        } else if (found.kind() == DataStore.Kind.FILE) {
+            if (format(found.files().get(0).name()) == null) {
                 throw new DmlException("Workers read Parquet (.parquet) and Arrow IPC (.arrow)"
-                        + " files; " + root + " is neither.", "Convert it, or leave out"
+                        + " files; " + shown + " is neither.", "Convert it, or leave out"
                         + " {read-on-workers} to read it in the kernel.");
             }
-            files = List.of(root);
-        } else {
-            throw new DmlException("There is no file or folder " + root + ".",
+            files = found.files();
+        } else if (store.isLocal()) {
+            throw new DmlException("There is no file or folder " + shown + ".",
                     "Give a path every node can reach, such as a shared mount.");
+        } else {
+            throw new DmlException("There is no object or prefix " + shown + ".",
+                    "Check the key; end the URL with / for a prefix of files.");
         }
         List<Unit> units = new ArrayList<>();
-        for (Path f : files) {
-            units.addAll(unitsOf(f.toAbsolutePath().normalize()));
+        for (StoredFile f : files) {
+            units.addAll(unitsOf(store, f));
         }
-        return new DataFiles(location, units);
+        return new DataFiles(location, store, units);
     }
 
-    /** A path, or a file:// URL; any other scheme is refused with one line. */
-    static Path toPath(String location) {
-        int colon = location.indexOf("://");
-        if (colon > 0 && location.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
-            String scheme = location.substring(0, colon).toLowerCase(Locale.ROOT);
-            if (!scheme.equals("file")) {
-                throw new DmlException("Workers read files from a path or a file:// URL, not "
-                        + scheme + "://; nothing here can fetch " + location + ".",
-                        "Copy the files to a folder every node mounts and give its path.");
-            }
-            return Path.of(URI.create(location));
-        }
-        return Path.of(location).toAbsolutePath().normalize();
-    }
-
-    static Format format(Path p) {
-        String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (TableReaders.isParquet(p)) {
+    static Format format(String name) {
+        String n = name.toLowerCase(Locale.ROOT);
+        if (n.endsWith(".parquet") || n.endsWith(".pq")) {
             return Format.PARQUET;
         }
         return n.endsWith(".arrow") || n.endsWith(".ipc") || n.endsWith(".feather")
                 ? Format.ARROW : null;
     }
 
-    private static List<Unit> unitsOf(Path f) {
-        Format format = format(f);
-        long[] rows = format == Format.PARQUET ? ParquetFiles.rowGroupRows(f) : batchRows(f);
+    private static List<Unit> unitsOf(DataStore store, StoredFile f) {
+        Format format = format(f.name());
+        long[] rows = format == Format.PARQUET ? ParquetFiles.rowGroupRows(store, f)
+                : batchRows(store, f);
         List<Unit> out = new ArrayList<>();
-        try {
-            long size = Files.size(f);
-            long modified = modified(f);
-            for (int i = 0; i < rows.length; i++) {
-                out.add(new Unit(f.toString(), format, i, rows[i], size, modified));
-            }
-        } catch (IOException e) {
-            throw new DmlException("Could not read " + f + ": " + e.getMessage() + ".",
-                    "Check that every node can read it.", e);
+        for (int i = 0; i < rows.length; i++) {
+            out.add(new Unit(f, format, i, rows[i]));
         }
         return out;
     }
 
-    private static long[] batchRows(Path f) {
+    /** Each record batch's rows, from its metadata alone: no batch body is read. */
+    private static long[] batchRows(DataStore store, StoredFile f) {
         try (BufferAllocator a = new RootAllocator();
-                ArrowFileReader r = arrowFile(f, a)) {
+                SeekableByteChannel ch = store.open(f);
+                ArrowFileReader r = new ArrowFileReader(ch, a, ArrowCodecs.INSTANCE)) {
             List<ArrowBlock> blocks = r.getRecordBlocks();
             long[] rows = new long[blocks.size()];
             for (int i = 0; i < rows.length; i++) {
-                r.loadRecordBatch(blocks.get(i));
-                rows[i] = r.getVectorSchemaRoot().getRowCount();
+                ch.position(blocks.get(i).getOffset());
+                MessageMetadataResult m = MessageSerializer.readMessage(new ReadChannel(ch));
+                if (m == null || m.headerType() != MessageHeader.RecordBatch) {
+                    throw new IOException("block " + i + " holds no record batch");
+                }
+                rows[i] = ((RecordBatch) m.getMessage().header(new RecordBatch())).length();
             }
             return rows;
         } catch (IOException e) {
@@ -185,11 +194,6 @@ public final class DataFiles implements Serializable {
                     "Workers need the IPC file format (pyarrow.ipc.new_file), which can be"
                             + " read a batch at a time; a stream cannot.", e);
         }
-    }
-
-    private static ArrowFileReader arrowFile(Path f, BufferAllocator a) throws IOException {
-        return new ArrowFileReader(FileChannel.open(f, StandardOpenOption.READ), a,
-                ArrowCodecs.INSTANCE);
     }
 
     /**
@@ -207,53 +211,35 @@ public final class DataFiles implements Serializable {
         return t;
     }
 
-    private static Table readUnit(Unit u, Collection<String> columns) {
-        Path p = Path.of(u.path);
+    private Table readUnit(Unit u, Collection<String> columns) {
         if (u.format == Format.PARQUET) {
-            return ParquetFiles.readRowGroup(p, u.index, columns);
+            return ParquetFiles.readRowGroup(store, u.file, u.index, columns);
         }
         try (BufferAllocator a = new RootAllocator();
-                ArrowFileReader r = arrowFile(p, a)) {
+                ArrowFileReader r = new ArrowFileReader(store.open(u.file), a,
+                        ArrowCodecs.INSTANCE)) {
             r.loadRecordBatch(r.getRecordBlocks().get(u.index));
             VectorSchemaRoot root = r.getVectorSchemaRoot();
-            Table all = ArrowTables.toTable(root, r, ShardCache.baseName(p));
+            Table all = ArrowTables.toTable(root, r, u.file.baseName());
             return columns == null ? all : all.selectColumns(all.columnNames().stream()
                     .filter(columns::contains).toArray(String[]::new));
         } catch (IOException e) {
-            throw new DmlException("Could not read " + u + " of " + p + ": " + e.getMessage(),
-                    "Check that the file has not changed since the job started.", e);
+            throw new DmlException("Could not read " + u + " of " + u.file + ": "
+                    + e.getMessage(), "Check that the file has not changed since the job"
+                    + " started.", e);
         }
     }
 
     /**
-     * Refuses a file whose size or modification time differ from those seen when the files were
-     * opened: the scan checked the rows (their labels among the model's classes, their values
-     * finite) and learnt the statistics from the old contents, and the cache keys its units by
-     * them, so rows written since would reach training unchecked (issue 26, row 10).
+     * Refuses a file whose size or version (modification time, ETag) differ from those seen
+     * when the files were opened ({@link StoredFile#changed}).
      */
-    private static void requireUnchanged(Unit u) {
-        Path p = Path.of(u.path);
-        long size;
-        long modified;
-        try {
-            size = Files.size(p);
-            modified = modified(p);
-        } catch (IOException e) {
-            size = -1;
-            modified = -1;
+    private void requireUnchanged(Unit u) {
+        StoredFile now = store.stat(u.file);
+        if (!u.file.sameAs(now)) {
+            throw u.file.changed(now == null ? "it is gone"
+                    : u.file.size() + " bytes then, " + now.size() + " now");
         }
-        if (size != u.size || modified != u.modified) {
-            String change = size < 0 ? "it is gone" : u.size + " bytes then, " + size + " now";
-            throw new DmlException("The file " + DmlException.literal(p) + " changed after the"
-                    + " job checked its rows (" + change + "); dml trains only on rows it checked.",
-                    "Run the training again, and leave the files unchanged while a job reads"
-                            + " them (write new data to a new file).");
-        }
-    }
-
-    /** The modification time to the file system's precision, so a quick rewrite still shows. */
-    private static long modified(Path p) throws IOException {
-        return Files.getLastModifiedTime(p).to(java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     /**

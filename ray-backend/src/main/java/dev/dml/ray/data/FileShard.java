@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.dml.DmlException;
 import dev.dml.ray.cluster.Payloads;
+import dev.dml.ray.data.store.DataStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -76,6 +77,7 @@ public final class FileShard implements Serializable {
         ShardCache cache = new ShardCache(cacheDir == null ? ShardCache.defaultDir()
                 : Path.of(cacheDir), cacheBytes);
         long t0 = System.nanoTime();
+        long[] traffic = DataStore.traffic();
         List<ShardArrays> parts = new ArrayList<>();
         try (Prefetch<byte[]> next = new Prefetch<>(units.length,
                 i -> cache.get(cacheKey(units[i]), () -> encode(units[i])), "dml-prefetch")) {
@@ -88,10 +90,12 @@ public final class FileShard implements Serializable {
                     + " shard's files " + files.location() + ": " + e + ".",
                     "Check that every node reaches them at the same path.", e);
         }
+        long[] after = DataStore.traffic();
         LOG.info("read {} units ({} rows) of {} in {} ms; cache {}: {} hits, {} misses,"
-                + " {} evicted, {} of {} bytes used", units.length, rows(), files.location(),
-                (System.nanoTime() - t0) / 1_000_000, cache.dir(), cache.hits(),
-                cache.misses(), cache.evicted(), cache.bytes(), cache.maxBytes());
+                + " {} evicted, {} of {} bytes used; object store: {} requests, {} bytes",
+                units.length, rows(), files.location(), (System.nanoTime() - t0) / 1_000_000,
+                cache.dir(), cache.hits(), cache.misses(), cache.evicted(), cache.bytes(),
+                cache.maxBytes(), after[0] - traffic[0], after[1] - traffic[1]);
         lastHits = cache.hits();
         lastMisses = cache.misses();
         return ShardArrays.concat(parts);

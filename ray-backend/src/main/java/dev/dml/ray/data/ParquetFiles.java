@@ -1,6 +1,9 @@
 package dev.dml.ray.data;
 
 import dev.dml.DmlException;
+import dev.dml.ray.data.store.DataStore;
+import dev.dml.ray.data.store.LocalStore;
+import dev.dml.ray.data.store.StoredFile;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -18,7 +21,7 @@ import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
@@ -50,7 +53,18 @@ public final class ParquetFiles {
      * @return the table, named after the file
      */
     public static Table read(Path path) {
-        return read(path, null, -1);
+        return read(LocalStore.INSTANCE, local(path), null, -1);
+    }
+
+    /**
+     * Reads every row group of a file of a store.
+     *
+     * @param store where it is
+     * @param file the file
+     * @return the table, named after the file
+     */
+    public static Table read(DataStore store, StoredFile file) {
+        return read(store, file, null, -1);
     }
 
     /**
@@ -62,7 +76,22 @@ public final class ParquetFiles {
      * @return the rows of that group
      */
     public static Table readRowGroup(Path path, int group, Collection<String> columns) {
-        return read(path, columns, group);
+        return read(LocalStore.INSTANCE, local(path), columns, group);
+    }
+
+    /**
+     * Reads one row group of a file of a store, only the named columns: the footer, then only
+     * those columns' chunks of that group.
+     *
+     * @param store where it is
+     * @param file the file
+     * @param group the row group, from 0
+     * @param columns the columns to read, or null
+     * @return the rows of that group
+     */
+    public static Table readRowGroup(DataStore store, StoredFile file, int group,
+            Collection<String> columns) {
+        return read(store, file, columns, group);
     }
 
     /**
@@ -72,15 +101,37 @@ public final class ParquetFiles {
      * @return one count per row group
      */
     public static long[] rowGroupRows(Path path) {
-        try (ParquetFileReader r = open(path)) {
+        return rowGroupRows(LocalStore.INSTANCE, local(path));
+    }
+
+    /**
+     * Returns the row count of each row group, from the file's footer alone.
+     *
+     * @param store where it is
+     * @param file the file
+     * @return one count per row group
+     */
+    public static long[] rowGroupRows(DataStore store, StoredFile file) {
+        try (ParquetFileReader r = open(store.parquet(file))) {
             return r.getRowGroups().stream().mapToLong(BlockMetaData::getRowCount).toArray();
-        } catch (IOException e) {
-            throw unreadable(path, e);
+        } catch (IOException | RuntimeException e) {
+            throw unreadable(file, e);
         }
     }
 
-    private static Table read(Path path, Collection<String> only, int group) {
-        try (ParquetFileReader r = open(path)) {
+    /** A local file as its store lists it; a missing one reads as unreadable. */
+    private static StoredFile local(Path path) {
+        try {
+            return LocalStore.file(path);
+        } catch (IOException e) {
+            throw unreadable(new StoredFile(path.toString(), -1, ""), e);
+        }
+    }
+
+    private static Table read(DataStore store, StoredFile file, Collection<String> only,
+            int group) {
+        String path = file.url();
+        try (ParquetFileReader r = open(store.parquet(file))) {
             MessageType schema = r.getFooter().getFileMetaData().getSchema();
             Set<String> index = PandasIndex.columns(
                     r.getFooter().getFileMetaData().getKeyValueMetaData());
@@ -110,19 +161,16 @@ public final class ParquetFiles {
                     append(pages, wanted, createdBy, cols);
                 }
             }
-            return Table.create(baseName(path), cols);
+            return Table.create(file.baseName(), cols);
         } catch (IOException | RuntimeException e) {
-            if (e instanceof DmlException d) {
-                throw d;
-            }
-            throw unreadable(path, e);
+            throw unreadable(file, e);
         }
     }
 
-    static ParquetFileReader open(Path path) throws IOException {
+    static ParquetFileReader open(InputFile in) throws IOException {
         ParquetReadOptions opts = ParquetReadOptions.builder(new PlainParquetConfiguration())
                 .withCodecFactory(new ParquetCodecs()).build();
-        return ParquetFileReader.open(new LocalInputFile(path), opts);
+        return ParquetFileReader.open(in, opts);
     }
 
     private static void append(PageReadStore pages, MessageType schema, String createdBy,
@@ -176,7 +224,7 @@ public final class ParquetFiles {
                 instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d ? d.getScale() : -1;
     }
 
-    private static Column<?> newColumn(Path path, PrimitiveType t) {
+    private static Column<?> newColumn(String path, PrimitiveType t) {
         String name = t.getName();
         if (decimalScale(t) >= 0) {
             return DoubleColumn.create(name); // as Arrow decimals read
@@ -194,7 +242,7 @@ public final class ParquetFiles {
         };
     }
 
-    private static Type requireFlat(Path path, Type t) {
+    private static Type requireFlat(String path, Type t) {
         if (!t.isPrimitive() || t.isRepetition(Type.Repetition.REPEATED)) {
             throw new DmlException("The Parquet column '" + t.getName() + "' of " + path
                     + " is nested (a list, map or struct); dml reads flat tables.",
@@ -203,7 +251,7 @@ public final class ParquetFiles {
         return t;
     }
 
-    private static DmlException unreadable(Path path, Exception e) {
+    private static DmlException unreadable(StoredFile path, Exception e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
             if (c instanceof DmlException d) {
                 return d; // says what is wrong better than "not a Parquet file" would
@@ -212,11 +260,5 @@ public final class ParquetFiles {
         return new DmlException("Could not read Parquet file " + path + ": " + e.getMessage(),
                 "Check that it is a Parquet file (pyarrow.parquet.write_table or"
                         + " pandas.DataFrame.to_parquet write one).", e);
-    }
-
-    private static String baseName(Path path) {
-        String n = path.getFileName().toString();
-        int dot = n.lastIndexOf('.');
-        return dot > 0 ? n.substring(0, dot) : n;
     }
 }

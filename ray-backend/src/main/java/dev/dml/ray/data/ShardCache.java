@@ -299,10 +299,4 @@ public final class ShardCache {
             throw new IllegalStateException(e);
         }
     }
-
-    static String baseName(Path path) {
-        String n = path.getFileName().toString();
-        int dot = n.lastIndexOf('.');
-        return dot > 0 ? n.substring(0, dot) : n;
-    }
 }

@@ -1,13 +1,18 @@
 package dev.dml.ray.data;
 
 import dev.dml.DmlException;
+import dev.dml.ray.data.store.DataStore;
+import dev.dml.ray.data.store.LocalStore;
+import dev.dml.ray.data.store.StoredFile;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +31,7 @@ import tech.tablesaw.io.csv.CsvReadOptions;
  */
 public final class TableReaders {
 
+    private static final List<String> ARROW = List.of(".arrow", ".arrows", ".ipc", ".feather");
     private static final byte[] ARROW_FILE_MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
 
     private TableReaders() {}
@@ -37,22 +43,26 @@ public final class TableReaders {
      * @return the table, named after the file
      */
     public static Table readCsv(Path path) {
-        requireFile(path);
-        try {
-            CsvReadOptions opts =
-                    CsvReadOptions.builder(path.toFile()).tableName(baseName(path)).build();
+        return readCsv(LocalStore.INSTANCE, localFile(path));
+    }
+
+    private static Table readCsv(DataStore store, StoredFile f) {
+        try (InputStream in = store.isLocal() ? null
+                : Channels.newInputStream(store.open(f))) {
+            CsvReadOptions opts = (in == null ? CsvReadOptions.builder(new File(f.url()))
+                    : CsvReadOptions.builder(in)).tableName(f.baseName()).build();
             Table t = Table.read().csv(opts);
             if (t.rowCount() == 0) {
-                throw new DmlException("The CSV file " + DmlException.literal(path) + " has no"
+                throw new DmlException("The CSV file " + DmlException.literal(f) + " has no"
                         + " rows.",
                         "Write the rows too (a filter that kept none leaves a header only).");
             }
             return t;
         } catch (DmlException e) {
             throw e;
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             throw new DmlException(
-                    "Could not read CSV file " + path + ": " + e.getMessage(),
+                    "Could not read CSV file " + f + ": " + e.getMessage(),
                     "Check that it is comma-separated with one header row.",
                     e);
         }
@@ -68,19 +78,29 @@ public final class TableReaders {
      * @return the table, named after the file
      */
     public static Table readArrow(Path path, BufferAllocator allocator) {
-        requireFile(path);
+        return readArrow(LocalStore.INSTANCE, localFile(path), allocator);
+    }
+
+    private static Table readArrow(DataStore store, StoredFile f, BufferAllocator allocator) {
         try (BufferAllocator child =
-                allocator.newChildAllocator("read/" + baseName(path), 0, Long.MAX_VALUE)) {
-            boolean isFile = hasFileMagic(path);
-            FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
+                allocator.newChildAllocator("read/" + f.baseName(), 0, Long.MAX_VALUE)) {
+            SeekableByteChannel ch = store.open(f);
+            boolean isFile;
+            try {
+                isFile = hasFileMagic(ch);
+                ch.position(0);
+            } catch (IOException e) {
+                ch.close(); // the readers below own it once they exist
+                throw e;
+            }
             try (ArrowReader reader = isFile
                     ? new ArrowFileReader(ch, child, ArrowCodecs.INSTANCE)
                     : new ArrowStreamReader(ch, child, ArrowCodecs.INSTANCE)) {
-                return ArrowTables.toTable(reader, baseName(path));
+                return ArrowTables.toTable(reader, f.baseName());
             }
         } catch (IOException e) {
             throw new DmlException(
-                    "Could not read Arrow file " + path + ": " + e.getMessage(),
+                    "Could not read Arrow file " + f + ": " + e.getMessage(),
                     "Write it as an Arrow IPC file or stream (pyarrow.ipc.new_file/new_stream).",
                     e);
         }
@@ -96,19 +116,56 @@ public final class TableReaders {
      */
     public static Table read(Path path, BufferAllocator allocator) {
         String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (!name.endsWith(".csv") && !ARROW.stream().anyMatch(name::endsWith)
+                && !isParquet(path)) {
+            throw unknownFormat(path.toString());
+        }
+        return read(LocalStore.INSTANCE, localFile(path), allocator);
+    }
+
+    /**
+     * Reads a file named by a path or URL, such as {@code s3://bucket/clicks.parquet}, in the
+     * kernel: a Parquet file by its footer and column chunks, an Arrow file by its batches, a
+     * CSV file as one stream ({@link #read(Path, BufferAllocator)} otherwise).
+     *
+     * @param location a path, a {@code file://} URL or an {@code s3://} URL of one file
+     * @param s3Endpoint the endpoint of an S3-compatible store, or null ({@link DataStore#of})
+     * @param allocator a borrowed allocator, used for Arrow files
+     * @return the table
+     */
+    public static Table read(String location, String s3Endpoint, BufferAllocator allocator) {
+        DataStore store = DataStore.of(location, s3Endpoint);
+        if (store.isLocal()) {
+            return read(LocalStore.path(location), allocator);
+        }
+        DataStore.Listing found = store.list(location);
+        if (found.kind() != DataStore.Kind.FILE) {
+            throw new DmlException("There is no object " + DmlException.literal(location)
+                    + (found.kind() == DataStore.Kind.FOLDER ? "; it is a prefix, and the"
+                    + " kernel reads one file." : "."), found.kind() == DataStore.Kind.FOLDER
+                    ? "Name one of its objects, or add {read-on-workers} to have the workers"
+                    + " read its Parquet and Arrow files." : "Check the bucket and key.");
+        }
+        return read(store, found.files().get(0), allocator);
+    }
+
+    private static Table read(DataStore store, StoredFile f, BufferAllocator allocator) {
+        String name = f.name().toLowerCase(Locale.ROOT);
         if (name.endsWith(".csv")) {
-            return readCsv(path);
+            return readCsv(store, f);
         }
-        List<String> arrow = Arrays.asList(".arrow", ".arrows", ".ipc", ".feather");
-        if (arrow.stream().anyMatch(name::endsWith)) {
-            return readArrow(path, allocator);
+        if (ARROW.stream().anyMatch(name::endsWith)) {
+            return readArrow(store, f, allocator);
         }
-        if (isParquet(path)) {
-            requireFile(path);
-            return ParquetFiles.read(path);
+        if (name.endsWith(".parquet") || name.endsWith(".pq")) {
+            return ParquetFiles.read(store, f);
         }
-        throw new DmlException(
-                "Cannot tell the format of " + path + " from its extension.",
+        throw unknownFormat(f.url());
+    }
+
+    private static DmlException unknownFormat(String file) {
+        return new DmlException(
+                "Cannot tell the format of " + file + " from its extension.",
                 "Name it .csv, .arrow, .arrows, .ipc, .feather or .parquet, or call"
                         + " readCsv/readArrow/ParquetFiles.read.");
     }
@@ -138,25 +195,27 @@ public final class TableReaders {
         return ArrowShards.splitByRows(read(path, allocator), selection, shards);
     }
 
-    private static void requireFile(Path path) {
+    /** A local file as its store lists it, or one line when it is none. */
+    private static StoredFile localFile(Path path) {
         if (!Files.isRegularFile(path)) {
             throw new DmlException(
                     "File " + path + " does not exist or is not a regular file.",
                     "Check the path; a relative path is resolved against the notebook's working"
                             + " directory.");
         }
-    }
-
-    private static boolean hasFileMagic(Path path) throws IOException {
-        try (InputStream in = Files.newInputStream(path)) {
-            byte[] head = in.readNBytes(ARROW_FILE_MAGIC.length);
-            return Arrays.equals(head, ARROW_FILE_MAGIC);
+        try {
+            return LocalStore.file(path);
+        } catch (IOException e) {
+            throw new DmlException("Could not read " + path + ": " + e.getMessage() + ".",
+                    "Check that it is readable.", e);
         }
     }
 
-    private static String baseName(Path path) {
-        String n = path.getFileName().toString();
-        int dot = n.lastIndexOf('.');
-        return dot > 0 ? n.substring(0, dot) : n;
+    private static boolean hasFileMagic(SeekableByteChannel ch) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(ARROW_FILE_MAGIC.length);
+        while (head.hasRemaining() && ch.read(head) >= 0) {
+            // fill
+        }
+        return Arrays.equals(head.array(), ARROW_FILE_MAGIC) && !head.hasRemaining();
     }
 }

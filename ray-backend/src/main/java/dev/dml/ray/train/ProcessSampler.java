@@ -49,8 +49,9 @@ public final class ProcessSampler {
         Runtime rt = Runtime.getRuntime();
         long heap = rt.totalMemory() - rt.freeMemory();
         NvidiaSmi.Gpu g = gpu.get();
-        return g == null ? new ProcessSample(cpu, heap, rss())
+        ProcessSample p = g == null ? new ProcessSample(cpu, heap, rss())
                 : new ProcessSample(cpu, heap, rss(), g.utilization(), g.memoryUsedBytes());
+        return p.withStorageRetries(dev.dml.ray.data.store.DataStore.retries());
     }
 
     /** utime + stime of this process, or -1 when /proc is unreadable. */

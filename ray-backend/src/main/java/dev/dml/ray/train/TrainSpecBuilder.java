@@ -36,6 +36,9 @@ public final class TrainSpecBuilder extends TrainingSettings {
 
     Table table;
     dev.dml.ray.data.DataFiles files;
+    /** A location opened at {@link #build()}, once {@link #optS3Endpoint} may be known. */
+    String filesLocation;
+    String s3Endpoint;
     ColumnSelection columns;
     OptionValues options = OptionValues.empty();
     /** Richer than the options allow, each set by its own method; null when not given. */
@@ -84,16 +87,39 @@ public final class TrainSpecBuilder extends TrainingSettings {
 
     /**
      * Trains on files the workers read themselves instead of a table ({@code --read-on-workers};
-     * docs/data-files.md): Parquet or Arrow IPC files, a folder of them, or a {@code file://}
-     * URL every node reaches. Each worker reads only its own row groups, through its node's
-     * cache; the kernel scans the files one row group at a time and never holds the table.
+     * docs/data-files.md): Parquet or Arrow IPC files, a folder of them, a {@code file://}
+     * URL every node reaches, or an {@code s3://bucket/key} or {@code s3://bucket/prefix/} URL
+     * (with {@link #optS3Endpoint} for an S3-compatible store). Each worker reads only its own
+     * row groups, through its node's cache; the kernel scans the files one row group at a time
+     * and never holds the table. The files are opened (their footers read) at {@link #build()}.
      *
-     * @param location a file, a folder or a {@code file://} URL
+     * @param location a file, a folder, a {@code file://} URL or an {@code s3://} URL
      * @return this builder
      */
     public TrainSpecBuilder setFiles(String location) {
-        required(location, "file location", "Pass a path or a file:// URL to setFiles.");
-        return setFiles(dev.dml.ray.data.DataFiles.open(location));
+        this.filesLocation = required(location, "file location",
+                "Pass a path, a file:// URL or an s3:// URL to setFiles.");
+        this.files = null;
+        return this;
+    }
+
+    /**
+     * Reads {@code s3://} files from an S3-compatible store ({@code --s3-endpoint}): MinIO,
+     * Ceph, Cloudflare R2, GCS's XML API. Without it, {@code AWS_ENDPOINT_URL_S3} or {@code
+     * AWS_ENDPOINT_URL} name the store, else AWS itself; credentials come from the AWS default
+     * chain either way.
+     *
+     * @param endpoint the store's URL, such as {@code http://minio.local:9000}
+     * @return this builder
+     */
+    public TrainSpecBuilder optS3Endpoint(String endpoint) {
+        dev.dml.ray.data.store.DataStore.requireS3Endpoint(required(endpoint, "S3 endpoint",
+                "Pass the store's URL, such as http://minio.local:9000."));
+        this.s3Endpoint = endpoint.strip();
+        if (filesLocation != null) {
+            this.files = null; // opened again at build, at this endpoint
+        }
+        return this;
     }
 
     /**
@@ -104,6 +130,7 @@ public final class TrainSpecBuilder extends TrainingSettings {
      */
     public TrainSpecBuilder setFiles(dev.dml.ray.data.DataFiles dataFiles) {
         this.files = required(dataFiles, "data files", "Pass DataFiles.open(location).");
+        this.filesLocation = null;
         return this;
     }
 
@@ -414,6 +441,14 @@ public final class TrainSpecBuilder extends TrainingSettings {
      *     the table or the options
      */
     public TrainSpec build() {
+        if (files == null && filesLocation != null) {
+            files = dev.dml.ray.data.DataFiles.open(filesLocation, s3Endpoint);
+        }
+        if (s3Endpoint != null && (files == null
+                || !dev.dml.ray.data.store.DataStore.isS3(files.location()))) {
+            throw new DmlException("{s3-endpoint} is set, but the spec reads no s3:// files.",
+                    "Leave it out, or train on s3:// files with setFiles.");
+        }
         List<String> missing = new ArrayList<>();
         if (table == null && files == null) {
             missing.add("setTable");

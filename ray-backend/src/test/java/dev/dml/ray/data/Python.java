@@ -30,6 +30,14 @@ final class Python {
     }
 
     /** Fails the test, saying how to fix it, when python3 cannot import pandas. */
+    static void requireBoto3() {
+        requirePyarrow();
+        if (run(List.of("python3", "-c", "import boto3"), true) == null) {
+            fail("python3 cannot import boto3, which the S3 tests upload their files with.\n"
+                    + "Install the test requirements: bin/install --for-tests");
+        }
+    }
+
     static void requirePandas() {
         requirePyarrow();
         String out = run(List.of("python3", "-c", "import pandas; print(pandas.__version__)"),
