@@ -16,7 +16,7 @@ import pytest
 from kernel_session import REPO_ROOT, error_text, execute, plain_result, running_kernel
 
 CANCER = REPO_ROOT / "ray-backend" / "src" / "test" / "resources" / "datasets" / "breast_cancer.csv"
-CLASSPATH = REPO_ROOT / "test-servers" / "target" / "s3proxy.classpath"
+CLASSPATH = REPO_ROOT / "ray-backend" / "test-servers" / "target" / "s3proxy.classpath"
 KEY_ID, SECRET = "dml-test", "dml-test-secret"  # a test server's, not secrets
 JOB_TIMEOUT = 600
 
@@ -31,7 +31,7 @@ def free_port():
 def s3(tmp_path_factory):
     """S3Proxy with its filesystem backend, its own port and folder; stopped after."""
     if not CLASSPATH.is_file():
-        pytest.fail(f"no {CLASSPATH}: build first (mvn -pl test-servers package, or bin/install)")
+        pytest.fail(f"no {CLASSPATH}: build first (mvn -pl ray-backend/test-servers package, or bin/install)")
     base = tmp_path_factory.mktemp("s3proxy")
     port = free_port()
     endpoint = f"http://127.0.0.1:{port}"

@@ -62,7 +62,7 @@ public final class S3ProxyServer implements AutoCloseable {
                 "s3proxy.credential=" + SECRET,
                 "jclouds.provider=filesystem",
                 "jclouds.filesystem.basedir=" + data) + "\n");
-        Path cp = Path.of(System.getProperty("basedir", "."), "..", "test-servers", "target",
+        Path cp = Path.of(System.getProperty("basedir", "."), "test-servers", "target",
                 "s3proxy.classpath");
         assertTrue(Files.isRegularFile(cp), "no " + cp + ": build with -am (test-servers)");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
