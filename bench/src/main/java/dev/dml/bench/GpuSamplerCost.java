@@ -68,7 +68,7 @@ final class GpuSamplerCost implements Benchmark {
             }
         } finally {
             if (standIn != null) {
-                P6Files.deleteTree(standIn);
+                WorkerReadFiles.deleteTree(standIn);
             }
         }
         double ratio = (Double) m.remove("ratio");

@@ -17,7 +17,7 @@ import java.util.Map;
  * data set larger than the kernel's heap (smaller is better; goal {@value #GOAL} s).
  *
  * <p>This JVM writes {@value #PARTS} Parquet files (row groups of {@link
- * P6Files#ROWS_PER_GROUP} rows) of synthetic fraud rows ({@value #ROWS_PER_PART}
+ * WorkerReadFiles#ROWS_PER_GROUP} rows) of synthetic fraud rows ({@value #ROWS_PER_PART}
  * rows each, 31 float32 features and an int label) with pyarrow. A child JVM, the kernel, runs
  * with {@code -Xmx}{@value #KERNEL_HEAP_MB}{@code m}: it opens a local cluster (2 CPUs), builds
  * the spec from the folder (the streaming scan), and starts a 2-worker job ({@link
@@ -42,7 +42,7 @@ final class TimeToFirstStep implements Benchmark {
                     SyntheticFraud.selection());
             Path stream = Files.write(dir.resolve("part.arrows"), ipc);
             Path out = data.resolve(String.format("part-%02d.parquet", i));
-            P6Files.toFiles(stream, SyntheticFraud.LABEL, out, null);
+            WorkerReadFiles.toFiles(stream, SyntheticFraud.LABEL, out, null);
             fileBytes += Files.size(out);
         }
         long rows = (long) PARTS * ROWS_PER_PART;
@@ -63,7 +63,7 @@ final class TimeToFirstStep implements Benchmark {
             phases.put(k, TrialTimes.round(TrialTimes.median(
                     runs.stream().mapToDouble(m -> m.get(k)).toArray()), 3));
         }
-        P6Files.deleteTree(dir);
+        WorkerReadFiles.deleteTree(dir);
         return new BenchResult("P12", GOAL, command).setRatio(TrialTimes.round(median, 3))
                 .optSmallerIsBetter()
                 .put("ratio_is", "median seconds from the kernel's TrainSpec.builder().setFiles"

@@ -17,7 +17,7 @@ import java.util.stream.IntStream;
  * batches), read the way a worker reads its shard ({@link FileShard#open}): unit by unit, with
  * the next unit prefetched, through the node's cache or without one.
  */
-final class P6Files implements AutoCloseable {
+final class WorkerReadFiles implements AutoCloseable {
 
     /** Rows per Parquet row group and Arrow record batch, as pyarrow's writers default near. */
     static final int ROWS_PER_GROUP = 65_536;
@@ -28,7 +28,7 @@ final class P6Files implements AutoCloseable {
     private final ColumnSelection sel;
     private final long parquetBytes;
 
-    private P6Files(Path dir, DataFiles parquet, DataFiles arrow, ColumnSelection sel,
+    private WorkerReadFiles(Path dir, DataFiles parquet, DataFiles arrow, ColumnSelection sel,
             long parquetBytes) {
         this.dir = dir;
         this.parquet = parquet;
@@ -45,14 +45,14 @@ final class P6Files implements AutoCloseable {
      * @param sel the columns
      * @return the files
      */
-    static P6Files write(String name, byte[] ipc, ColumnSelection sel) throws Exception {
+    static WorkerReadFiles write(String name, byte[] ipc, ColumnSelection sel) throws Exception {
         Path dir = Files.createTempDirectory("dml-p6-" + name);
         Path stream = Files.write(dir.resolve(name + ".arrows"), ipc);
         Path pq = dir.resolve(name + ".parquet");
         Path ar = dir.resolve(name + ".arrow");
         toFiles(stream, sel.label(), pq, ar);
         Files.delete(stream);
-        return new P6Files(dir, DataFiles.open(pq.toString()), DataFiles.open(ar.toString()),
+        return new WorkerReadFiles(dir, DataFiles.open(pq.toString()), DataFiles.open(ar.toString()),
                 sel, Files.size(pq));
     }
 

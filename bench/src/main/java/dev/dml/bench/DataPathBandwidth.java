@@ -35,13 +35,13 @@ import tech.tablesaw.api.Table;
  * {@link TableArrays#openArrays} (Tablesaw straight to arrays, without IPC).
  *
  * <p>The worker-read path ({@code --read-on-workers}) runs in the same rounds, against the same
- * memcpy ({@link P6Files}): the table as Parquet and as Arrow IPC files, read by {@link
+ * memcpy ({@link WorkerReadFiles}): the table as Parquet and as Arrow IPC files, read by {@link
  * dev.dml.ray.data.FileShard#open} without a cache, and from a warm node cache.
  *
  * <p>Two data sets: the synthetic fraud table (1M rows, 31 features) and Fashion-MNIST's 60,000
  * training images (784 features) from Debian's package. The result's ratio is the lower of the two.
  */
-final class P6DataPath implements Benchmark {
+final class DataPathBandwidth implements Benchmark {
 
     static final double GOAL = 0.25;
     static final int WARMUPS = 2;
@@ -154,7 +154,7 @@ final class P6DataPath implements Benchmark {
         TrialTimes pqRead = new TrialTimes("files_parquet_to_tablesaw", bytes);
         long[] ipcBytes = new long[1];
         try (ShardDecoder dec = new ShardDecoder(root, "p6/" + name);
-                P6Files files = P6Files.write(name, ArrowShards.encode(t, sel), sel)) {
+                WorkerReadFiles files = WorkerReadFiles.write(name, ArrowShards.encode(t, sel), sel)) {
             ipcBytes[0] = check(t, sel, dec, m);
             checkFiles(t, sel, files, dec, m); // and fills the cache for the hits trial
             new SideBySide(WARMUPS, REPETITIONS)
@@ -261,11 +261,11 @@ final class P6DataPath implements Benchmark {
     }
 
     /** The worker-read path's trials, each against the same memcpy. */
-    private static Map<String, Object> workerRead(P6Files files, TrialTimes memcpy,
+    private static Map<String, Object> workerRead(WorkerReadFiles files, TrialTimes memcpy,
             TrialTimes pq, TrialTimes ar, TrialTimes hits, TrialTimes pqRead) {
         Map<String, Object> w = new LinkedHashMap<>();
         w.put("what", "a worker reads its shard from files (FileShard.open): every unit (row group"
-                + " or record batch of " + P6Files.ROWS_PER_GROUP + " rows) read, encoded as a"
+                + " or record batch of " + WorkerReadFiles.ROWS_PER_GROUP + " rows) read, encoded as a"
                 + " shard and decoded into the same NDArrays, the next unit prefetched on a"
                 + " second thread while the current one decodes");
         w.put("units", files.units());
@@ -290,7 +290,7 @@ final class P6DataPath implements Benchmark {
     }
 
     /** Checks once, untimed, that each file path gives the kernel path's arrays. */
-    private static void checkFiles(Table t, ColumnSelection sel, P6Files files,
+    private static void checkFiles(Table t, ColumnSelection sel, WorkerReadFiles files,
             ShardDecoder dec, NDManager m) {
         try (ShardArrays want = TableArrays.openArrays(t, sel, m);
                 ShardArrays pq = files.read(files.parquet, files.cacheDir(), 1L << 40, dec, m);
