@@ -107,6 +107,17 @@ public final class RunRecorder implements TrainingListener {
                         : text(o, v));
             }
         }
+        Double optionLr = spec.get(TrainOptions.LR);
+        if (spec.optimizer() != null && (optionLr == null
+                || optionLr.floatValue() != spec.optimizer().learningRate())) {
+            // optOptimizer(OptimizerSpec) sets the optimizer past the options: record what ran
+            String kind = spec.optimizer().kind().name().toLowerCase(Locale.ROOT);
+            String lr = Float.toString(spec.optimizer().learningRate());
+            texts.put(TrainOptions.OPTIMIZER.name(), kind);
+            values.put(TrainOptions.OPTIMIZER.name(), kind);
+            texts.put(TrainOptions.LR.name(), lr);
+            values.put(TrainOptions.LR.name(), Double.parseDouble(lr));
+        }
         String source;
         long rows;
         List<String> columns;
