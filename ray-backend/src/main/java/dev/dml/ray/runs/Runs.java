@@ -6,6 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.InstantColumn;
 import tech.tablesaw.api.IntColumn;
@@ -63,8 +65,8 @@ public final class Runs implements AutoCloseable {
     }
 
     /**
-     * Returns every run, newest first: {@code id, name, status, started, ended, wall_seconds,
-     * steps, epochs, final_loss, val_loss, val_accuracy, usd, usd_per_hour, data, rows,
+     * Returns every run, newest first: {@code id, name, status, started, ended, steps, epochs,
+     * wall_seconds, final_loss, val_loss, val_accuracy, usd, usd_per_hour, rows, data,
      * columns, data_hash, settings, dml_version, dml_commit, cluster, workers,
      * checkpoint_dir, model_dir, error}: {@code columns}, {@code settings} (every option's
      * value as typed) and {@code workers} as JSON, {@code data_hash} a content hash of the
@@ -80,26 +82,26 @@ public final class Runs implements AutoCloseable {
         StringColumn status = StringColumn.create("status");
         InstantColumn started = InstantColumn.create("started");
         InstantColumn ended = InstantColumn.create("ended");
-        DoubleColumn wall = DoubleColumn.create("wall_seconds");
         LongColumn steps = LongColumn.create("steps");
         IntColumn epochs = IntColumn.create("epochs");
-        DoubleColumn loss = DoubleColumn.create("final_loss");
-        DoubleColumn valLoss = DoubleColumn.create("val_loss");
-        DoubleColumn valAccuracy = DoubleColumn.create("val_accuracy");
-        DoubleColumn usd = DoubleColumn.create("usd");
-        DoubleColumn usdPerHour = DoubleColumn.create("usd_per_hour");
-        StringColumn data = StringColumn.create("data");
+        // the columns read as they are stored: each table column and the stored one it shows
+        Map<StringColumn, String> texts = new LinkedHashMap<>();
+        Map<DoubleColumn, String> reals = new LinkedHashMap<>();
+        for (String[] c : new String[][] {{"data", "data_source"}, {"columns", "data_columns"},
+                {"data_hash", "data_hash"}, {"settings", "settings"},
+                {"dml_version", "dml_version"}, {"dml_commit", "dml_commit"},
+                {"cluster", "cluster"}, {"workers", "workers"},
+                {"checkpoint_dir", "checkpoint_dir"}, {"model_dir", "model_dir"},
+                {"error", "error"}}) {
+            texts.put(StringColumn.create(c[0]), c[1]);
+        }
+        for (String[] c : new String[][] {{"wall_seconds", "wall_seconds"},
+                {"final_loss", "final_loss"}, {"val_loss", "last_val_loss"},
+                {"val_accuracy", "last_val_accuracy"}, {"usd", "usd"},
+                {"usd_per_hour", "usd_per_hour"}}) {
+            reals.put(DoubleColumn.create(c[0]), c[1]);
+        }
         LongColumn rows = LongColumn.create("rows");
-        StringColumn columns = StringColumn.create("columns");
-        StringColumn hash = StringColumn.create("data_hash");
-        StringColumn settings = StringColumn.create("settings");
-        StringColumn version = StringColumn.create("dml_version");
-        StringColumn commit = StringColumn.create("dml_commit");
-        StringColumn cluster = StringColumn.create("cluster");
-        StringColumn workers = StringColumn.create("workers");
-        StringColumn checkpoints = StringColumn.create("checkpoint_dir");
-        StringColumn model = StringColumn.create("model_dir");
-        StringColumn error = StringColumn.create("error");
         store.read(db -> {
             try (PreparedStatement s = db.prepareStatement("SELECT *,"
                     + " (SELECT COUNT(*) FROM epochs e WHERE e.run_id = runs.id) AS n_epochs,"
@@ -122,33 +124,24 @@ public final class Runs implements AutoCloseable {
                     } else {
                         ended.append(Instant.ofEpochMilli(end));
                     }
-                    appendReal(wall, rs, "wall_seconds");
                     steps.append(rs.getLong("steps"));
                     epochs.append(rs.getInt("n_epochs"));
-                    appendReal(loss, rs, "final_loss");
-                    appendReal(valLoss, rs, "last_val_loss");
-                    appendReal(valAccuracy, rs, "last_val_accuracy");
-                    appendReal(usd, rs, "usd");
-                    appendReal(usdPerHour, rs, "usd_per_hour");
-                    data.append(rs.getString("data_source"));
                     rows.append(rs.getLong("data_rows"));
-                    columns.append(rs.getString("data_columns"));
-                    hash.append(rs.getString("data_hash"));
-                    settings.append(rs.getString("settings"));
-                    version.append(rs.getString("dml_version"));
-                    commit.append(rs.getString("dml_commit"));
-                    cluster.append(rs.getString("cluster"));
-                    workers.append(rs.getString("workers"));
-                    checkpoints.append(rs.getString("checkpoint_dir"));
-                    model.append(rs.getString("model_dir"));
-                    error.append(rs.getString("error"));
+                    for (Map.Entry<DoubleColumn, String> c : reals.entrySet()) {
+                        appendReal(c.getKey(), rs, c.getValue());
+                    }
+                    for (Map.Entry<StringColumn, String> c : texts.entrySet()) {
+                        c.getKey().append(rs.getString(c.getValue()));
+                    }
                 }
             }
             return null;
         });
-        return Table.create("runs", id, name, status, started, ended, wall, steps, epochs, loss,
-                valLoss, valAccuracy, usd, usdPerHour, data, rows, columns, hash, settings,
-                version, commit, cluster, workers, checkpoints, model, error);
+        Table runs = Table.create("runs", id, name, status, started, ended, steps, epochs);
+        reals.keySet().forEach(runs::addColumns);
+        runs.addColumns(rows);
+        texts.keySet().forEach(runs::addColumns);
+        return runs;
     }
 
     /**
