@@ -71,6 +71,23 @@ class RunRecorderTest {
     }
 
     @Test
+    void aStepOnlyQueuesItsWritesTillTheWriterFlushes(@TempDir Path dir) {
+        try (Runs runs = Runs.open(dir)) {
+            long t0 = System.nanoTime();
+            RunRecorder run = RunRecorder.start(runs.store(), RecordingChild.spec());
+            run.onStep(new StepMetrics(1, 1, 0.5f, 32, 100, 1, 0, 0, 0, List.of(),
+                    System.currentTimeMillis()));
+            int seen = runs.metrics(run.runId()).rowCount();
+            if (System.nanoTime() - t0 < RunWriter.EVERY.toNanos() * 9 / 10) {
+                assertEquals(0, seen, "the step was written on the events' thread");
+            }
+            run.flush();
+            assertEquals(1, runs.metrics(run.runId()).rowCount());
+            run.onFailed(new DmlException("ended by the test", "none"));
+        }
+    }
+
+    @Test
     void anUnknownRunIdSaysWhereToFindOne(@TempDir Path dir) {
         try (Runs runs = Runs.open(dir)) {
             DmlException e = assertThrows(DmlException.class, () -> runs.events("nope"));
