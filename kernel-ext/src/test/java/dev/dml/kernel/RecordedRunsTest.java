@@ -76,7 +76,7 @@ class RecordedRunsTest {
 
         assertEquals(List.of(fast), ids(runs.list("'val_accuracy > 0.8'", 0)));
         assertEquals(List.of(slow), ids(runs.list("lr < 0.005 and status = failed", 0)));
-        assertEquals(List.of(fast, slow), ids(runs.list("batch_size = 64", 0)));
+        assertEquals(List.of(fast, slow), ids(runs.list("max_failures = 3", 0)));
         assertEquals(List.of(fast), ids(runs.list(null, 1)));
         assertEquals(List.of(), ids(runs.list("val_accuracy > 0.99", 0)));
     }
