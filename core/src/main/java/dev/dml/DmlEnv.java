@@ -17,6 +17,8 @@ public final class DmlEnv {
     public static final String LOG_DIR = "DML_LOG_DIR";
     /** The kernel log's slf4j level; default {@code info}. */
     public static final String LOG_LEVEL = "DML_LOG_LEVEL";
+    /** The run store's folder; default {@code ~/.local/share/dml/runs}. */
+    public static final String RUNS_DIR = "DML_RUNS_DIR";
     /** A node's shard cache folder; default {@code dml-data-cache} in {@code java.io.tmpdir}. */
     public static final String DATA_CACHE = "DML_DATA_CACHE";
     /** The CPUs the embedded Ray head offers. */
@@ -40,7 +42,7 @@ public final class DmlEnv {
     public static final String BENCH_PYTHON = "DML_BENCH_PYTHON";
 
     /** The names above, bar the prefix. */
-    public static final List<String> NAMES = List.of(LOG_DIR, LOG_LEVEL, DATA_CACHE, RAY_CPUS,
+    public static final List<String> NAMES = List.of(LOG_DIR, LOG_LEVEL, RUNS_DIR, DATA_CACHE, RAY_CPUS,
             RAY_OBJECT_STORE, DRIVER_HEAP, WORKER_HEAP, DRIVER_TOKEN, BENCH_PYTHON);
 
     private final Map<String, String> env;
@@ -91,6 +93,16 @@ public final class DmlEnv {
      */
     public Path logDir(Path home) {
         return value(LOG_DIR).map(Path::of).orElse(home.resolve(".local/share/dml/logs"));
+    }
+
+    /**
+     * Returns the run store's folder, where every training job is recorded.
+     *
+     * @param home the user's home folder, under which the default lies
+     * @return {@code $DML_RUNS_DIR}, else {@code ~/.local/share/dml/runs}
+     */
+    public Path runsDir(Path home) {
+        return value(RUNS_DIR).map(Path::of).orElse(home.resolve(".local/share/dml/runs"));
     }
 
     /**

@@ -24,6 +24,7 @@ class DmlEnvTest {
         DmlEnv env = DmlEnv.of(Map.of());
         assertEquals(Path.of("/home/ada/.local/share/dml/logs"), env.logDir(Path.of("/home/ada")));
         assertEquals("info", env.logLevel());
+        assertEquals(Path.of("/home/ada/.local/share/dml/runs"), env.runsDir(Path.of("/home/ada")));
         // per user since #26 row 9: another user's cache entries are private to them
         assertEquals(Path.of("/tmp/dml-data-cache-" + System.getProperty("user.name")),
                 env.dataCache(Path.of("/tmp")));
@@ -32,8 +33,9 @@ class DmlEnvTest {
     @Test
     void variablesOverrideTheDefaults() {
         DmlEnv env = DmlEnv.of(Map.of(DmlEnv.LOG_DIR, "/tmp/x", DmlEnv.LOG_LEVEL, "debug",
-                DmlEnv.DATA_CACHE, "/cache"));
+                DmlEnv.DATA_CACHE, "/cache", DmlEnv.RUNS_DIR, "/shared/runs"));
         assertEquals(Path.of("/tmp/x"), env.logDir(Path.of("/home/ada")));
+        assertEquals(Path.of("/shared/runs"), env.runsDir(Path.of("/home/ada")));
         assertEquals("debug", env.logLevel());
         assertEquals(Path.of("/cache"), env.dataCache(Path.of("/tmp")));
     }

@@ -341,6 +341,13 @@ public final class TrainOptions {
             "seed of the initial weights, the validation split and the row order").example("7").fixed(42L)
             .java("optSeed").done();
 
+    /** Record the job in the run store. */
+    public static final Option<Boolean> RECORD = spec("record", ValueType.onOff(), null,
+            "record the job's settings, data, metrics, cost and model in the run store"
+            + " ($DML_RUNS_DIR, else ~/.local/share/dml/runs; see %dml runs); --no-record keeps"
+            + " no record").example("true").fixed(true).java("opt(TrainOptions.RECORD, ...)")
+            .done();
+
     /** A cluster address. */
     public static final Option<String> CLUSTER = kernel("cluster", ValueType.text(), "HOST:PORT",
             "a Ray cluster's address").example("10.0.0.5:6379")
@@ -378,7 +385,7 @@ public final class TrainOptions {
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PRECISION, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
-            BUDGET, DEADLINE, MAX_FAILURES, SEED, CLUSTER, PLAN, INTO, BACKGROUND, NO_PLOTS,
+            BUDGET, DEADLINE, MAX_FAILURES, SEED, RECORD, CLUSTER, PLAN, INTO, BACKGROUND, NO_PLOTS,
             DEBUG);
 
     /**

@@ -4,11 +4,12 @@ import dev.dml.events.ProgressListener;
 import dev.dml.magics.PreparedJob;
 import dev.dml.magics.RunningJob;
 import dev.dml.magics.TrainRequest;
+import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainSpec;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 
@@ -40,7 +41,7 @@ final class PreparedRayJob implements PreparedJob {
     @Override
     public RunningJob start(ProgressListener progress) {
         DriverProcess driver = drivers.apply(request.cluster());
-        return new RunningRayJob(TrainJob.start(spec, driver, progress));
+        return new RunningRayJob(Dml.start(spec, driver, List.of(progress)));
     }
 
     @Override

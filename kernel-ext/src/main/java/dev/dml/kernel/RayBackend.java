@@ -9,6 +9,7 @@ import dev.dml.magics.DmlBackend;
 import dev.dml.events.PredictProgress;
 import dev.dml.magics.PredictRequest;
 import dev.dml.magics.PreparedJob;
+import dev.dml.magics.RunViews;
 import dev.dml.magics.TrainRequest;
 import dev.dml.options.PlanOptions;
 import dev.dml.options.PredictOptions;
@@ -24,6 +25,7 @@ import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.plan.JobPlanner;
 import dev.dml.ray.plan.ScaleStudy;
 import dev.dml.ray.predict.BatchPredictor;
+import dev.dml.ray.train.RunFolders;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.scaling.ScaleTable;
@@ -154,6 +156,16 @@ final class RayBackend implements DmlBackend {
             }
         }
         return out;
+    }
+
+    @Override
+    public RunViews.RunList runs(String where, int last) {
+        return new RecordedRuns(RunFolders.defaultStore()).list(where, last);
+    }
+
+    @Override
+    public RunViews.Comparison compare(List<String> runIds, String metric) {
+        return new RecordedRuns(RunFolders.defaultStore()).compare(runIds, metric);
     }
 
     @Override

@@ -85,6 +85,27 @@ public interface DmlBackend extends AutoCloseable {
             double rowsPerSecond, String headText, String headHtml) {}
 
     /**
+     * Lists the runs of the run store ({@code %dml runs}), newest first.
+     *
+     * @param where a filter such as {@code val_accuracy > 0.9}, or null for every run
+     * @param last keep only the newest this many (after the filter); 0 keeps all
+     * @return the runs' key settings and results
+     * @throws RuntimeException a dml exception naming what is wrong and how to fix it
+     */
+    RunViews.RunList runs(String where, int last);
+
+    /**
+     * Puts recorded runs side by side ({@code %dml compare}): their curves of one metric, and
+     * the settings that differ.
+     *
+     * @param runIds the runs, as {@code %dml runs} lists them
+     * @param metric {@code loss} (per step) or an epoch metric such as {@code val_loss}
+     * @return the curves and the differing settings
+     * @throws RuntimeException a dml exception naming what is wrong and how to fix it
+     */
+    RunViews.Comparison compare(List<String> runIds, String metric);
+
+    /**
      * Binds a value to a notebook variable, so the next cell can use it.
      *
      * @param name the variable

@@ -39,6 +39,8 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>,
         magics.add(new PredictCommand());
         magics.add(new StatusCommand());
         magics.add(new StopCommand());
+        magics.add(new RunsCommand());
+        magics.add(new CompareCommand());
         magics.add(new ClusterCommand());
         magics.add(new HelpCommand(magics::commands));
         magics.add(new VersionCommand());

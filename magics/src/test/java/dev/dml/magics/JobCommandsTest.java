@@ -63,4 +63,20 @@ class JobCommandsTest {
         }
         assertTrue(run("help", "train").contains("--strategy data|model|pipeline|hybrid"));
     }
+
+    @Test
+    void runsAndCompareAreListedAndCheckTheirWordsBeforeAnyBackend() {
+        for (String name : List.of("runs", "compare")) {
+            assertTrue(run("help", name).startsWith("%dml " + name + ": "), name);
+            assertTrue(run("help").contains(name), name);
+        }
+        assertTrue(failure("runs", "--last", "x").startsWith("--last takes a count of runs,"
+                + " not 'x'."));
+        assertTrue(failure("runs", "--where").startsWith("--where needs a condition."));
+        assertTrue(failure("runs", "--lats", "3").startsWith("%dml runs: unexpected '--lats'."));
+        assertTrue(failure("compare").startsWith("%dml compare needs the ids of the runs"));
+        assertTrue(failure("compare", "a", "--metrc", "val_loss")
+                .startsWith("%dml compare: unknown option '--metrc'."));
+        assertTrue(failure("runs").startsWith("No dml backend"), "the words are fine");
+    }
 }

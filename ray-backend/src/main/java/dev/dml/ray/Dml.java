@@ -4,10 +4,13 @@ import dev.dml.DmlException;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
+import dev.dml.events.ProgressListener;
 import dev.dml.ray.predict.BatchPredictor;
+import dev.dml.ray.runs.RecordedJobs;
 import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
+import java.util.List;
 
 /**
  * The entry point of dml: one call per operation, as {@code %dml train} makes them.
@@ -24,7 +27,8 @@ import dev.dml.ray.train.TrainSpec;
  * }</pre>
  *
  * <p>The table is validated when the spec is built, before any cluster or worker starts. The
- * kernel never calls Ray: training runs in a {@link DriverProcess}.
+ * kernel never calls Ray: training runs in a {@link DriverProcess}. Every job is recorded in
+ * the run store ({@link dev.dml.ray.runs.Runs}) unless its spec turns recording off.
  */
 public final class Dml {
 
@@ -57,7 +61,7 @@ public final class Dml {
         RayCluster cluster = RayCluster.open(cs.build());
         try {
             DriverProcess driver = cluster.openDriver();
-            return TrainJob.start(spec, driver, cluster::close);
+            return RecordedJobs.start(spec, driver, List.of(), cluster::close);
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -73,7 +77,21 @@ public final class Dml {
      * @return the running job
      */
     public static TrainJob start(TrainSpec spec, DriverProcess driver) {
-        return TrainJob.start(spec, driver);
+        return start(spec, driver, List.of());
+    }
+
+    /**
+     * Starts a job on a driver the caller keeps open, with more listeners than its spec names
+     * (the notebook's live plot); returns at once.
+     *
+     * @param spec the job
+     * @param driver the driver, borrowed
+     * @param progress receive the job's progress too
+     * @return the running job
+     */
+    public static TrainJob start(TrainSpec spec, DriverProcess driver,
+            List<ProgressListener> progress) {
+        return RecordedJobs.start(spec, driver, progress, () -> { });
     }
 
     /**

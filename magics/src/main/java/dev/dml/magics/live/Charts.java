@@ -249,10 +249,32 @@ final class Charts {
         return r;
     }
 
+    /**
+     * Several runs' curves of one metric over one axis, a colour per run, as {@code %dml
+     * compare} draws them.
+     */
+    static JFreeChart curves(String title, String xLabel, String yLabel, List<String> names,
+            List<double[][]> curves) {
+        DefaultXYDataset data = new DefaultXYDataset();
+        Color[] colours = new Color[names.size()];
+        for (int i = 0; i < names.size(); i++) {
+            data.addSeries(names.get(i), curves.get(i));
+            colours[i] = worker(i);
+        }
+        return xyChart(title, xLabel, yLabel, Axes.Kind.PLAIN, data, lines(colours), false,
+                true);
+    }
+
     private static JFreeChart xyChart(String title, String yLabel, Axes.Kind kind,
             DefaultXYDataset data, XYLineAndShapeRenderer r, boolean includeZero,
             boolean legend) {
-        NumberAxis x = Axes.of("step", Axes.Kind.WHOLE, false);
+        return xyChart(title, "step", yLabel, kind, data, r, includeZero, legend);
+    }
+
+    private static JFreeChart xyChart(String title, String xLabel, String yLabel,
+            Axes.Kind kind, DefaultXYDataset data, XYLineAndShapeRenderer r,
+            boolean includeZero, boolean legend) {
+        NumberAxis x = Axes.of(xLabel, Axes.Kind.WHOLE, false);
         NumberAxis y = Axes.of(yLabel, kind, includeZero);
         double[] xs = new double[0];
         double[] ys = new double[0];

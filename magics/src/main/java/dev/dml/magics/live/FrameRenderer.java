@@ -78,7 +78,7 @@ final class FrameRenderer {
         return out;
     }
 
-    private static Chart chart(JFreeChart chart, String idPrefix, int w, int h,
+    static Chart chart(JFreeChart chart, String idPrefix, int w, int h,
             boolean fullWidth) {
         SVGGraphics2D g = canvas(w, h, idPrefix);
         chart.draw(g, new Rectangle2D.Double(4, 4, w - 8, h - 8));

@@ -80,7 +80,7 @@ public final class ScaleStudy {
                     steps));
             TrainSpec sized = spec.toBuilder().opt(TrainOptions.WORKERS, WorkerRange.of(w))
                     .opt(TrainOptions.EPOCHS, epochs).opt(TrainOptions.STEPS_PER_EPOCH, steps)
-                    .build();
+                    .opt(TrainOptions.RECORD, false).build(); // measured, not recorded
             rows.add(measure(sized, w, classes));
         }
         String job = String.format(Locale.ROOT, "%s: %d epochs of %d steps per size, batch %d"

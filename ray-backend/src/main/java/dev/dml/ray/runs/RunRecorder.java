@@ -3,17 +3,25 @@ package dev.dml.ray.runs;
 import com.google.gson.Gson;
 import dev.dml.DmlException;
 import dev.dml.events.EpochMetrics;
+import dev.dml.Vocabulary;
 import dev.dml.events.JobCost;
+import dev.dml.events.JobNotice;
+import dev.dml.events.Recovery;
+import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
+import dev.dml.events.WorkerInfo;
 import dev.dml.options.Option;
 import dev.dml.options.TrainOptions;
+import dev.dml.ray.train.RunFolders;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainingListener;
+import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
@@ -32,9 +40,13 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>The run is marked running when it starts, and finished, stopped or failed when its job
- * ends; if this process dies first it reads as lost, with the metrics recorded until then. The
- * recorder borrows the store; it closes its event file when the job ends.
+ * <p>{@code Dml.train} and {@code %dml train} attach one to every job unless {@code
+ * --no-record}. The run is marked running when it starts, and finished, stopped or failed when
+ * its job ends, when its trained model is saved into its folder ({@link RunFolders#model});
+ * if this process dies first it reads as lost, with the metrics recorded until then. Events
+ * only queue their writes, which a {@link RunWriter} applies in batches on its own thread, so
+ * recording never holds up the thread that delivers the job's events. The recorder borrows
+ * the store; it closes its event file when the job ends.
  */
 public final class RunRecorder implements TrainingListener {
 
@@ -58,6 +70,7 @@ public final class RunRecorder implements TrainingListener {
     private final RunStore store;
     private final String id;
     private final EventFile events;
+    private final RunWriter writer;
     private final LongSupplier clock;
     private final long startedMs;
     private boolean ended;
@@ -67,6 +80,7 @@ public final class RunRecorder implements TrainingListener {
         this.store = store;
         this.id = id;
         this.events = events;
+        this.writer = new RunWriter(store, id);
         this.clock = clock;
         this.startedMs = startedMs;
     }
@@ -93,6 +107,17 @@ public final class RunRecorder implements TrainingListener {
                         : text(o, v));
             }
         }
+        Double optionLr = spec.get(TrainOptions.LR);
+        if (spec.optimizer() != null && (optionLr == null
+                || optionLr.floatValue() != spec.optimizer().learningRate())) {
+            // optOptimizer(OptimizerSpec) sets the optimizer past the options: record what ran
+            String kind = spec.optimizer().kind().name().toLowerCase(Locale.ROOT);
+            String lr = Float.toString(spec.optimizer().learningRate());
+            texts.put(TrainOptions.OPTIMIZER.name(), kind);
+            values.put(TrainOptions.OPTIMIZER.name(), kind);
+            texts.put(TrainOptions.LR.name(), lr);
+            values.put(TrainOptions.LR.name(), Double.parseDouble(lr));
+        }
         String source;
         long rows;
         List<String> columns;
@@ -108,8 +133,9 @@ public final class RunRecorder implements TrainingListener {
             hash = DataFingerprint.of(spec.table());
         }
         Gson gson = new Gson();
-        store.start(id, spec.name(), now, gson.toJson(texts), source, rows,
-                gson.toJson(columns), hash);
+        store.start(new RunStore.RunStart(id, spec.name(), now, gson.toJson(texts), source, rows,
+                gson.toJson(columns), hash, DmlBuild.VERSION, DmlBuild.COMMIT,
+                spec.checkpointDir().map(p -> p.toAbsolutePath().toString()).orElse(null)));
         EventFile events = EventFile.open(store.folderOf(id), RunStore.localHost(), now / 1e3);
         events.summary(0, now / 1e3, HParams.start(values, now / 1e3, id));
         return new RunRecorder(store, id, events, System::currentTimeMillis, now);
@@ -129,23 +155,40 @@ public final class RunRecorder implements TrainingListener {
         return id;
     }
 
+    /**
+     * Writes the records queued so far now, in the calling thread; otherwise they reach the
+     * store within {@link RunWriter#EVERY}.
+     */
+    public void flush() {
+        writer.flush();
+    }
+
     @Override
-    public synchronized void onStep(StepMetrics step) {
+    public void onStart(List<WorkerInfo> workers) {
+        String json = new Gson().toJson(workers.stream().map(w -> Map.of("rank", w.rank(),
+                "host", w.host(), "node", w.nodeIp())).toList());
+        long wall = clock.getAsLong();
+        writer.add(() -> store.workers(id, json, wall));
+    }
+
+    @Override
+    public void onStep(StepMetrics step) {
         long wall = step.reportedAtMillis() > 0 ? step.reportedAtMillis() : clock.getAsLong();
-        store.step(id, step, wall);
         Map<String, Float> scalars = new LinkedHashMap<>();
         scalars.put(LOSS, step.loss());
         scalars.put(THROUGHPUT, (float) step.examplesPerSecond());
         if (!Double.isNaN(step.learningRate())) {
             scalars.put(LEARNING_RATE, (float) step.learningRate());
         }
-        events.scalars(step.step(), wall / 1e3, scalars);
+        writer.add(() -> {
+            store.step(id, step, wall);
+            scalars(step.step(), wall, scalars);
+        });
     }
 
     @Override
-    public synchronized void onEpoch(EpochMetrics epoch) {
+    public void onEpoch(EpochMetrics epoch) {
         long wall = clock.getAsLong();
-        store.epoch(id, epoch, wall);
         Map<String, Float> scalars = new LinkedHashMap<>();
         scalars.put(EPOCH_LOSS, epoch.trainLoss());
         if (!Float.isNaN(epoch.validationLoss())) {
@@ -154,18 +197,72 @@ public final class RunRecorder implements TrainingListener {
         if (!Double.isNaN(epoch.validationAccuracy())) {
             scalars.put(VAL_ACCURACY, (float) epoch.validationAccuracy());
         }
-        events.scalars(epoch.epoch(), wall / 1e3, scalars);
+        writer.add(() -> {
+            store.epoch(id, epoch, wall);
+            scalars(epoch.epoch(), wall, scalars);
+        });
     }
 
     @Override
-    public synchronized void onCost(JobCost cost) {
-        store.cost(id, cost, clock.getAsLong());
+    public void onRecovery(Recovery r) {
+        event("recovery", r.resumedFrom(), String.format(Locale.ROOT, "%s at step %d: resumed"
+                + " from step %d (%s), %d steps redone, %.1f s", r.preemption() ? "pre-emption"
+                : "lost workers", r.failedAt(), r.resumedFrom(), r.restoredFrom(),
+                r.stepsRedone(), r.seconds()) + (r.cause() == null ? "" : "; " + r.cause()));
+    }
+
+    @Override
+    public void onResize(Resize r) {
+        event("resize", r.step(), r.from() + " -> " + r.to() + " workers"
+                + (r.cause() == null ? "" : ": " + r.cause()));
+    }
+
+    @Override
+    public void onNotice(JobNotice n) {
+        event("notice", n.step(), Vocabulary.JAVA.render(n.template()));
+    }
+
+    private void event(String kind, long step, String detail) {
+        long wall = clock.getAsLong();
+        writer.add(() -> store.event(id, kind, step, detail, wall));
+    }
+
+    @Override
+    public void onCost(JobCost cost) {
+        long wall = clock.getAsLong();
+        writer.add(() -> store.cost(id, cost, wall));
+    }
+
+    /** A TensorBoard event; one that cannot be written loses that event only. */
+    private void scalars(long step, long wallMs, Map<String, Float> scalars) {
+        try {
+            events.scalars(step, wallMs / 1e3, scalars);
+        } catch (DmlException e) {
+            LOG.warn("run {}: {}", id, e.what());
+        }
     }
 
     @Override
     public synchronized void onEnd(TrainResult result) {
+        if (!ended) {
+            saveModel(result);
+        }
         end(result.stopped() && result.stoppedEarlyAfter() == 0 ? RunStatus.STOPPED
                 : RunStatus.FINISHED, result.wallSeconds(), null);
+    }
+
+    /** Saves the trained model into the run's folder, for {@code TrainResult.open(runId)}. */
+    private void saveModel(TrainResult result) {
+        Path dir = RunFolders.model(store.folder(), id);
+        try {
+            result.save(dir);
+            writer.add(() -> store.model(id, dir));
+        } catch (RuntimeException e) {
+            // the job succeeded: its record says why its model is missing, and the job goes on
+            event("notice", result.globalSteps(), "the model could not be saved into " + dir
+                    + ": " + e.getMessage());
+            LOG.warn("run {}: cannot save its model into {}", id, dir, e);
+        }
     }
 
     @Override
@@ -180,6 +277,7 @@ public final class RunRecorder implements TrainingListener {
         ended = true;
         long now = clock.getAsLong();
         try {
+            writer.close(); // the queued metrics first, then the end
             store.end(id, status, now, wallSeconds, error);
             events.summary(0, now / 1e3, HParams.end(status == RunStatus.FAILED
                     ? HParams.Status.FAILURE : HParams.Status.SUCCESS, now / 1e3));

@@ -1,5 +1,6 @@
 package dev.dml.ray.runs;
 
+import dev.dml.DmlEnv;
 import dev.dml.DmlException;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobCost;
@@ -11,10 +12,14 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The runs recorded in one folder: a SQLite database ({@code runs.db}) with each run's settings,
@@ -40,6 +45,9 @@ public final class RunStore implements AutoCloseable {
               data_hash TEXT,
               steps INTEGER NOT NULL DEFAULT 0, final_loss REAL, usd REAL, usd_per_hour REAL,
               wall_seconds REAL, error TEXT);
+            CREATE TABLE IF NOT EXISTS events (
+              run_id TEXT NOT NULL, wall_ms INTEGER NOT NULL, kind TEXT NOT NULL,
+              step INTEGER, detail TEXT);
             CREATE TABLE IF NOT EXISTS steps (
               run_id TEXT NOT NULL, step INTEGER NOT NULL, epoch INTEGER NOT NULL,
               loss REAL, examples_per_second REAL, learning_rate REAL, wall_ms INTEGER,
@@ -50,6 +58,11 @@ public final class RunStore implements AutoCloseable {
               PRIMARY KEY (run_id, epoch));
             """;
 
+    /** Columns added after the first release of the store; an older store gains them. */
+    private static final List<String> LATER_COLUMNS = List.of("dml_version TEXT",
+            "dml_commit TEXT", "cluster TEXT", "workers TEXT", "checkpoint_dir TEXT",
+            "model_dir TEXT");
+
     private final Path folder;
     private final Connection db;
 
@@ -59,12 +72,13 @@ public final class RunStore implements AutoCloseable {
     }
 
     /**
-     * The store in the user's dml folder, {@code ~/.local/share/dml/runs}.
+     * The store in the user's dml folder: {@code $DML_RUNS_DIR}, else {@code
+     * ~/.local/share/dml/runs}.
      *
      * @return the folder
      */
     public static Path defaultFolder() {
-        return Path.of(System.getProperty("user.home"), ".local", "share", "dml", "runs");
+        return DmlEnv.system().runsDir(Path.of(System.getProperty("user.home")));
     }
 
     /**
@@ -100,6 +114,7 @@ public final class RunStore implements AutoCloseable {
                         s.executeUpdate(table);
                     }
                 }
+                addLaterColumns(s);
             }
             return new RunStore(folder, c);
         } catch (IOException | SQLException e) {
@@ -107,6 +122,20 @@ public final class RunStore implements AutoCloseable {
             throw new DmlException("Cannot open the run store " + DmlException.literal(db) + ": "
                     + DmlException.literal(e.getMessage())
                     + ".", "Open it in a writable folder: RunStore.open(Path.of(\"...\")).", e);
+        }
+    }
+
+    private static void addLaterColumns(Statement s) throws SQLException {
+        Set<String> have = new HashSet<>();
+        try (ResultSet rs = s.executeQuery("PRAGMA table_info(runs)")) {
+            while (rs.next()) {
+                have.add(rs.getString("name"));
+            }
+        }
+        for (String column : LATER_COLUMNS) {
+            if (!have.contains(column.substring(0, column.indexOf(' ')))) {
+                s.executeUpdate("ALTER TABLE runs ADD COLUMN " + column);
+            }
         }
     }
 
@@ -129,16 +158,39 @@ public final class RunStore implements AutoCloseable {
         return folder.resolve(runId);
     }
 
+    /** What a run is when it starts: its settings, data and code. */
+    record RunStart(String id, String name, long startedMs, String settings, String dataSource,
+            long dataRows, String dataColumns, String dataHash, String dmlVersion,
+            String dmlCommit, String checkpointDir) {}
+
     /** Inserts a run as running, by this process. */
-    synchronized void start(String id, String name, long startedMs, String settings,
-            String dataSource, long dataRows, String dataColumns, String dataHash) {
+    synchronized void start(RunStart r) {
         ProcessHandle self = ProcessHandle.current();
         update("INSERT INTO runs (id, name, status, started_ms, last_write_ms, host, pid,"
-                + " pid_started_ms, settings, data_source, data_rows, data_columns, data_hash)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", id, name,
-                RunStatus.RUNNING.word(), startedMs, startedMs, localHost(), self.pid(),
-                startedMillis(self).orElse(0L), settings, dataSource, dataRows, dataColumns,
-                dataHash);
+                + " pid_started_ms, settings, data_source, data_rows, data_columns, data_hash,"
+                + " dml_version, dml_commit, checkpoint_dir)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", r.id(), r.name(),
+                RunStatus.RUNNING.word(), r.startedMs(), r.startedMs(), localHost(), self.pid(),
+                startedMillis(self).orElse(0L), r.settings(), r.dataSource(), r.dataRows(),
+                r.dataColumns(), r.dataHash(), r.dmlVersion(), r.dmlCommit(),
+                r.checkpointDir());
+    }
+
+    /** Records the workers (JSON) the run has now. */
+    synchronized void workers(String id, String workers, long wallMs) {
+        update("UPDATE runs SET workers = ?, last_write_ms = ? WHERE id = ?", workers, wallMs,
+                id);
+    }
+
+    /** Records a recovery, resize or notice of the run. */
+    synchronized void event(String id, String kind, long step, String detail, long wallMs) {
+        update("INSERT INTO events VALUES (?, ?, ?, ?, ?)", id, wallMs, kind, step, detail);
+        update("UPDATE runs SET last_write_ms = ? WHERE id = ?", wallMs, id);
+    }
+
+    /** Records where the run's trained model was saved. */
+    synchronized void model(String id, Path dir) {
+        update("UPDATE runs SET model_dir = ? WHERE id = ?", dir.toString(), id);
     }
 
     /** Adds a step's metrics (replacing the step's earlier ones, as after a recovery). */
@@ -162,10 +214,16 @@ public final class RunStore implements AutoCloseable {
         });
     }
 
-    /** Records what the run has cost so far. */
+    /** Records what the run has cost so far, and the nodes it is priced by. */
     synchronized void cost(String id, JobCost c, long wallMs) {
-        update("UPDATE runs SET usd = ?, usd_per_hour = ?, last_write_ms = ? WHERE id = ?",
-                real(c.usdSpent()), real(c.usdPerHour()), wallMs, id);
+        update("UPDATE runs SET usd = ?, usd_per_hour = ?, cluster = ?, last_write_ms = ?"
+                + " WHERE id = ?", real(c.usdSpent()), real(c.usdPerHour()), c.nodes(), wallMs,
+                id);
+    }
+
+    /** Runs writes as one transaction, under the store's lock: a batch of a run's events. */
+    synchronized void transaction(Runnable writes) {
+        inTransaction(writes);
     }
 
     /** Records a run's end. */
@@ -251,6 +309,10 @@ public final class RunStore implements AutoCloseable {
 
     private void inTransaction(Runnable writes) {
         try {
+            if (!db.getAutoCommit()) {
+                writes.run(); // already inside a batch's transaction
+                return;
+            }
             db.setAutoCommit(false);
             try {
                 writes.run();

@@ -6,6 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.InstantColumn;
 import tech.tablesaw.api.IntColumn;
@@ -63,10 +65,13 @@ public final class Runs implements AutoCloseable {
     }
 
     /**
-     * Returns every run, newest first: {@code id, name, status, started, ended, wall_seconds,
-     * steps, final_loss, usd, data, rows, columns, data_hash, settings, error}: {@code
-     * columns} and {@code settings} (every option's value as typed) as JSON, {@code data_hash}
-     * a content hash of the table (missing for files read on the workers).
+     * Returns every run, newest first: {@code id, name, status, started, ended, steps, epochs,
+     * wall_seconds, final_loss, val_loss, val_accuracy, usd, usd_per_hour, rows, data,
+     * columns, data_hash, settings, dml_version, dml_commit, cluster, workers,
+     * checkpoint_dir, model_dir, error}: {@code columns}, {@code settings} (every option's
+     * value as typed) and {@code workers} as JSON, {@code data_hash} a content hash of the
+     * table (missing for files read on the workers), {@code val_*} of the last epoch, {@code
+     * cluster} how its nodes are priced.
      *
      * @return a new table
      */
@@ -77,50 +82,89 @@ public final class Runs implements AutoCloseable {
         StringColumn status = StringColumn.create("status");
         InstantColumn started = InstantColumn.create("started");
         InstantColumn ended = InstantColumn.create("ended");
-        DoubleColumn wall = DoubleColumn.create("wall_seconds");
         LongColumn steps = LongColumn.create("steps");
-        DoubleColumn loss = DoubleColumn.create("final_loss");
-        DoubleColumn usd = DoubleColumn.create("usd");
-        StringColumn data = StringColumn.create("data");
+        IntColumn epochs = IntColumn.create("epochs");
+        // the columns read as they are stored: each table column and the stored one it shows
+        Map<StringColumn, String> texts = new LinkedHashMap<>();
+        Map<DoubleColumn, String> reals = new LinkedHashMap<>();
+        for (String[] c : new String[][] {{"data", "data_source"}, {"columns", "data_columns"},
+                {"data_hash", "data_hash"}, {"settings", "settings"},
+                {"dml_version", "dml_version"}, {"dml_commit", "dml_commit"},
+                {"cluster", "cluster"}, {"workers", "workers"},
+                {"checkpoint_dir", "checkpoint_dir"}, {"model_dir", "model_dir"},
+                {"error", "error"}}) {
+            texts.put(StringColumn.create(c[0]), c[1]);
+        }
+        for (String[] c : new String[][] {{"wall_seconds", "wall_seconds"},
+                {"final_loss", "final_loss"}, {"val_loss", "last_val_loss"},
+                {"val_accuracy", "last_val_accuracy"}, {"usd", "usd"},
+                {"usd_per_hour", "usd_per_hour"}}) {
+            reals.put(DoubleColumn.create(c[0]), c[1]);
+        }
         LongColumn rows = LongColumn.create("rows");
-        StringColumn columns = StringColumn.create("columns");
-        StringColumn hash = StringColumn.create("data_hash");
-        StringColumn settings = StringColumn.create("settings");
-        StringColumn error = StringColumn.create("error");
         store.read(db -> {
-            try (PreparedStatement s = db.prepareStatement("SELECT id, name, status, started_ms,"
-                    + " ended_ms, wall_seconds, steps, final_loss, usd, data_source, data_rows,"
-                    + " data_columns, settings, error, host, pid, pid_started_ms, last_write_ms,"
-                    + " data_hash FROM runs ORDER BY started_ms DESC, id");
+            try (PreparedStatement s = db.prepareStatement("SELECT *,"
+                    + " (SELECT COUNT(*) FROM epochs e WHERE e.run_id = runs.id) AS n_epochs,"
+                    + " (SELECT validation_loss FROM epochs e WHERE e.run_id = runs.id"
+                    + " ORDER BY epoch DESC LIMIT 1) AS last_val_loss,"
+                    + " (SELECT validation_accuracy FROM epochs e WHERE e.run_id = runs.id"
+                    + " ORDER BY epoch DESC LIMIT 1) AS last_val_accuracy"
+                    + " FROM runs ORDER BY started_ms DESC, id");
                  ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    id.append(rs.getString(1));
-                    name.append(rs.getString(2));
-                    status.append(RunStore.current(rs.getString(3), rs.getString(15),
-                            rs.getLong(16), rs.getLong(17), rs.getLong(18), now).word());
-                    started.append(Instant.ofEpochMilli(rs.getLong(4)));
-                    long end = rs.getLong(5);
+                    id.append(rs.getString("id"));
+                    name.append(rs.getString("name"));
+                    status.append(RunStore.current(rs.getString("status"), rs.getString("host"),
+                            rs.getLong("pid"), rs.getLong("pid_started_ms"),
+                            rs.getLong("last_write_ms"), now).word());
+                    started.append(Instant.ofEpochMilli(rs.getLong("started_ms")));
+                    long end = rs.getLong("ended_ms");
                     if (rs.wasNull()) {
                         ended.appendMissing();
                     } else {
                         ended.append(Instant.ofEpochMilli(end));
                     }
-                    appendReal(wall, rs, 6);
-                    steps.append(rs.getLong(7));
-                    appendReal(loss, rs, 8);
-                    appendReal(usd, rs, 9);
-                    data.append(rs.getString(10));
-                    rows.append(rs.getLong(11));
-                    columns.append(rs.getString(12));
-                    hash.append(rs.getString(19));
-                    settings.append(rs.getString(13));
-                    error.append(rs.getString(14));
+                    steps.append(rs.getLong("steps"));
+                    epochs.append(rs.getInt("n_epochs"));
+                    rows.append(rs.getLong("data_rows"));
+                    for (Map.Entry<DoubleColumn, String> c : reals.entrySet()) {
+                        appendReal(c.getKey(), rs, c.getValue());
+                    }
+                    for (Map.Entry<StringColumn, String> c : texts.entrySet()) {
+                        c.getKey().append(rs.getString(c.getValue()));
+                    }
                 }
             }
             return null;
         });
-        return Table.create("runs", id, name, status, started, ended, wall, steps, loss, usd,
-                data, rows, columns, hash, settings, error);
+        Table runs = Table.create("runs", id, name, status, started, ended, steps, epochs);
+        reals.keySet().forEach(runs::addColumns);
+        runs.addColumns(rows);
+        texts.keySet().forEach(runs::addColumns);
+        return runs;
+    }
+
+    /**
+     * Returns a run's recoveries, resizes and notices, in order: {@code at, kind, step,
+     * detail}.
+     *
+     * @param runId the run's {@code id}
+     * @return a new table
+     * @throws DmlException when the store has no such run
+     */
+    public Table events(String runId) {
+        InstantColumn at = InstantColumn.create("at");
+        StringColumn kind = StringColumn.create("kind");
+        LongColumn step = LongColumn.create("step");
+        StringColumn detail = StringColumn.create("detail");
+        query(runId, "SELECT wall_ms, kind, step, detail FROM events WHERE run_id = ?"
+                + " ORDER BY wall_ms, rowid", rs -> {
+                    at.append(Instant.ofEpochMilli(rs.getLong(1)));
+                    kind.append(rs.getString(2));
+                    step.append(rs.getLong(3));
+                    detail.append(rs.getString(4));
+                });
+        return Table.create(runId + " events", at, kind, step, detail);
     }
 
     /**
@@ -141,9 +185,9 @@ public final class Runs implements AutoCloseable {
                 + " WHERE run_id = ? ORDER BY step", rs -> {
                     step.append(rs.getLong(1));
                     epoch.append(rs.getInt(2));
-                    appendReal(loss, rs, 3);
-                    appendReal(rate, rs, 4);
-                    appendReal(lr, rs, 5);
+                    appendReal(loss, rs, "loss");
+                    appendReal(rate, rs, "examples_per_second");
+                    appendReal(lr, rs, "learning_rate");
                 });
         return Table.create(runId + " steps", step, epoch, loss, rate, lr);
     }
@@ -167,10 +211,10 @@ public final class Runs implements AutoCloseable {
                 + " seconds FROM epochs WHERE run_id = ? ORDER BY epoch", rs -> {
                     epoch.append(rs.getInt(1));
                     steps.append(rs.getLong(2));
-                    appendReal(train, rs, 3);
-                    appendReal(valLoss, rs, 4);
-                    appendReal(valAcc, rs, 5);
-                    appendReal(seconds, rs, 6);
+                    appendReal(train, rs, "train_loss");
+                    appendReal(valLoss, rs, "validation_loss");
+                    appendReal(valAcc, rs, "validation_accuracy");
+                    appendReal(seconds, rs, "seconds");
                 });
         return Table.create(runId + " epochs", epoch, steps, train, valLoss, valAcc, seconds);
     }
@@ -205,9 +249,9 @@ public final class Runs implements AutoCloseable {
         });
     }
 
-    private static void appendReal(DoubleColumn c, ResultSet rs, int index)
+    private static void appendReal(DoubleColumn c, ResultSet rs, String column)
             throws SQLException {
-        double v = rs.getDouble(index);
+        double v = rs.getDouble(column);
         if (rs.wasNull()) {
             c.appendMissing();
         } else {

@@ -1,9 +1,10 @@
 /**
- * Every training run recorded and comparable: a {@link dev.dml.ray.runs.RunRecorder} attached
- * to a job writes its settings, data, metrics, cost and end into a {@link
- * dev.dml.ray.runs.RunStore} (SQLite in the user's dml folder, each write a transaction) and
- * TensorBoard event files into the run's folder; {@link dev.dml.ray.runs.Runs} reads them back
- * as Tablesaw tables.
+ * Every training run recorded and comparable: {@link dev.dml.ray.runs.RecordedJobs} attaches a
+ * {@link dev.dml.ray.runs.RunRecorder} to every job ({@code Dml.train}, {@code %dml train})
+ * unless it runs with {@code --no-record}; the recorder writes its settings, data, metrics,
+ * cost, end and model into a {@link dev.dml.ray.runs.RunStore} (SQLite in the user's dml
+ * folder, written in batched transactions) and TensorBoard event files into the run's folder;
+ * {@link dev.dml.ray.runs.Runs} reads them back as Tablesaw tables.
  *
  * <p>The event files are written by hand in TensorFlow's record format (TFRecord framing with
  * CRC32C around {@code Event} protocol buffers), with no protobuf or TensorFlow dependency, so

@@ -9,7 +9,7 @@ import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.Table;
 
-/** A job's metrics as Tablesaw tables, for the notebook's next cell. */
+/** A job's metrics as Tablesaw tables, for the notebook's next cell, and as one line. */
 final class MetricTables {
 
     private MetricTables() {}
@@ -77,5 +77,19 @@ final class MetricTables {
             }
         }
         return RegressionMetrics.NONE;
+    }
+
+    /** A result in one line: its steps, epochs, loss, workers, time, stops and recoveries. */
+    static String summary(TrainResult r) {
+        return "TrainResult[" + r.job() + ": " + r.globalSteps() + " steps, " + r.epochs().size()
+                + " epochs, final loss " + r.finalLoss() + ", " + r.workers().size()
+                + " workers, " + String.format("%.1f s", r.wallSeconds())
+                + (r.stopped() ? ", stopped" : "")
+                + (r.stoppedEarlyAfter() == 0 ? "" : ", stopped early after epoch "
+                        + r.stoppedEarlyAfter() + " keeping epoch " + r.keptEpoch())
+                + (r.recoveries().isEmpty() ? "" : String.format(", %d recoveries (%.1f s, %d"
+                        + " steps redone)", r.recoveries().size(), r.recoverySeconds(),
+                        r.stepsRedone())) + "]"
+                + (r.stillImproving() == null ? "" : "\n" + r.stillImproving());
     }
 }

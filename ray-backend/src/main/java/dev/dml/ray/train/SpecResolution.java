@@ -382,7 +382,8 @@ final class SpecResolution {
             v = v.without(o);
         }
         b.options = v.with(TrainOptions.WORKERS, WorkerRange.of(workers))
-                .with(TrainOptions.EPOCHS, 1).with(TrainOptions.STEPS_PER_EPOCH, steps);
+                .with(TrainOptions.EPOCHS, 1).with(TrainOptions.STEPS_PER_EPOCH, steps)
+                .with(TrainOptions.RECORD, false); // a measurement, not a run to compare
         b.name = spec.name() + "-probe-" + workers;
         return b.build();
     }

@@ -87,7 +87,17 @@ public final class TrainJob {
         return start(spec, driver, List.of(), onEnd);
     }
 
-    private static TrainJob start(TrainSpec spec, DriverProcess driver,
+    /**
+     * Starts a job in a driver, with more listeners than its spec names; {@code onEnd} runs
+     * once the job has ended, after the listeners heard of it.
+     *
+     * @param spec the job
+     * @param driver the driver, borrowed
+     * @param extra receive the job's progress too (the live plot, the run's recorder)
+     * @param onEnd run after the job ends (closes what the caller opened for it)
+     * @return the running job
+     */
+    public static TrainJob start(TrainSpec spec, DriverProcess driver,
             List<ProgressListener> extra, Runnable onEnd) {
         String id = spec.name() + "-" + IDS.incrementAndGet() + "-" + Long.toHexString(
                 System.nanoTime() & 0xffffff);

@@ -394,12 +394,8 @@ public final class TrainResult implements Serializable {
     }
 
     /**
-     * Saves the trained model to a folder that programs without dml load: DJL's format ({@code
-     * model-0000.params}), PyTorch weights ({@code model.safetensors}, the standardisation
-     * folded into the first layer when it is linear), {@code dml-model.json} (the feature
-     * columns, the categories of text features, the label, the class names, the
-     * standardisation and the layers; see {@link ModelExport}) and {@code dml-result.ser}, from
-     * which {@link #open} reopens it in dml.
+     * Saves the trained model to a folder that programs without dml load (DJL, PyTorch weights,
+     * {@link ModelExport}'s JSON) and {@code dml-result.ser}, which {@link #open} reopens.
      *
      * @param dir the folder, made if missing; an earlier save there is replaced as a whole
      *     (the new one is written beside it, then swapped in: a full disk or a crash leaves
@@ -425,15 +421,19 @@ public final class TrainResult implements Serializable {
         return ResultFiles.read(dir);
     }
 
+    /**
+     * Reopens the model a recorded run saved into its folder of {@link RunFolders#defaultStore}.
+     *
+     * @param runId the run's id, from {@code Runs.open().table()} or {@code %dml runs}
+     * @return the result
+     * @throws dev.dml.DmlException when the store has no such run, or the run no model
+     */
+    public static TrainResult open(String runId) {
+        return RunFolders.openModel(RunFolders.defaultStore(), runId);
+    }
+
     @Override
     public String toString() {
-        return "TrainResult[" + job + ": " + globalSteps + " steps, " + epochs.size()
-                + " epochs, final loss " + finalLoss() + ", " + workers.size() + " workers, "
-                + String.format("%.1f s", wallSeconds) + (stopped ? ", stopped" : "")
-                + (stoppedEarlyAfter == 0 ? "" : ", stopped early after epoch "
-                        + stoppedEarlyAfter + " keeping epoch " + keptEpoch)
-                + (recoveries.isEmpty() ? "" : String.format(", %d recoveries (%.1f s, %d steps"
-                        + " redone)", recoveries.size(), recoverySeconds(), stepsRedone()))
-                + "]" + (stillImproving() == null ? "" : "\n" + stillImproving());
+        return MetricTables.summary(this);
     }
 }

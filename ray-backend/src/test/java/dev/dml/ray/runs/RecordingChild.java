@@ -48,6 +48,7 @@ public final class RecordingChild {
         }
         run.onEpoch(new EpochMetrics(1, STEPS, STEPS, 0.5f, 1.5, 64, Float.NaN, Double.NaN,
                 Double.NaN));
+        run.flush(); // the recorder writes in batches: what it had is in the store now
         System.out.println("recorded " + run.runId());
         System.out.flush();
         Thread.sleep(120_000);

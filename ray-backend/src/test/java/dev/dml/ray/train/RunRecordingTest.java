@@ -1,12 +1,15 @@
 package dev.dml.ray.train;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.dml.DmlException;
 import dev.dml.events.JobEvent;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobCost;
@@ -117,6 +120,20 @@ class RunRecordingTest {
             assertEquals(m.trainLoss(), epochs.doubleColumn("train_loss").get(e), 0.0);
             assertEquals(m.validationLoss(), epochs.doubleColumn("validation_loss").get(e), 0.0);
         }
+    }
+
+    @Test
+    void theFinishedRunKeepsItsModelWhichReopensByItsId() {
+        Path dir = RunFolders.model(folder, runId);
+        assertEquals(dir.toString(), runs.table().stringColumn("model_dir").get(0));
+        TrainResult back = RunFolders.openModel(folder, runId);
+        Table t = SyntheticFraud.generate(64, 3);
+        assertArrayEquals(result.probabilities(t, 1), back.probabilities(t, 1));
+        DmlException unknown = assertThrows(DmlException.class,
+                () -> RunFolders.openModel(folder, "nope"));
+        assertEquals("No run 'nope' in the run store " + folder + ".", unknown.what());
+        assertThrows(DmlException.class, () -> RunFolders.openModel(folder, "../" + runId),
+                "an id is no path");
     }
 
     @Test
