@@ -42,8 +42,8 @@ public final class DmlEnv {
     public static final String BENCH_PYTHON = "DML_BENCH_PYTHON";
 
     /** The names above, bar the prefix. */
-    public static final List<String> NAMES = List.of(LOG_DIR, LOG_LEVEL, RUNS_DIR, DATA_CACHE, RAY_CPUS,
-            RAY_OBJECT_STORE, DRIVER_HEAP, WORKER_HEAP, DRIVER_TOKEN, BENCH_PYTHON);
+    public static final List<String> NAMES = List.of(LOG_DIR, LOG_LEVEL, RUNS_DIR, DATA_CACHE,
+            RAY_CPUS, RAY_OBJECT_STORE, DRIVER_HEAP, WORKER_HEAP, DRIVER_TOKEN, BENCH_PYTHON);
 
     private final Map<String, String> env;
 

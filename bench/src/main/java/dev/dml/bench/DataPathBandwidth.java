@@ -154,7 +154,8 @@ final class DataPathBandwidth implements Benchmark {
         TrialTimes pqRead = new TrialTimes("files_parquet_to_tablesaw", bytes);
         long[] ipcBytes = new long[1];
         try (ShardDecoder dec = new ShardDecoder(root, "p6/" + name);
-                WorkerReadFiles files = WorkerReadFiles.write(name, ArrowShards.encode(t, sel), sel)) {
+                WorkerReadFiles files = WorkerReadFiles.write(name,
+                        ArrowShards.encode(t, sel), sel)) {
             ipcBytes[0] = check(t, sel, dec, m);
             checkFiles(t, sel, files, dec, m); // and fills the cache for the hits trial
             new SideBySide(WARMUPS, REPETITIONS)
@@ -265,7 +266,8 @@ final class DataPathBandwidth implements Benchmark {
             TrialTimes pq, TrialTimes ar, TrialTimes hits, TrialTimes pqRead) {
         Map<String, Object> w = new LinkedHashMap<>();
         w.put("what", "a worker reads its shard from files (FileShard.open): every unit (row group"
-                + " or record batch of " + WorkerReadFiles.ROWS_PER_GROUP + " rows) read, encoded as a"
+                + " or record batch of " + WorkerReadFiles.ROWS_PER_GROUP
+                + " rows) read, encoded as a"
                 + " shard and decoded into the same NDArrays, the next unit prefetched on a"
                 + " second thread while the current one decodes");
         w.put("units", files.units());

@@ -1,6 +1,5 @@
 package dev.dml.bench;
 
-import dev.dml.events.StepMetrics;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.train.TrainSpec;

@@ -52,8 +52,8 @@ final class WorkerReadFiles implements AutoCloseable {
         Path ar = dir.resolve(name + ".arrow");
         toFiles(stream, sel.label(), pq, ar);
         Files.delete(stream);
-        return new WorkerReadFiles(dir, DataFiles.open(pq.toString()), DataFiles.open(ar.toString()),
-                sel, Files.size(pq));
+        return new WorkerReadFiles(dir, DataFiles.open(pq.toString()),
+                DataFiles.open(ar.toString()), sel, Files.size(pq));
     }
 
     /**

@@ -27,7 +27,8 @@ public final class TrainOptions {
             ValueType.onOff(), null, "the data is a Parquet or Arrow IPC file, a folder of them,"
             + " a file:// URL that every node reaches, or an s3:// object or prefix: each"
             + " worker reads only its own row groups (record batches), through its node's"
-            + " cache, and the kernel never holds the table").example("true").fixed(false).java("TrainSpecBuilder.setFiles")
+            + " cache, and the kernel never holds the table").example("true").fixed(false)
+            .java("TrainSpecBuilder.setFiles")
             .done();
 
     /** The endpoint of an S3-compatible store, for s3:// data. */
@@ -42,9 +43,10 @@ public final class TrainOptions {
     public static final Option<Integer> DATA_CACHE_MB = spec("data-cache-mb",
             ValueType.countOrNone(), "MB", "with --read-on-workers, keep up to MB megabytes of"
             + " decoded row groups on each node's local disk ($DML_DATA_CACHE, else"
-            + " dml-data-cache-<user> in the temp folder, owner-only), least recently used out first, so restarted"
-            + " workers and later jobs read no file again; 0 caches nothing").example("4096")
-            .fixed(2048).java("opt(TrainOptions.DATA_CACHE_MB, ...)").done();
+            + " dml-data-cache-<user> in the temp folder, owner-only), least recently used out"
+            + " first, so restarted workers and later jobs read no file again; 0 caches"
+            + " nothing").example("4096").fixed(2048)
+            .java("opt(TrainOptions.DATA_CACHE_MB, ...)").done();
 
     /** The feature columns. */
     public static final Option<List<String>> FEATURES = kernel("features", ValueType.names(),
@@ -338,8 +340,8 @@ public final class TrainOptions {
 
     /** The seed of the initial weights and of the validation split. */
     public static final Option<Long> SEED = spec("seed", ValueType.integer(), "S",
-            "seed of the initial weights, the validation split and the row order").example("7").fixed(42L)
-            .java("optSeed").done();
+            "seed of the initial weights, the validation split and the row order")
+            .example("7").fixed(42L).java("optSeed").done();
 
     /** Record the job in the run store. */
     public static final Option<Boolean> RECORD = spec("record", ValueType.onOff(), null,

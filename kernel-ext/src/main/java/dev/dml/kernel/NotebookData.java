@@ -18,8 +18,8 @@ import org.apache.arrow.memory.RootAllocator;
 import tech.tablesaw.api.Table;
 
 /**
- * Where {@code %dml train} finds its tables: a notebook variable, or else a CSV, Arrow IPC or Parquet
- * file. Errors name the variables there are.
+ * Where {@code %dml train} finds its tables: a notebook variable, or else a CSV, Arrow IPC or
+ * Parquet file. Errors name the variables there are.
  */
 final class NotebookData {
 
@@ -79,7 +79,8 @@ final class NotebookData {
             }
             throw new DmlException("The variable '" + source + "' given as " + what + " is a "
                     + value.get().getClass().getSimpleName() + ", not a Tablesaw Table.",
-                    "Pass a tech.tablesaw.api.Table variable, or a .csv, .arrow or .parquet file path.");
+                    "Pass a tech.tablesaw.api.Table variable, or a .csv, .arrow or .parquet file"
+                            + " path.");
         }
         Path path = Path.of(source);
         if (Files.isRegularFile(path)) {

@@ -3,7 +3,6 @@ package dev.dml.ray.data;
 import dev.dml.DmlException;
 import java.nio.charset.StandardCharsets;
 import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DateMilliVector;

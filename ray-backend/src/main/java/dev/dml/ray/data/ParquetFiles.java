@@ -39,8 +39,9 @@ import tech.tablesaw.columns.Column;
  * Reads flat Parquet files (one value per column and row, as pandas and pyarrow write tables)
  * into Tablesaw tables: a whole file, or one row group, the unit workers read their shards in.
  * Booleans, 32- and 64-bit integers, floats, doubles and strings become the matching Tablesaw
- * columns, decimals doubles; a null becomes a missing value. Nested columns are refused. The index columns pandas
- * stores ({@link PandasIndex}) are left out, as pandas and pyarrow leave them out of the data.
+ * columns, decimals doubles; a null becomes a missing value. Nested columns are refused. The index
+ * columns pandas stores ({@link PandasIndex}) are left out, as pandas and pyarrow leave them out of
+ * the data.
  */
 public final class ParquetFiles {
 

@@ -24,8 +24,8 @@ import tech.tablesaw.api.Table;
 import tech.tablesaw.io.csv.CsvReadOptions;
 
 /**
- * Reads the inputs a user has, a CSV file, an Arrow IPC file or stream, or a Parquet file, into a Tablesaw table
- * or straight into shards.
+ * Reads the inputs a user has, a CSV file, an Arrow IPC file or stream, or a Parquet file, into a
+ * Tablesaw table or straight into shards.
  *
  * <p>Allocators passed in are borrowed; every Arrow buffer is released before a method returns.
  */

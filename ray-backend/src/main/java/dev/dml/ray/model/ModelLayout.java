@@ -9,8 +9,9 @@ import java.util.Map;
  * The layers of a built-in model family, after its standardisation, described so that a plain
  * DJL program (one block per layer) or PyTorch ({@code nn.Sequential}, one module per layer)
  * can rebuild them: {@code linear}, {@code relu}, {@code unflatten}, {@code permute} (of
- * channel-last pixels), {@code conv2d}, {@code maxpool2d}, {@code flatten}. Mirrors {@link ModelBlocks#build}; {@link ModelExport} checks
- * each parametric layer against the trained block, so the two cannot drift apart unnoticed.
+ * channel-last pixels), {@code conv2d}, {@code maxpool2d}, {@code flatten}. Mirrors {@link
+ * ModelBlocks#build}; {@link ModelExport} checks each parametric layer against the trained block,
+ * so the two cannot drift apart unnoticed.
  */
 final class ModelLayout {
 

@@ -65,7 +65,8 @@ public final class ModelSpecBuilder {
      */
     public ModelSpecBuilder addHidden(int units) {
         ModelSpecChecks.positive(units, "hidden units");
-        if (family == ModelSpec.Family.CNN && Arrays.equals(hidden, new int[] {64}) && !customHidden) {
+        if (family == ModelSpec.Family.CNN && Arrays.equals(hidden, new int[] {64})
+                && !customHidden) {
             hidden = new int[0];
         }
         customHidden = true;
@@ -194,7 +195,8 @@ public final class ModelSpecBuilder {
                 family, inputs, outputs, image, objective, standardize);
         ModelSpecChecks.requireEmbeddable(family, inputs, outputs, embeddings, offset);
         if ((family == ModelSpec.Family.CUSTOM) != (block != null)) {
-            throw new DmlException(family == ModelSpec.Family.CUSTOM ? "A custom model needs its block."
+            throw new DmlException(family == ModelSpec.Family.CUSTOM
+                    ? "A custom model needs its block."
                     : "optBlock sets the block of a custom model; this is a "
                     + family.optionName() + " model.", family == ModelSpec.Family.CUSTOM
                     ? "Call optBlock(UserBlock.of(name, factory, Map.of()))."

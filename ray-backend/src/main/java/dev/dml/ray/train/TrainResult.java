@@ -411,7 +411,8 @@ public final class TrainResult implements Serializable {
      * Opens a model that {@link #save} wrote, as it was trained: {@link #predict} encodes a new
      * table with the categories and gives the class names the training table had. Reads dml's
      * own file {@code dml-result.ser} of that folder (Java serialization, limited to dml's and
-     * the JDK's value classes, see {@link dev.dml.ray.cluster.Payloads}): open only folders you trust, with the dml version that saved them.
+     * the JDK's value classes, see {@link dev.dml.ray.cluster.Payloads}): open only folders you
+     * trust, with the dml version that saved them.
      *
      * @param dir the folder {@link #save} wrote
      * @return the result

@@ -7,7 +7,6 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
-import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.UserBlock;
@@ -398,7 +397,8 @@ public final class TrainSpecBuilder extends TrainingSettings {
      * @return this builder
      */
     public TrainSpecBuilder addListener(ProgressListener listener) {
-        listeners.add(required(listener, "listener", "Pass a ProgressListener (or a TrainingListener)."));
+        listeners.add(required(listener, "listener",
+                "Pass a ProgressListener (or a TrainingListener)."));
         return this;
     }
 

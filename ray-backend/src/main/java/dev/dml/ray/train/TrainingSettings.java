@@ -9,9 +9,9 @@ import java.util.Locale;
 /**
  * The optional settings of {@link TrainSpecBuilder} for how the model trains: epochs, batches
  * and their row order, the learning rate and its schedule, weight decay, gradient clipping,
- * gradient compression and early stopping. Each is a typed shortcut for {@link #opt(Option, Object)} on
- * the option of {@link TrainOptions} of the same name, whose declaration holds its default and
- * help; a value is checked at once.
+ * gradient compression and early stopping. Each is a typed shortcut for {@link #opt(Option,
+ * Object)} on the option of {@link TrainOptions} of the same name, whose declaration holds its
+ * default and help; a value is checked at once.
  */
 public abstract sealed class TrainingSettings permits TrainSpecBuilder {
 

@@ -22,7 +22,8 @@ final class Python {
 
     /** Fails the test, saying how to fix it, when python3 or pyarrow is missing. */
     static void requirePyarrow() {
-        String out = run(List.of("python3", "-c", "import pyarrow; print(pyarrow.__version__)"), true);
+        String out = run(List.of("python3", "-c",
+                "import pyarrow; print(pyarrow.__version__)"), true);
         if (out == null) {
             fail("python3 cannot import pyarrow, which the cross-language tests need.\n"
                     + "Install it for python3: pip install pyarrow");
@@ -91,7 +92,8 @@ final class Python {
             if (quiet) {
                 return null;
             }
-            fail("Cannot start python3: " + e.getMessage() + "\nInstall Python 3 and pip install pyarrow");
+            fail("Cannot start python3: " + e.getMessage()
+                    + "\nInstall Python 3 and pip install pyarrow");
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

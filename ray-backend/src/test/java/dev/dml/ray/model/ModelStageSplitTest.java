@@ -75,7 +75,8 @@ class ModelStageSplitTest extends OnPyTorch {
                                 : stages.get(s).microBatches().forward(m, act);
                     }
                     ModelStage tail = stages.get(k - 1);
-                    stagedLoss += tail.microBatches().forwardBackward(m, act, xm, ym, 1f / micro) / micro;
+                    stagedLoss += tail.microBatches().forwardBackward(m, act, xm, ym,
+                            1f / micro) / micro;
                     byte[] grad = tail.microBatches().inputGradient(m);
                     for (int s = k - 2; s >= 0; s--) {
                         grad = stages.get(s).microBatches().backward(m, grad);
