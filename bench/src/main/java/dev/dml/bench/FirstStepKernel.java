@@ -1,6 +1,5 @@
 package dev.dml.bench;
 
-import dev.dml.events.JobStarted;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.Dml;

@@ -56,7 +56,8 @@ public final class ValueType<T> {
      * @return the type
      */
     public static ValueType<WorkerRange> workerRange() {
-        return new ValueType<>("a whole number of at least 1, or a range of them such as 2:4", s -> {
+        String what = "a whole number of at least 1, or a range of them such as 2:4";
+        return new ValueType<>(what, s -> {
             String[] parts = s.strip().split(":", -1);
             if (parts.length > 2) {
                 throw new IllegalArgumentException(s);
