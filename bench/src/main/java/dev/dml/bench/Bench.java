@@ -22,6 +22,7 @@ public final class Bench {
         BENCHMARKS.put("P4", new AllReduceBandwidth());
         BENCHMARKS.put("P5", new CompressionTraffic());
         BENCHMARKS.put("P6", new DataPathBandwidth());
+        BENCHMARKS.put("P6S3", new ObjectStoreRead());
         BENCHMARKS.put("P12", new TimeToFirstStep());
         BENCHMARKS.put("P7", new LivePlotCost());
         BENCHMARKS.put("P8", new PipelineEfficiency());

@@ -26,15 +26,17 @@ final class WorkerReadFiles implements AutoCloseable {
     final DataFiles parquet;
     final DataFiles arrow;
     private final ColumnSelection sel;
+    private final Path parquetFile;
     private final long parquetBytes;
 
     private WorkerReadFiles(Path dir, DataFiles parquet, DataFiles arrow, ColumnSelection sel,
-            long parquetBytes) {
+            Path parquetFile) throws IOException {
         this.dir = dir;
         this.parquet = parquet;
         this.arrow = arrow;
         this.sel = sel;
-        this.parquetBytes = parquetBytes;
+        this.parquetFile = parquetFile;
+        this.parquetBytes = Files.size(parquetFile);
     }
 
     /**
@@ -53,7 +55,7 @@ final class WorkerReadFiles implements AutoCloseable {
         toFiles(stream, sel.label(), pq, ar);
         Files.delete(stream);
         return new WorkerReadFiles(dir, DataFiles.open(pq.toString()),
-                DataFiles.open(ar.toString()), sel, Files.size(pq));
+                DataFiles.open(ar.toString()), sel, pq);
     }
 
     /**
@@ -112,6 +114,11 @@ final class WorkerReadFiles implements AutoCloseable {
 
     long parquetBytes() {
         return parquetBytes;
+    }
+
+    /** @return the Parquet file */
+    Path parquetFile() {
+        return parquetFile;
     }
 
     int units() {
