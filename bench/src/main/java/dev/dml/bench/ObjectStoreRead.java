@@ -10,6 +10,7 @@ import dev.dml.ray.data.S3ProxyServer;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.data.ShardDecoder;
 import dev.dml.ray.data.SyntheticFraud;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,8 @@ final class ObjectStoreRead implements Benchmark {
     static final int ROWS = 500_000;
     static final int WARMUPS = 1;
     static final int REPETITIONS = 5;
+    /** A request's extra wait at the slow server: a store one round trip away. */
+    static final long SLOW_MILLIS = 20;
     private static final String BUCKET = "bench";
 
     @Override
@@ -52,6 +55,8 @@ final class ObjectStoreRead implements Benchmark {
         TrialTimes remote = new TrialTimes("dml_s3_no_cache", bytes);
         TrialTimes disk = new TrialTimes("dml_local_disk_no_cache", bytes);
         TrialTimes pyarrow = new TrialTimes("pyarrow_dataset_s3", bytes);
+        TrialTimes remoteSlow = new TrialTimes("dml_s3_slow_server", bytes);
+        TrialTimes pyarrowSlow = new TrialTimes("pyarrow_dataset_s3_slow_server", bytes);
         Path dir = Files.createTempDirectory("dml-p6s3");
         try (BufferAllocator root = new RootAllocator();
                 NDManager m = NDManager.newBaseManager("PyTorch");
@@ -59,17 +64,22 @@ final class ObjectStoreRead implements Benchmark {
                 WorkerReadFiles files = WorkerReadFiles.write("fraud",
                         ArrowShards.encode(t, sel), sel);
                 S3ProxyServer s3 = S3ProxyServer.start(Files.createDirectories(
-                        dir.resolve("s3")))) {
+                        dir.resolve("s3")));
+                LatencyProxy slow = new LatencyProxy(URI.create(s3.endpoint()).getPort(),
+                        SLOW_MILLIS)) {
             s3.useItsCredentials();
             s3.upload(BUCKET, files.parquetFile().toString(), "fraud/fraud.parquet");
             DataFiles objects = DataFiles.open("s3://" + BUCKET + "/fraud/", s3.endpoint());
             if (objects.rows() != ROWS) {
                 throw new IllegalStateException("the prefix lists " + objects.rows() + " rows");
             }
+            DataFiles far = DataFiles.open("s3://" + BUCKET + "/fraud/", slow.endpoint());
             new SideBySide(WARMUPS, REPETITIONS)
                     .add(remote, round -> timed(() -> files.read(objects, null, 0, dec, m)))
                     .add(disk, round -> timed(() -> files.read(files.parquet, null, 0, dec, m)))
-                    .add(pyarrow, round -> pyarrowRead(s3))
+                    .add(pyarrow, round -> pyarrowRead(s3.endpoint()))
+                    .add(remoteSlow, round -> timed(() -> files.read(far, null, 0, dec, m)))
+                    .add(pyarrowSlow, round -> pyarrowRead(slow.endpoint()))
                     .run();
         } finally {
             WorkerReadFiles.deleteTree(dir);
@@ -96,6 +106,7 @@ final class ObjectStoreRead implements Benchmark {
                 .put("context_local_disk", disk.toJson("the same worker read from the Parquet"
                         + " file on local disk"))
                 .put("server", "S3Proxy 2.6.0, filesystem backend, on loopback")
+                .put("slow_server", slowServer(remote, remoteSlow, pyarrow, pyarrowSlow))
                 .put("method", "one process; " + WARMUPS + " warm-up round, then "
                         + REPETITIONS + " timed rounds, each running the three reads in a"
                         + " rotating order; medians");
@@ -109,9 +120,27 @@ final class ObjectStoreRead implements Benchmark {
         return (t1 - t0) / 1e9;
     }
 
+    /** The same reads with each request held {@value #SLOW_MILLIS} ms at the server. */
+    private static Map<String, Object> slowServer(TrialTimes fast, TrialTimes slow,
+            TrialTimes peerFast, TrialTimes peerSlow) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("what", "a relay in front of the server holds each request " + SLOW_MILLIS
+                + " ms (LatencyProxy); the ratios are time on the slow server / time on the"
+                + " fast one, so 1 means the latency is hidden");
+        s.put("dml_slow_over_fast", TrialTimes.round(slow.medianSeconds()
+                / fast.medianSeconds(), 3));
+        s.put("pyarrow_slow_over_fast", TrialTimes.round(peerSlow.medianSeconds()
+                / peerFast.medianSeconds(), 3));
+        s.put("dml_rows_per_s", TrialTimes.round(ROWS / slow.medianSeconds(), 0));
+        s.put("pyarrow_rows_per_s", TrialTimes.round(ROWS / peerSlow.medianSeconds(), 0));
+        s.put("dml", slow.toJson("the worker read through the slow relay"));
+        s.put("pyarrow", peerSlow.toJson("pyarrow.dataset through the slow relay"));
+        return s;
+    }
+
     /** One pyarrow read in a fresh process; its own timing leaves out the start-up. */
-    private static double pyarrowRead(S3ProxyServer s3) throws Exception {
-        Process p = new ProcessBuilder("python3", "bench/data/s3_read.py", s3.endpoint(),
+    private static double pyarrowRead(String endpoint) throws Exception {
+        Process p = new ProcessBuilder("python3", "bench/data/s3_read.py", endpoint,
                 S3ProxyServer.KEY_ID, S3ProxyServer.SECRET, BUCKET + "/fraud/", "1")
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
