@@ -28,11 +28,13 @@ public final class S3ProxyServer implements AutoCloseable {
     public static final String SECRET = "dml-test-secret";
 
     private final Path dir;
+    private final InetAddress host;
     private final int port;
     private Process process;
 
-    private S3ProxyServer(Path dir, int port) {
+    private S3ProxyServer(Path dir, InetAddress host, int port) {
         this.dir = dir;
+        this.host = host;
         this.port = port;
     }
 
@@ -43,11 +45,23 @@ public final class S3ProxyServer implements AutoCloseable {
      * @return the server
      */
     public static S3ProxyServer start(Path dir) throws Exception {
+        return start(dir, InetAddress.getLoopbackAddress());
+    }
+
+    /**
+     * Starts a server on an address of this machine that others reach (a namespaced node
+     * reaches the bridge's), and waits (at most 60 s) until it answers.
+     *
+     * @param dir a folder of its own for its data, properties and log
+     * @param host the address it listens on
+     * @return the server
+     */
+    public static S3ProxyServer start(Path dir, InetAddress host) throws Exception {
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, host)) {
             port = s.getLocalPort();
         }
-        S3ProxyServer server = new S3ProxyServer(dir, port);
+        S3ProxyServer server = new S3ProxyServer(dir, host, port);
         server.launch();
         return server;
     }
@@ -78,7 +92,7 @@ public final class S3ProxyServer implements AutoCloseable {
                 fail("S3Proxy exited: " + Files.readString(dir.resolve("s3proxy.log")));
             }
             try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+                s.connect(new InetSocketAddress(host, port), 500);
                 return;
             } catch (IOException notYet) {
                 Thread.sleep(200);
@@ -87,9 +101,9 @@ public final class S3ProxyServer implements AutoCloseable {
         fail("S3Proxy did not listen on " + port + " within 60 s");
     }
 
-    /** @return its URL, {@code http://127.0.0.1:PORT} */
+    /** @return its URL, {@code http://HOST:PORT} */
     public String endpoint() {
-        return "http://127.0.0.1:" + port;
+        return "http://" + host.getHostAddress() + ":" + port;
     }
 
     /**
