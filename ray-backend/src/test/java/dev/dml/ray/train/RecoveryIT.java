@@ -121,8 +121,8 @@ class RecoveryIT {
         assertTrue(rec.resumedFrom() > 0 && rec.resumedFrom() <= rec.failedAt(), rec.toString());
         assertFalse(rec.workers().stream().anyMatch(w -> w.pid() == s.victim),
                 "the lost worker is still listed: " + rec.workers());
-        assertEquals(rec.workers(), s.listedAtEnd, "the job (so %dml status) lists the workers"
-                + " after the recovery");
+        assertEquals(rec.workers().toString(), s.listedAtEnd.toString(),
+                "the job (so %dml status) lists the workers after the recovery");
         assertFalse(ProcessHandle.of(s.victim).map(ProcessHandle::isAlive).orElse(false),
                 "the lost worker still runs");
         assertEquals(straight.globalSteps(), r.globalSteps());
