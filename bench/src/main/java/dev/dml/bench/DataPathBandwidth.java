@@ -1,5 +1,7 @@
 package dev.dml.bench;
 
+import static dev.dml.bench.WorkerReadFiles.timed;
+
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -251,14 +253,6 @@ final class DataPathBandwidth implements Benchmark {
         return datasets.stream().filter(d -> d.containsKey("worker_read"))
                 .mapToDouble(d -> (double) ((Map<String, Object>) d.get("worker_read")).get(key))
                 .min().orElse(Double.NaN);
-    }
-
-    private static double timed(java.util.function.Supplier<ShardArrays> read) {
-        long t0 = System.nanoTime();
-        ShardArrays s = read.get();
-        long t1 = System.nanoTime();
-        s.close();
-        return (t1 - t0) / 1e9;
     }
 
     /** The worker-read path's trials, each against the same memcpy. */

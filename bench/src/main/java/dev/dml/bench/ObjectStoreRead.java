@@ -1,5 +1,7 @@
 package dev.dml.bench;
 
+import static dev.dml.bench.WorkerReadFiles.timed;
+
 import ai.djl.ndarray.NDManager;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -7,7 +9,6 @@ import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.DataFiles;
 import dev.dml.ray.data.S3ProxyServer;
-import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.data.ShardDecoder;
 import dev.dml.ray.data.SyntheticFraud;
 import java.net.URI;
@@ -110,14 +111,6 @@ final class ObjectStoreRead implements Benchmark {
                 .put("method", "one process; " + WARMUPS + " warm-up round, then "
                         + REPETITIONS + " timed rounds, each running the three reads in a"
                         + " rotating order; medians");
-    }
-
-    private static double timed(java.util.function.Supplier<ShardArrays> read) {
-        long t0 = System.nanoTime();
-        ShardArrays s = read.get();
-        long t1 = System.nanoTime();
-        s.close();
-        return (t1 - t0) / 1e9;
     }
 
     /** The same reads with each request held {@value #SLOW_MILLIS} ms at the server. */

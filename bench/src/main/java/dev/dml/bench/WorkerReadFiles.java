@@ -85,6 +85,15 @@ final class WorkerReadFiles implements AutoCloseable {
         }
     }
 
+    /** Seconds to read a shard into arrays, which are then freed. */
+    static double timed(java.util.function.Supplier<ShardArrays> read) {
+        long t0 = System.nanoTime();
+        ShardArrays s = read.get();
+        long t1 = System.nanoTime();
+        s.close();
+        return (t1 - t0) / 1e9;
+    }
+
     /** Reads every unit of the files as one worker's shard; the cache is off for size 0. */
     ShardArrays read(DataFiles files, Path cache, long cacheBytes, ShardDecoder dec,
             NDManager m) {
