@@ -17,6 +17,11 @@ import java.util.List;
  */
 final class LatencyProxy implements AutoCloseable {
 
+    /** Connections relayed at once; the readers here open a few each. */
+    private static final int MAX_CONNECTIONS = 64;
+    /** A connection idle this long is dropped, so no pump waits forever. */
+    private static final int IDLE_MILLIS = 60_000;
+
     private final ServerSocket server;
     private final List<Socket> open = new ArrayList<>();
     private final Thread acceptor;
@@ -43,7 +48,16 @@ final class LatencyProxy implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket client = server.accept();
+                synchronized (open) {
+                    open.removeIf(Socket::isClosed);
+                    if (open.size() >= 2 * MAX_CONNECTIONS) {
+                        closeQuietly(client); // a bounded relay: the client retries
+                        continue;
+                    }
+                }
+                client.setSoTimeout(IDLE_MILLIS);
                 Socket upstream = new Socket();
+                upstream.setSoTimeout(IDLE_MILLIS);
                 upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), target),
                         5_000);
                 synchronized (open) {
