@@ -206,7 +206,9 @@ public final class RayCluster implements AutoCloseable {
         // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the heap
         // cap of DML_WORKER_HEAP, if set
         List<String> workerJvm = new ArrayList<>(JobJvms.ADD_OPENS);
-        if (head != null) { // an external cluster's workers may run an older java
+        // the workers of a head on this machine (ours, or one reached over loopback) run this
+        // java; a remote cluster's may be older and refuse the option
+        if (head != null || nodeIp == null) {
             workerJvm.addAll(JobJvms.trimNativeHeap());
         }
         workerJvm.addAll(limits.workerJvmOptions());
