@@ -12,9 +12,6 @@ import platform
 import os
 import queue
 import re
-import signal
-import socket
-import tempfile
 import subprocess
 import sys
 import threading
@@ -99,7 +96,7 @@ def parent(pid):
         return -1
 
 
-def job_processes(kernel_pid, head_pid=None):
+def job_processes(kernel_pid):
     """{'kernel': pid, 'driver': pid, 'worker <pid>': pid} of this kernel's job: the driver is
     the kernel's DriverMain child; the workers are the Ray Java workers among the kernel's
     descendants (its embedded head's raylet starts them)."""
@@ -108,7 +105,7 @@ def job_processes(kernel_pid, head_pid=None):
     children = {}
     for p in pids:
         children.setdefault(parent(p), []).append(p)
-    todo, mine = [kernel_pid] + ([head_pid] if head_pid else []), []
+    todo, mine = [kernel_pid], []
     while todo:
         for c in children.get(todo.pop(), []):
             mine.append(c)
@@ -147,92 +144,6 @@ def drain(kc, seen, errors, stop):
             errors.append(msg["content"].get("evalue", ""))
 
 
-PATIENT_HEAD = """
-import sys, time
-import ray._private.services as services
-get_node = services.get_node
-wait = float(sys.argv.pop(1))
-def patient(*args, **kwargs):  # Ray waits a fixed 30 s for its raylet to register
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            return get_node(*args, **kwargs)
-        except RuntimeError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(1)
-services.get_node = patient
-# as dml's embedded head: no Ray Client server and no API server, two Python processes fewer
-# competing with the raylet's agents while they start
-from ray._private.node import Node
-for hook in ("start_ray_client_server", "start_api_server"):
-    if callable(getattr(Node, hook, None)):
-        setattr(Node, hook, lambda self, *args, **kwargs: None)
-from ray.scripts.scripts import main
-sys.argv[0] = "ray"
-sys.exit(main())
-"""
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_head(kc, minutes, tries=20):
-    """Starts a head as the embedded one is started (EmbeddedHead's options), but with Ray's
-    30 s wait for the raylet and dml's 120 s for `ray start` stretched to `minutes`: on a machine
-    loaded by other builds neither is enough. The raylet's own 15 s wait for its dashboard
-    agent's port is fixed in Ray 2.58, so a head whose raylet gave up is started again (up to
-    `tries` times). The session then connects to
-    it; the job's driver is still the kernel's child, and its workers this head's."""
-    for attempt in range(1, tries + 1):
-        temp = Path(tempfile.mkdtemp(prefix="dml-soak-ray-"))
-        port = free_port()
-        cmd = [sys.executable, "-c", PATIENT_HEAD, str(minutes * 60), "start", "--head",
-               "--block", "--node-ip-address=127.0.0.1", f"--temp-dir={temp}", f"--port={port}",
-               "--include-dashboard=false", "--include-log-monitor=false", "--no-monitor",
-               "--disable-usage-stats", "--log-style=record", "--log-color=false"]
-        cmd += [f"--{k}={free_port()}" for k in (
-            "node-manager-port", "object-manager-port", "dashboard-agent-listen-port",
-            "dashboard-agent-grpc-port", "runtime-env-agent-port", "metrics-export-port")]
-        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0",
-                   RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0",
-                   MALLOC_ARENA_MAX=os.environ.get("MALLOC_ARENA_MAX", "2"),
-                   # the runtime env agent's registration wait
-                   RAY_agent_register_timeout_ms=str(int(minutes * 60_000)))
-        with open(temp / "soak-head.log", "w") as log:
-            head = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                    start_new_session=True)
-        HEAD[0] = head.pid  # stopped at the end, whatever happens from here
-        deadline = time.monotonic() + minutes * 60
-        while "Ray runtime started." not in (temp / "soak-head.log").read_text():
-            raylet = temp / "session_latest" / "logs" / "raylet.out"
-            gave_up = raylet.exists() and "Check failed" in raylet.read_text(errors="replace")
-            if head.poll() is not None or gave_up or time.monotonic() > deadline:
-                break
-            time.sleep(2)
-        else:
-            reply = kc.execute_interactive(f"%dml cluster connect 127.0.0.1:{port}", timeout=600)
-            assert reply["content"]["status"] == "ok", reply["content"]
-            print(f"connected to the head at 127.0.0.1:{port}", file=sys.stderr, flush=True)
-            return
-        print(f"the head did not start (try {attempt}); see {temp}", file=sys.stderr, flush=True)
-        stop_head()
-    raise SystemExit("the head did not start")
-
-
-def stop_head():
-    """Stops the soak's head and everything it started (its own session)."""
-    if HEAD[0]:
-        try:
-            os.killpg(HEAD[0], signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        HEAD[0] = None
-
-
 def start_job(kc, km, errors, tries=6, wait=600):
     """Runs the training cell until its driver is up. On a machine loaded by other builds the
     embedded head can miss its 120 s start; that is retried (the soak measures memory, not
@@ -242,7 +153,7 @@ def start_job(kc, km, errors, tries=6, wait=600):
         msg_id = kc.execute(TRAIN)
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
-            if "driver" in job_processes(km.provisioner.pid, HEAD[0]):
+            if "driver" in job_processes(km.provisioner.pid):
                 return msg_id
             if errors:
                 break
@@ -255,9 +166,6 @@ def start_job(kc, km, errors, tries=6, wait=600):
     raise SystemExit("unreachable")
 
 
-HEAD = [None]  # the pid of the head the soak started, if it did
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=20)
@@ -266,19 +174,11 @@ def main():
     ap.add_argument("--heap-window", type=float, default=120,
                     help="seconds per window whose lowest heap sample is fitted")
     ap.add_argument("--out", default="bench/results/S1.json")
-    ap.add_argument("--head-timeout-minutes", type=float, default=0,
-                    help="start the head first, waiting up to this long for it (0: the magic"
-                         " starts it, within its 120 s, as a user's would)")
     ap.add_argument("--stop-at", type=float, default=None,
                     help="a Unix time at which to stop sampling early (the result says the"
                          " minutes sampled)")
     args = ap.parse_args()
 
-    if args.head_timeout_minutes:
-        # A driver of a cluster reached by address picks the machine's first address as its
-        # node's; the soak's head is on loopback, so its JVMs are told (Ray reads ray.node-ip).
-        os.environ["JAVA_TOOL_OPTIONS"] = (os.environ.get("JAVA_TOOL_OPTIONS", "")
-                                           + " -Dray.node-ip=127.0.0.1").strip()
     km = KernelManager(kernel_name="dml")
     km.start_kernel()
     kc = km.client()
@@ -288,8 +188,6 @@ def main():
         kc.wait_for_ready(timeout=180)
         reply = kc.execute_interactive(SETUP, timeout=300)
         assert reply["content"]["status"] == "ok", reply["content"]
-        if args.head_timeout_minutes:
-            start_head(kc, args.head_timeout_minutes)
         errors = []
         threading.Thread(target=drain, args=(kc, seen, errors, stop), daemon=True).start()
         msg_id = start_job(kc, km, errors)
@@ -299,7 +197,7 @@ def main():
         if args.stop_at is not None:
             end = min(end, args.stop_at - time.time())
         while (t := time.monotonic() - t0) < end:
-            procs = job_processes(km.provisioner.pid, HEAD[0])
+            procs = job_processes(km.provisioner.pid)
             row = {"t": round(t, 1)}
             for name, pid in procs.items():
                 n = threads(pid)
@@ -325,7 +223,6 @@ def main():
         stop.set()
         kc.stop_channels()
         km.shutdown_kernel(now=False)
-        stop_head()
 
     warm = args.warmup_minutes * 60
     names = sorted({k for s in samples for k in s if k != "t"})
