@@ -13,6 +13,7 @@ import os
 import queue
 import re
 import subprocess
+import sys
 import threading
 import time
 from datetime import datetime, timezone
@@ -47,6 +48,27 @@ def heap_mb(pid):
         return sum(float(cols[k]) for k in ("S0U", "S1U", "EU", "OU")) / 1024
     except (OSError, subprocess.SubprocessError, IndexError, KeyError, ValueError):
         return None
+
+
+def threads(pid):
+    """A process's thread count, or None once it has ended."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return None
+
+
+def native_settings(pid):
+    """What a process was started with that bears on its native memory: glibc's arena cap and
+    the JVM's periodic trim of the native heap."""
+    try:
+        env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    arenas = [e.decode().split("=", 1)[1] for e in env if e.startswith(b"MALLOC_ARENA_MAX=")]
+    trim = re.findall(r"-XX:TrimNativeHeapInterval=(\d+)", cmdline(pid))
+    return {"MALLOC_ARENA_MAX": arenas[0] if arenas else None,
+            "TrimNativeHeapInterval_ms": int(trim[0]) if trim else None}
 
 
 def troughs(points, window):
@@ -107,7 +129,7 @@ def slope(points):
     return (sxy / sxx * 3600 if sxx else 0.0), my
 
 
-def drain(kc, seen, stop):
+def drain(kc, seen, errors, stop):
     """Reads IOPub as a front end would, counting live-plot updates, so nothing backs up."""
     while not stop.is_set():
         try:
@@ -115,6 +137,33 @@ def drain(kc, seen, stop):
         except queue.Empty:
             continue
         seen[msg["msg_type"]] = seen.get(msg["msg_type"], 0) + 1
+        if msg["msg_type"] in ("error", "stream"):
+            # A cell that fails would otherwise end the soak as silently as one that trains.
+            print(msg["msg_type"], json.dumps(msg["content"])[:2000], file=sys.stderr, flush=True)
+        if msg["msg_type"] == "error":
+            errors.append(msg["content"].get("evalue", ""))
+
+
+def start_job(kc, km, errors, tries=6, wait=600):
+    """Runs the training cell until its driver is up. On a machine loaded by other builds the
+    embedded head can miss its 120 s start; that is retried (the soak measures memory, not
+    start time), any other failure ends the soak."""
+    for attempt in range(1, tries + 1):
+        errors.clear()
+        msg_id = kc.execute(TRAIN)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if "driver" in job_processes(km.provisioner.pid):
+                return msg_id
+            if errors:
+                break
+            time.sleep(2)
+        if errors and "did not start within" in errors[-1] and attempt < tries:
+            print(f"the head missed its start (try {attempt}); running the cell again",
+                  file=sys.stderr, flush=True)
+            continue
+        raise SystemExit(f"the training cell did not start: {errors[-1:] or 'no driver'}")
+    raise SystemExit("unreachable")
 
 
 def main():
@@ -125,6 +174,9 @@ def main():
     ap.add_argument("--heap-window", type=float, default=120,
                     help="seconds per window whose lowest heap sample is fitted")
     ap.add_argument("--out", default="bench/results/S1.json")
+    ap.add_argument("--stop-at", type=float, default=None,
+                    help="a Unix time at which to stop sampling early (the result says the"
+                         " minutes sampled)")
     args = ap.parse_args()
 
     km = KernelManager(kernel_name="dml")
@@ -136,13 +188,23 @@ def main():
         kc.wait_for_ready(timeout=180)
         reply = kc.execute_interactive(SETUP, timeout=300)
         assert reply["content"]["status"] == "ok", reply["content"]
-        threading.Thread(target=drain, args=(kc, seen, stop), daemon=True).start()
-        msg_id = kc.execute(TRAIN)
+        errors = []
+        threading.Thread(target=drain, args=(kc, seen, errors, stop), daemon=True).start()
+        msg_id = start_job(kc, km, errors)
         samples, t0 = [], time.monotonic()
-        while (t := time.monotonic() - t0) < args.minutes * 60:
+        load_start, thread_counts, settings = os.getloadavg(), {}, {}
+        end = args.minutes * 60
+        if args.stop_at is not None:
+            end = min(end, args.stop_at - time.time())
+        while (t := time.monotonic() - t0) < end:
             procs = job_processes(km.provisioner.pid)
             row = {"t": round(t, 1)}
             for name, pid in procs.items():
+                n = threads(pid)
+                if n is not None:
+                    thread_counts.setdefault(name, [n, n])[1] = n
+                if name not in settings:
+                    settings[name] = native_settings(pid)
                 mb = rss_mb(pid)
                 if mb is not None:
                     row[name] = round(mb, 1)
@@ -152,6 +214,7 @@ def main():
             samples.append(row)
             print(json.dumps(row), flush=True)
             time.sleep(args.every)
+        load_end = os.getloadavg()
         km.interrupt_kernel()
         reply = kc.get_shell_msg(timeout=300)
         while reply["parent_header"].get("msg_id") != msg_id:
@@ -182,8 +245,12 @@ def main():
         "ratio": worst, "goal": 1.0, "smaller_is_better": True, "met": worst <= 1.0,
         "command": f"python3 bench/soak.py --minutes {args.minutes:g}"
                    f" --warmup-minutes {args.warmup_minutes:g}",
-        "cell": TRAIN, "minutes": args.minutes, "warmup_minutes": args.warmup_minutes,
-        "heap_window_seconds": args.heap_window, "fits": fits, "iopub_messages": seen, "samples": samples,
+        "cell": TRAIN, "minutes": round(samples[-1]["t"] / 60, 1), "warmup_minutes": args.warmup_minutes,
+        "heap_window_seconds": args.heap_window, "fits": fits,
+        "threads_first_last": thread_counts, "native_memory_settings": settings,
+        "load_average_1_5_15": {"start": [round(x, 2) for x in load_start],
+                                "end": [round(x, 2) for x in load_end]},
+        "iopub_messages": seen, "samples": samples,
         "machine": {"cores": os.cpu_count(), "os": platform.system() + " " + platform.release()},
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }

@@ -8,6 +8,7 @@ the kernel's PATH: that is where the kernel finds `ray`, and through it ray_dist
 """
 import json
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,12 +17,20 @@ JVM_OPTIONS = [
     "-Dai.djl.offline=true",  # DJL must never try to download engines
     "--add-opens=java.base/java.nio=ALL-UNNAMED",  # Arrow's direct buffers
 ]
+# Gives the native memory glibc keeps after a free back every 30 s (JDK 17.0.9 and later; the
+# launcher adds it only where the JVM knows it). The driver and workers get the same (JobJvms).
+TRIM_NATIVE_HEAP = "-XX:TrimNativeHeapInterval=30000"
 
 LAUNCHER = """#!/bin/sh
 # Starts the dml kernel; written by bin/install, run by Jupyter with the connection file.
 # Ray (the `ray` command and its ray_dist.jar) comes from dml's Python environment:
 PATH={venv_bin}:$PATH
 export PATH
+# Two malloc arenas, not glibc's 8 per core: each arena keeps what was freed in it, so a JVM
+# with many native threads (Ray's) grows with no more in use. The job's driver and workers
+# inherit it. A value set before the kernel starts wins.
+MALLOC_ARENA_MAX=${{MALLOC_ARENA_MAX:-2}}
+export MALLOC_ARENA_MAX
 # DML_KERNEL_HEAP caps this JVM's heap, as a java -Xmx size such as 384m (Binder's start sets it).
 heap=
 if [ -n "${{DML_KERNEL_HEAP:-}}" ]; then
@@ -37,12 +46,22 @@ exec {java} $heap {options} -cp {classpath} dev.dml.kernel.DmlKernelMain "$@"
 """
 
 
+def knows(java, option):
+    """Whether `java` starts with `option` (an older JVM refuses an option it does not know)."""
+    try:
+        return subprocess.run([java, option, "-version"], capture_output=True,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
 def main(stage, dest, java, venv):
     stage, dest = Path(stage), Path(dest)
     launcher = stage / "launch"
+    options = JVM_OPTIONS + ([TRIM_NATIVE_HEAP] if knows(java, TRIM_NATIVE_HEAP) else [])
     launcher.write_text(LAUNCHER.format(
         venv_bin=shlex.quote(str(Path(venv) / "bin")), java=shlex.quote(java),
-        options=" ".join(JVM_OPTIONS), classpath=shlex.quote(str(dest / "lib" / "*"))))
+        options=" ".join(options), classpath=shlex.quote(str(dest / "lib" / "*"))))
     launcher.chmod(0o755)
     spec = {
         # sh, not the script itself: the launcher works even where a copy lost its mode bits.

@@ -206,6 +206,11 @@ public final class RayCluster implements AutoCloseable {
         // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the heap
         // cap of DML_WORKER_HEAP, if set
         List<String> workerJvm = new ArrayList<>(JobJvms.ADD_OPENS);
+        // the workers of a head on this machine (ours, or one reached over loopback) run this
+        // java; a remote cluster's may be older and refuse the option
+        if (head != null || nodeIp == null) {
+            workerJvm.addAll(JobJvms.trimNativeHeap());
+        }
         workerJvm.addAll(limits.workerJvmOptions());
         for (int i = 0; i < workerJvm.size(); i++) {
             props.put("ray.job.jvm-options." + i, workerJvm.get(i));
@@ -214,7 +219,9 @@ public final class RayCluster implements AutoCloseable {
         JobJvms.workerEnv().forEach(
                 (k, v) -> props.put("ray.job.runtime-env.env-vars." + k, v));
         DriverProcess[] self = new DriverProcess[1];
-        DriverSpec launched = spec.withJvmOptionsFirst(limits.driverJvmOptions());
+        List<String> driverJvm = new ArrayList<>(JobJvms.trimNativeHeap());
+        driverJvm.addAll(limits.driverJvmOptions());
+        DriverSpec launched = spec.withJvmOptionsFirst(driverJvm);
         DriverProcess driver = DriverLauncher.launch(
                 ray.java(), classpath, props, launched, newLog(), () -> drivers.remove(self[0]));
         self[0] = driver;
