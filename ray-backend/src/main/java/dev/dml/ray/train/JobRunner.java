@@ -304,7 +304,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                     stopped = true;
                     break;
                 }
-                Resize grown = plan.grow(control, gs);
+                Resize grown = plan.grow(control, gs, context::emit);
                 if (grown != null) {
                     who = grown.workers();
                     context.emit(grown);
