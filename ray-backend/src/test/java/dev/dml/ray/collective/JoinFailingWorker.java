@@ -16,25 +16,34 @@ public class JoinFailingWorker extends ProbeWorker {
     /** Creates a worker; a broken one while {@link #failNewOnes} is set. */
     public JoinFailingWorker() {
         if (failNewOnes) {
-            // join closes the communicator it held before; this one's transport fails there
-            Transport dies = new Transport() {
-                @Override
-                public Delivery send(int[] to, long seq, int step, byte[] payload) {
-                    throw new CollectiveException("never sends", "");
-                }
+            breakJoin(this);
+        }
+    }
 
-                @Override
-                public void close() {
-                    throw new CollectiveException("this new worker died while joining", "");
-                }
-            };
-            try {
-                java.lang.reflect.Field comm = CollectiveWorker.class.getDeclaredField("comm");
-                comm.setAccessible(true);
-                comm.set(this, new Communicator(0, 1, dies, Duration.ofSeconds(1)));
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
+    /**
+     * Makes a worker that has joined no group fail when it joins one: join closes the
+     * communicator it held before, and this one's transport fails there.
+     *
+     * @param w a new worker, in its constructor
+     */
+    public static void breakJoin(CollectiveWorker w) {
+        Transport dies = new Transport() {
+            @Override
+            public Delivery send(int[] to, long seq, int step, byte[] payload) {
+                throw new CollectiveException("never sends", "");
             }
+
+            @Override
+            public void close() {
+                throw new CollectiveException("this new worker died while joining", "");
+            }
+        };
+        try {
+            java.lang.reflect.Field comm = CollectiveWorker.class.getDeclaredField("comm");
+            comm.setAccessible(true);
+            comm.set(w, new Communicator(0, 1, dies, Duration.ofSeconds(1)));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

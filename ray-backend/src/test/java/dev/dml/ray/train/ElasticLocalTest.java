@@ -1,12 +1,15 @@
 package dev.dml.ray.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
+import dev.dml.events.JobNotice;
 import dev.dml.events.JobStarted;
 import dev.dml.events.Resize;
+import dev.dml.ray.collective.JoinFailingWorker;
 import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
@@ -99,6 +102,45 @@ class ElasticLocalTest {
         assertEquals(SHARDS, grown.workers().size());
         assertEquals(fixed.globalSteps(), grown.globalSteps());
         TrainLocalTest.assertClose(fixed.parameters(), grown.parameters(), 1e-4, 1e-5);
+    }
+
+    @Test
+    void row2AGrowWhoseNewWorkerFailsGoesOnWithItsWorkersAndSaysWhy() {
+        Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 9);
+        TrainResult fixed = run(job(t, "fixedf").optWorkers(SHARDS).build(), () -> 99,
+                new FakeDriverContext());
+        AtomicInteger reads = new AtomicInteger();
+        // two workers fit at the start; from the fourth read on a node has joined, and the
+        // workers started from then on die as they join, after the others listened anew
+        WorkerRoom room = () -> {
+            boolean joined = reads.incrementAndGet() >= 4;
+            JoinFailingWorker.failNewOnes = joined;
+            return joined ? SHARDS : 2;
+        };
+        TrainSpec spec = job(t, "failsgrow").optWorkers(2, SHARDS).build();
+        JobRunner runner = JobRunner.of(spec, spec.name(), TIMEOUT);
+        runner.room = room;
+        runner.worker = JoinFailingTrainWorker::new;
+        FakeDriverContext ctx = new FakeDriverContext();
+        TrainResult r;
+        try {
+            r = runner.run(ctx);
+        } finally {
+            JoinFailingWorker.failNewOnes = false;
+        }
+        assertTrue(ctx.resources.isEmpty(), "the job left resources: " + ctx.resources.keySet());
+        assertEquals(List.of(), ctx.events(Resize.class));
+        List<String> lines = ctx.events(JobNotice.class).stream().map(JobNotice::template)
+                .filter(n -> n.contains("grow")).toList();
+        assertFalse(lines.isEmpty(), "the cell says the growth failed");
+        for (String line : lines) {
+            assertTrue(line.startsWith("The job could not grow to 4 workers and goes on with"
+                    + " its 2: ") && line.contains("died while joining")
+                    && !line.contains("\n"), line);
+        }
+        assertEquals(2, r.workers().size());
+        assertEquals(fixed.globalSteps(), r.globalSteps());
+        TrainLocalTest.assertClose(fixed.parameters(), r.parameters(), 1e-4, 1e-5);
     }
 
     @Test
