@@ -8,6 +8,7 @@ import dev.dml.ray.ps.NodeAggregatedLink;
 import dev.dml.ray.ps.ServerGroup;
 import dev.dml.ray.ps.ServerLink;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A data-parallel rank's run of asynchronous steps ({@code --sync async|ssp:S}), in its {@link
@@ -27,7 +28,7 @@ import java.util.Arrays;
 final class AsyncStep implements StepStrategy {
 
     private final ServerGroup servers;
-    private final java.util.List<long[]> shapes;
+    private final List<long[]> shapes;
     private final CollectiveWorker rank;
     /** The link for {@link #linkedFor}; opened again when the group's layout changes. */
     private ServerLink link;

@@ -332,7 +332,7 @@ final class DataParallelPlan implements StepPlan {
         if (lost.contains(0) && validation != null) {
             group.callOne(0, TrainWorker::loadValidation, validation);
         }
-        for (int r : lost) {
+        for (int r : lost) { // the others' server links follow the new node layout (AsyncStep)
             group.callOne(r, TrainWorker::initAlone, config);
             if (servers != null) {
                 group.callOne(r, TrainWorker::connectServers, servers);
