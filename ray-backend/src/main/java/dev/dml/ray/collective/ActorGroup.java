@@ -309,13 +309,13 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
 
     /**
      * Starts new actors in some slots and joins them after this group's ranks, which keep their
-     * numbers. This group is done afterwards, unless the new actors fail to start.
+     * numbers. This group is done afterwards, unless the new actors fail.
      *
      * @param slots where the new actors start
      * @param wait how long they may take to start
      * @return the larger group, owned by the caller
-     * @throws CollectiveException when a new actor cannot start or join in time; this group
-     *     and its actors are then unchanged
+     * @throws CollectiveException when a new actor cannot start or join in time; the new
+     *     actors are killed and this group's join again as they were, so that it works on
      */
     public ActorGroup<W> grow(List<Slot> slots, Duration wait) {
         List<ActorHandle<W>> fresh = new ArrayList<>();
@@ -330,6 +330,13 @@ public final class ActorGroup<W extends CollectiveWorker> implements AutoCloseab
             return next;
         } catch (RuntimeException e) {
             fresh.forEach(ActorGroup::kill);
+            // a new actor may have failed after the others opened new endpoints (closing
+            // theirs) or joined the larger group: they join again as they were
+            try {
+                builder.join(actors, slotOfRank, true, timeout);
+            } catch (RuntimeException again) {
+                e.addSuppressed(again); // the next call fails, and a recovery finds who is gone
+            }
             throw e;
         }
     }

@@ -27,17 +27,15 @@ public final class ServerGroup implements Serializable, AutoCloseable {
     private static final long serialVersionUID = 1L;
 
     private final ArrayList<ActorHandle<ParameterServer>> servers;
-    private final int clients;
     private final int bound;
     private final long waitMillis;
     /** Each server's direct endpoint, or null where clients call through Ray. */
     private final ArrayList<String> addresses;
     private final long token;
 
-    private ServerGroup(List<ActorHandle<ParameterServer>> servers, int clients, int bound,
+    private ServerGroup(List<ActorHandle<ParameterServer>> servers, int bound,
             long waitMillis, List<String> addresses, long token) {
         this.servers = new ArrayList<>(servers);
-        this.clients = clients;
         this.bound = bound;
         this.waitMillis = waitMillis;
         this.addresses = addresses == null ? null : new ArrayList<>(addresses);
@@ -48,7 +46,8 @@ public final class ServerGroup implements Serializable, AutoCloseable {
      * Starts the servers, each reserving no CPU (they add floats; the workers compute).
      *
      * @param count the servers
-     * @param clients the clients that push: the workers, or one leader per node
+     * @param workers the job's workers: the most clients that may push at once, whatever
+     *     the node layout a seed names ({@link #clients})
      * @param bound the staleness bound S, or -1 for none
      * @param wait how long a gated client may wait for the slowest
      * @param jvmOptions the servers' JVM options, as the workers'
@@ -56,10 +55,10 @@ public final class ServerGroup implements Serializable, AutoCloseable {
      *     --transport tcp} has it); where a server cannot listen, all go through Ray
      * @return the group
      */
-    public static ServerGroup start(int count, int clients, int bound, Duration wait,
+    public static ServerGroup start(int count, int workers, int bound, Duration wait,
             List<String> jvmOptions, boolean direct) {
         ConcurrencyGroup serving = new ConcurrencyGroupBuilder<ParameterServer>()
-                .setName(ParameterServer.SERVING).setMaxConcurrency(clients + 1)
+                .setName(ParameterServer.SERVING).setMaxConcurrency(workers + 1)
                 .addMethod(ParameterServer::pushPull).addMethod(ParameterServer::abort).build();
         List<ActorHandle<ParameterServer>> out = new ArrayList<>();
         for (int s = 0; s < count; s++) {
@@ -80,7 +79,7 @@ public final class ServerGroup implements Serializable, AutoCloseable {
                 addresses = null;
             }
         }
-        return new ServerGroup(out, clients, bound, wait.toMillis(), addresses, token);
+        return new ServerGroup(out, bound, wait.toMillis(), addresses, token);
     }
 
     /** The longest a call to a server may take: a gate's wait and a margin. */
@@ -98,9 +97,18 @@ public final class ServerGroup implements Serializable, AutoCloseable {
         return servers.size();
     }
 
-    /** The clients that push. @return the workers, or the nodes */
-    public int clients() {
-        return clients;
+    /**
+     * The clients that push in a node layout: one per node (its leader, for the node's sum)
+     * when the job spans nodes and some node holds several ranks, else one per worker. A
+     * recovery or resize that moves ranks between nodes changes it; every rank and every seed
+     * reads it from the group's layout of the moment.
+     *
+     * @param nodes the nodes the ranks are on
+     * @param workers the ranks
+     * @return the clients
+     */
+    public static int clients(int nodes, int workers) {
+        return nodes > 1 && nodes < workers ? nodes : workers;
     }
 
     /**
@@ -124,8 +132,9 @@ public final class ServerGroup implements Serializable, AutoCloseable {
      * @param parameters the whole flat vector
      * @param shapes the model's parameter tensors
      * @param clock the steps the job has completed
+     * @param clients the clients that push from now on ({@link #clients})
      */
-    public void seed(float[] parameters, List<long[]> shapes, long clock) {
+    public void seed(float[] parameters, List<long[]> shapes, long clock, int clients) {
         ServerShards shards = ServerShards.of(shapes, servers.size());
         List<ObjectRef<Long>> refs = new ArrayList<>();
         for (int s = 0; s < servers.size(); s++) {

@@ -51,6 +51,12 @@ public final class ShardState {
      */
     public synchronized float[] pushPull(int client, long clock, float[] delta) {
         requireOpen();
+        if (client < 0 || client >= clocks.length) {
+            // a client that holds another node layout than the seed's would skew the gate
+            throw new DmlException("A parameter server seeded for " + clocks.length
+                    + " clients got a change from client " + client + ".",
+                    "Seed the servers for the group's node layout after it changes.");
+        }
         if (delta.length != values.length) {
             throw new DmlException("A parameter server holding " + values.length + " floats got"
                     + " a change of " + delta.length + ".", "Seed the servers before pushing.");

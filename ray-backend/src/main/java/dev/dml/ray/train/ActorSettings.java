@@ -3,6 +3,7 @@ package dev.dml.ray.train;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
 import dev.dml.ray.collective.TransportKind;
+import io.ray.api.function.RayFunc0;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -17,9 +18,11 @@ import java.util.stream.IntStream;
  * @param timeout how long a call or a collective may wait
  * @param placement the job's placement group, or null where there is none (LOCAL mode)
  * @param transport how the workers' collectives move data
+ * @param worker the workers' constructor; null for {@code TrainWorker::new} (tests set their
+ *     own, in Ray's LOCAL mode)
  */
 record ActorSettings(double cpus, double gpus, List<String> jvmOptions, Duration timeout,
-        JobPlacement placement, TransportKind transport) {
+        JobPlacement placement, TransportKind transport, RayFunc0<TrainWorker> worker) {
 
     ActorSettings {
         jvmOptions = List.copyOf(jvmOptions);
@@ -39,7 +42,8 @@ record ActorSettings(double cpus, double gpus, List<String> jvmOptions, Duration
     }
 
     private ActorGroupBuilder<TrainWorker> group(List<Integer> bundles) {
-        ActorGroupBuilder<TrainWorker> b = ActorGroup.builder(TrainWorker::new)
+        ActorGroupBuilder<TrainWorker> b = ActorGroup.builder(
+                        worker != null ? worker : TrainWorker::new)
                 .setSize(bundles.size()).optCpusPerActor(cpus).optGpusPerActor(gpus)
                 .optTimeout(timeout).optTransport(transport);
         jvmOptions.forEach(b::addJvmOption);

@@ -1,11 +1,14 @@
 package dev.dml.ray.train;
 
+import dev.dml.Closeables;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.ps.NodeAggregatedLink;
 import dev.dml.ray.ps.ServerGroup;
 import dev.dml.ray.ps.ServerLink;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * A data-parallel rank's run of asynchronous steps ({@code --sync async|ssp:S}), in its {@link
@@ -25,8 +28,14 @@ import dev.dml.ray.ps.ServerLink;
 final class AsyncStep implements StepStrategy {
 
     private final ServerGroup servers;
-    private final ServerLink link;
+    private final List<long[]> shapes;
     private final CollectiveWorker rank;
+    /** The link for {@link #linkedFor}; opened again when the group's layout changes. */
+    private ServerLink link;
+    /** The layout the link was opened for: rank, world size and {@code nodePlace()}. */
+    private int[] linkedFor;
+    /** The clients that push in that layout: the workers, or one leader per node. */
+    private int clients;
     /** The parameters the servers last sent: the base of the next change. */
     private float[] base;
     /** The shard's reading order in {@link #orderEpoch}; null without shuffling. */
@@ -35,45 +44,66 @@ final class AsyncStep implements StepStrategy {
     /** Steps completed over the job, as of the last step. */
     private volatile long completed = -1;
 
-    /**
-     * Opens a rank's link to the servers: its own, or, when the servers count one client per
-     * node (the job spans nodes, and some node holds several ranks), through its node's leader.
-     */
     AsyncStep(ServerGroup servers, ModelStage m, CollectiveWorker rank) {
         this.rank = rank;
         this.servers = servers;
-        int[] place = rank.nodePlace();
-        if (servers.clients() == rank.info().worldSize()) {
-            this.link = servers.link(m.parameterShapes(), rank.info().rank());
-        } else {
-            this.link = new NodeAggregatedLink(servers.link(m.parameterShapes(), place[0]),
-                    new NodeAggregatedLink.Node() {
-                        @Override
-                        public float[] sum(float[] data) {
-                            return rank.nodeSum(data);
-                        }
-
-                        @Override
-                        public float[] fromLeader(float[] data) {
-                            return rank.nodeBroadcast(data);
-                        }
-
-                        @Override
-                        public boolean leads() {
-                            return place[2] == 1;
-                        }
-                    });
-        }
+        this.shapes = m.parameterShapes();
+        link();
     }
 
-    /** Seeds the servers with this replica's parameters (rank 0, before a run of steps). */
+    /**
+     * This rank's link to the servers for the group as it is now: its own, or, when the
+     * servers count one client per node, through its node's leader. A recovery or resize joins
+     * the ranks again, maybe on other nodes, which changes who leads a node and how many
+     * clients push; the link is then opened anew, so no node has two leaders or none.
+     */
+    private ServerLink link() {
+        int[] place = rank.nodePlace();
+        int me = rank.info().rank();
+        int size = rank.info().worldSize();
+        int[] layout = {me, size, place[0], place[1], place[2]};
+        if (link != null && Arrays.equals(layout, linkedFor)) {
+            return link;
+        }
+        ServerLink old = link;
+        link = null;
+        Closeables.closeAll(old);
+        clients = ServerGroup.clients(place[1], size);
+        boolean leads = place[2] == 1;
+        link = clients == size ? servers.link(shapes, me)
+                : new NodeAggregatedLink(servers.link(shapes, place[0]),
+                        new NodeAggregatedLink.Node() {
+                            @Override
+                            public float[] sum(float[] data) {
+                                return rank.nodeSum(data);
+                            }
+
+                            @Override
+                            public float[] fromLeader(float[] data) {
+                                return rank.nodeBroadcast(data);
+                            }
+
+                            @Override
+                            public boolean leads() {
+                                return leads;
+                            }
+                        });
+        linkedFor = layout;
+        return link;
+    }
+
+    /**
+     * Seeds the servers with this replica's parameters (rank 0, before a run of steps), for
+     * the clients of the group's layout now.
+     */
     void seed(ModelStage m, long clock) {
-        servers.seed(m.parameters(), m.parameterShapes(), clock);
+        link();
+        servers.seed(m.parameters(), shapes, clock, clients);
     }
 
     /** Takes the servers' parameters, as every rank does after a run: the replicas agree. */
     void pull(ModelStage m) {
-        base = link.pull();
+        base = link().pull();
         m.setParameters(base);
     }
 
@@ -86,6 +116,7 @@ final class AsyncStep implements StepStrategy {
             order = config.readOrder(range.epoch, rank.info().rank(), shard.rows());
             orderEpoch = range.epoch;
         }
+        ServerLink to = link();
         int n = range.count;
         float[] losses = new float[n];
         long[] compute = new long[n];
@@ -104,9 +135,9 @@ final class AsyncStep implements StepStrategy {
                 delta[j] -= base[j];
             }
             long t1 = System.nanoTime();
-            long sent = link.bytes();
-            base = link.pushPull(range.globalFirst + i + 1, delta);
-            bytes[i] = link.bytes() - sent;
+            long sent = to.bytes();
+            base = to.pushPull(range.globalFirst + i + 1, delta);
+            bytes[i] = to.bytes() - sent;
             long t2 = System.nanoTime();
             m.setParameters(base);
             compute[i] = (t1 - t0) + (System.nanoTime() - t2);
@@ -124,6 +155,6 @@ final class AsyncStep implements StepStrategy {
     /** Closes the link's connections to the servers. */
     @Override
     public void close() {
-        link.close();
+        Closeables.closeAll(link);
     }
 }

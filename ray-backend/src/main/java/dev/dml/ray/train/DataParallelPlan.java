@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import dev.dml.events.JobNotice;
 import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
@@ -11,6 +12,7 @@ import dev.dml.ray.collective.TransportKind;
 import dev.dml.ray.ps.ServerGroup;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +33,11 @@ final class DataParallelPlan implements StepPlan {
     static final java.time.Duration REPLACE_WAIT = java.time.Duration.ofSeconds(20);
     /** How long new workers of a growing job may take to start. */
     static final java.time.Duration GROW_WAIT = java.time.Duration.ofSeconds(30);
-    /** How long after a growth that failed it tries again, with no new node. */
-    private static final long RETRY_NANOS = 30_000_000_000L;
 
     private final int fewest;
     private final int shardCount;
     private final int batchSize;
-    private final WorkerRoom room;
+    private final ElasticRoom room;
     private ActorSettings settings;
     private ActorGroup<TrainWorker> group;
     private List<WorkerInfo> who;
@@ -46,11 +46,6 @@ final class DataParallelPlan implements StepPlan {
     private WorkerConfig config;
     /** The ranks the last {@link #replace} started anew; they hold no snapshot. */
     private List<Integer> fresh = List.of();
-    /** Slots of workers a shrink dropped, whose bundles a growth uses first. */
-    private final List<Slot> freeSlots = new ArrayList<>();
-    private int roomSeen;
-    /** When a growth that failed may be tried again with no new node; MIN_VALUE: now. */
-    private long retryAfter = Long.MIN_VALUE;
     /** Parameter servers of an asynchronous job ({@code --ps}); 0 in a synchronous one. */
     private int serverCount;
     /** The staleness bound S of {@code --sync ssp:S}, or -1 for {@code async}. */
@@ -69,7 +64,7 @@ final class DataParallelPlan implements StepPlan {
         this.fewest = fewest;
         this.shardCount = shards;
         this.batchSize = batchSize;
-        this.room = room;
+        this.room = new ElasticRoom(room);
     }
 
     /**
@@ -122,17 +117,14 @@ final class DataParallelPlan implements StepPlan {
     @Override
     public List<WorkerInfo> open(ActorSettings settings, JobControl control) {
         this.settings = settings;
-        roomSeen = room.slots();
+        int roomSeen = room.open();
         int size = settings.placement() != null ? settings.placement().size()
                 : Math.max(fewest, Math.min(shardCount, roomSeen));
         group = settings.group(size).open();
         control.attach(group);
         if (serverCount > 0) {
-            // a job that spans nodes, some holding several ranks, pushes once per node
-            List<WorkerInfo> w = group.workers();
-            int nodes = (int) w.stream().map(WorkerInfo::nodeId).distinct().count();
-            int clients = nodes > 1 && nodes < w.size() ? nodes : w.size();
-            servers = ServerGroup.start(serverCount, clients, bound, settings.timeout(),
+            // as many clients as workers at most; each seed names those of the node layout
+            servers = ServerGroup.start(serverCount, group.size(), bound, settings.timeout(),
                     settings.jvmOptions(), settings.transport() == TransportKind.TCP);
             control.attach(servers);
         }
@@ -233,53 +225,55 @@ final class DataParallelPlan implements StepPlan {
     }
 
     @Override
-    public Resize grow(JobControl control, long step) {
-        long now = System.nanoTime();
-        if (!elastic() || group.size() >= shardCount
-                || (retryAfter != Long.MIN_VALUE && now - retryAfter < 0)) {
-            return null;
-        }
-        int slots = room.slots();
-        boolean joined = slots > roomSeen;
-        roomSeen = Math.min(roomSeen, slots); // a lost node lowers the bar for the next join
-        int want = Math.min(shardCount, slots) - group.size();
-        if (!joined || want <= 0) {
+    public Resize grow(JobControl control, long step, Consumer<JobNotice> notices) {
+        if (!elastic()) {
             return null;
         }
         int before = group.size();
-        List<Slot> where = new ArrayList<>(freeSlots.subList(0, Math.min(want,
-                freeSlots.size())));
-        if (where.size() < want) {
-            where.addAll(settings.placement() == null
-                    ? java.util.Collections.nCopies(want - where.size(), Slot.ANYWHERE)
-                    : settings.placement().extend(want - where.size(), GROW_WAIT));
-        }
+        List<Slot> where = room.next(before, shardCount, settings.placement(), GROW_WAIT);
         if (where.isEmpty()) {
-            retryAfter = now + RETRY_NANOS;
             return null;
         }
         byte[] state = group.callOne(0, TrainWorker::saveState);
         try {
-            group = group.grow(where, GROW_WAIT);
+            group = group.grow(where, GROW_WAIT); // on a failure the old group joins again
         } catch (CollectiveException e) {
-            LOG.warn("{} more worker(s) did not start; trying again later: {}", where.size(),
-                    e.getMessage());
-            where.stream().filter(w -> !freeSlots.contains(w)).forEach(freeSlots::add);
-            retryAfter = now + RETRY_NANOS;
-            return null;
+            return notGrown(where, e, step, notices);
         }
-        freeSlots.removeAll(where);
-        roomSeen = slots;
         control.attach(group);
-        who = group.workers();
         fresh = java.util.stream.IntStream.range(before, group.size()).boxed().toList();
-        assign(false);
-        for (int r : fresh) {
-            group.callOne(r, TrainWorker::initAlone, config);
-            group.callOne(r, TrainWorker::restore, state);
+        try {
+            assign(false);
+            for (int r : fresh) {
+                group.callOne(r, TrainWorker::initAlone, config);
+                group.callOne(r, TrainWorker::restore, state);
+            }
+        } catch (RuntimeException e) {
+            // a new worker failed after it joined: drop the new ones; the others hold the state
+            group = group.shrink(fresh);
+            control.attach(group);
+            fresh = List.of();
+            assign(false);
+            return notGrown(where, e, step, notices);
         }
+        room.grew(where);
+        who = group.workers();
         return new Resize(step, before, group.size(), "grew onto room that joined the cluster",
                 who);
+    }
+
+    /** Goes on with the workers there were, says why in one line, and tries again later. */
+    private Resize notGrown(List<Slot> where, RuntimeException e, long step,
+            Consumer<JobNotice> notices) {
+        LOG.warn("{} more worker(s) did not join; trying again later", where.size(), e);
+        room.failed(where);
+        String why = e instanceof DmlException d ? d.whatTemplate()
+                : DmlException.literal(String.valueOf(e));
+        why = why.endsWith(".") ? why : why + ".";
+        notices.accept(new JobNotice(step, "The job could not grow to " + (group.size()
+                + where.size()) + " workers and goes on with its " + group.size() + ": " + why
+                + " It tries again in " + ElasticRoom.RETRY.toSeconds() + " s."));
+        return null;
     }
 
     @Override
@@ -338,7 +332,7 @@ final class DataParallelPlan implements StepPlan {
         if (lost.contains(0) && validation != null) {
             group.callOne(0, TrainWorker::loadValidation, validation);
         }
-        for (int r : lost) {
+        for (int r : lost) { // the others' server links follow the new node layout (AsyncStep)
             group.callOne(r, TrainWorker::initAlone, config);
             if (servers != null) {
                 group.callOne(r, TrainWorker::connectServers, servers);
@@ -357,7 +351,7 @@ final class DataParallelPlan implements StepPlan {
                     + " the job's least, {workers=" + fewest + ":" + shardCount + "}.",
                     "Add nodes to the cluster, or lower the least of {workers}.", noRoom);
         }
-        lost.forEach(r -> freeSlots.add(group.slot(r)));
+        lost.forEach(r -> room.free(group.slot(r)));
         group = group.shrink(lost);
         control.attach(group);
         who = group.workers();

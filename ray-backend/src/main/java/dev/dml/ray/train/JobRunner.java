@@ -71,6 +71,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final int earlyStop;
     /** How many workers the cluster could hold; tests set their own, in Ray's LOCAL mode. */
     transient WorkerRoom room;
+    transient io.ray.api.function.RayFunc0<TrainWorker> worker; // tests' own; null: TrainWorker
     private final ArrayList<String> notices;
     /** {@code --sync} and {@code --ps}: 0 servers for a synchronous job. */
     private final String sync;
@@ -159,7 +160,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                     plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
             control.attach(where);
             List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
-                    where, TransportKind.of(transport)), control);
+                    where, TransportKind.of(transport), worker), control);
             started = true;
             context.emit(new JobStarted(who));
             if (gpus > 0) { // each worker's device, or its refusal, before any data is sent
@@ -304,7 +305,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                     stopped = true;
                     break;
                 }
-                Resize grown = plan.grow(control, gs);
+                Resize grown = plan.grow(control, gs, context::emit);
                 if (grown != null) {
                     who = grown.workers();
                     context.emit(grown);

@@ -109,9 +109,11 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
      *
      * @param control the job's control, which kills the new actors on a stop
      * @param step the steps the job has completed
+     * @param notices gets one line when a growth fails and the job goes on as it was
      * @return what changed, or null when nothing did
      */
-    default dev.dml.events.Resize grow(JobControl control, long step) {
+    default dev.dml.events.Resize grow(JobControl control, long step,
+            java.util.function.Consumer<dev.dml.events.JobNotice> notices) {
         return null;
     }
 

@@ -124,6 +124,30 @@ class ActorGroupLocalTest {
     }
 
     @Test
+    void row2AGrowWhoseNewWorkerFailsAfterListenLeavesTheOldGroupWorking() {
+        try (ActorGroup<JoinFailingWorker> group = ActorGroup.builder(JoinFailingWorker::new)
+                .setSize(2).optCpusPerActor(0).optTimeout(Duration.ofSeconds(10)).open()) {
+            List<float[]> in = CommunicatorTest.randomInputs(2, 1001, 21);
+            assertArrayEquals(CommunicatorTest.mean(in),
+                    group.allReduce(in, ReduceOp.AVERAGE).get(1), 1e-6f);
+            JoinFailingWorker.failNewOnes = true;
+            // the survivors listen anew (closing their endpoints), then the new one fails
+            CollectiveException e = assertThrows(CollectiveException.class,
+                    () -> group.grow(List.of(Slot.ANYWHERE), Duration.ofSeconds(10)));
+            assertTrue(e.getMessage().contains("died while joining"), e.getMessage());
+            // the survivors are the old group again: its next collective works
+            List<float[]> next = CommunicatorTest.randomInputs(2, 1001, 22);
+            List<float[]> out = group.allReduce(next, ReduceOp.AVERAGE);
+            for (float[] o : out) {
+                assertArrayEquals(CommunicatorTest.mean(next), o, 1e-6f);
+            }
+            assertEquals(2, group.size());
+        } finally {
+            JoinFailingWorker.failNewOnes = false;
+        }
+    }
+
+    @Test
     void sizeMustBePositive() {
         CollectiveException e = assertThrows(CollectiveException.class,
                 () -> ActorGroup.builder(ProbeWorker::new).setSize(0));

@@ -61,4 +61,15 @@ class ShardStateTest {
         assertTrue(e.what().startsWith("A worker at step 1 waited 200 ms for the slowest, still at"
                 + " step 0"), e.what());
     }
+
+    @Test
+    void row3AChangeFromAClientTheSeedDidNotCountIsRefusedAndAddsNothing() {
+        ShardState s = new ShardState();
+        s.seed(new float[] {5}, 0, 2, 0, 10_000); // seeded for two nodes' leaders
+        DmlException e = assertThrows(DmlException.class, () -> s.pushPull(2, 1,
+                new float[] {1}));
+        assertTrue(e.what().equals("A parameter server seeded for 2 clients got a change from"
+                + " client 2."), e.what());
+        assertArrayEquals(new float[] {5}, s.pull(), "the stray change is not in the shard");
+    }
 }
