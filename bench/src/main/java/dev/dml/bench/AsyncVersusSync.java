@@ -36,10 +36,7 @@ final class AsyncVersusSync implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!MlpJobs.haveData()) {
-            throw new IllegalStateException("A1 needs Fashion-MNIST; install the Debian package"
-                    + " dataset-fashion-mnist (bash bin/install does).");
-        }
+        MlpJobs.requireData("A1");
         Table train = MlpJobs.table(ROWS);
         Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST,
                 TEST_ROWS).toTable();

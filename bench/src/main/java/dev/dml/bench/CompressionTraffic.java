@@ -70,10 +70,7 @@ final class CompressionTraffic implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!MlpJobs.haveData()) {
-            throw new IllegalStateException("P5 needs Fashion-MNIST; install the Debian package"
-                    + " dataset-fashion-mnist (bash bin/install does).");
-        }
+        MlpJobs.requireData("P5");
         List<String> schemesRun = schemes();
         String topK = schemesRun.contains(TOP_K) ? TOP_K : schemesRun.stream()
                 .filter(x -> x.startsWith("topk:")).findFirst().orElse(null);

@@ -45,11 +45,10 @@ final class CrossNodeCost implements Benchmark {
     @Override
     public BenchResult run(String command) throws Exception {
         String why = NamespacedCluster.unavailable().orElse(null);
-        if (why != null || !MlpJobs.haveData()) {
-            throw new IllegalStateException("P10 cannot run here: " + (why != null ? why
-                    : "no Fashion-MNIST (bash bin/install installs dataset-fashion-mnist)")
-                    + ".");
+        if (why != null) {
+            throw new IllegalStateException("P10 cannot run here: " + why + ".");
         }
+        MlpJobs.requireData("P10");
         Table table = MlpJobs.table(2 * STEPS * BATCH);
         Case spread = new Case("two_nodes", "spread", "2 workers, one on each of two nodes",
                 table);

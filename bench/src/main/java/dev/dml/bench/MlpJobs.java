@@ -1,5 +1,6 @@
 package dev.dml.bench;
 
+import dev.dml.DmlException;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import dev.dml.events.EpochMetrics;
@@ -50,6 +51,19 @@ final class MlpJobs {
     /** Returns whether Debian's Fashion-MNIST is installed. */
     static boolean haveData() {
         return Files.isRegularFile(FashionMnist.DEBIAN_DIR.resolve("train-images-idx3-ubyte.gz"));
+    }
+
+    /**
+     * Refuses a benchmark that needs Fashion-MNIST where it is not installed.
+     *
+     * @param id the benchmark's id, as {@code bench/run} takes it
+     */
+    static void requireData(String id) {
+        if (!haveData()) {
+            throw new DmlException(id + " needs Fashion-MNIST in " + FashionMnist.DEBIAN_DIR
+                    + ".", "Install the Debian package dataset-fashion-mnist (bash bin/install"
+                    + " does).");
+        }
     }
 
     /** Returns the first {@code rows} training images as a table. */

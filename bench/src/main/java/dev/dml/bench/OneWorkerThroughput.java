@@ -43,10 +43,7 @@ final class OneWorkerThroughput implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!MlpJobs.haveData()) {
-            throw new IllegalStateException("P1 needs Fashion-MNIST; install the Debian package"
-                    + " dataset-fashion-mnist (bash bin/install does).");
-        }
+        MlpJobs.requireData("P1");
         Table table = MlpJobs.table(ROWS);
         TrainSpec spec = MlpJobs.spec(table, 1, BATCH, EPOCHS, "p1");
         int spe = spec.stepsPerEpoch();

@@ -42,10 +42,7 @@ final class PlanError implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!MlpJobs.haveData()) {
-            throw new IllegalStateException("C1 needs Fashion-MNIST (bash bin/install installs"
-                    + " dataset-fashion-mnist).");
-        }
+        MlpJobs.requireData("C1");
         Table table = MlpJobs.table(ROWS);
         Map<String, Object> cases = new LinkedHashMap<>();
         List<Double> errors = new ArrayList<>();

@@ -42,10 +42,7 @@ final class TorchDdpComparison implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!MlpJobs.haveData()) {
-            throw new DmlException("P3 needs Fashion-MNIST in " + FashionMnist.DEBIAN_DIR + ".",
-                    "Install the Debian package dataset-fashion-mnist (bash bin/install does).");
-        }
+        MlpJobs.requireData("P3");
         DdpTorchSide torch = DdpTorchSide.find();
         int rows = 0;
         for (DdpJob s : SETTINGS) {

@@ -31,10 +31,7 @@ final class TwoWorkerScaling implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!MlpJobs.haveData()) {
-            throw new IllegalStateException("P2 needs Fashion-MNIST; install the Debian package"
-                    + " dataset-fashion-mnist (bash bin/install does).");
-        }
+        MlpJobs.requireData("P2");
         TrainSpec one = MlpJobs.spec(MlpJobs.table(STEPS * BATCH), 1, BATCH, EPOCHS, "p2-1w");
         TrainSpec two = MlpJobs.spec(MlpJobs.table(2 * STEPS * BATCH), 2, BATCH, EPOCHS, "p2-2w");
         TrainSpec strong = MlpJobs.spec(MlpJobs.table(STEPS * BATCH), 2, BATCH / 2, EPOCHS,

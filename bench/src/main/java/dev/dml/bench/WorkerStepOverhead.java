@@ -52,10 +52,7 @@ final class WorkerStepOverhead implements Benchmark {
 
     @Override
     public BenchResult run(String command) throws Exception {
-        if (!MlpJobs.haveData()) {
-            throw new IllegalStateException("P15 needs Fashion-MNIST; install the Debian package"
-                    + " dataset-fashion-mnist (bash bin/install does).");
-        }
+        MlpJobs.requireData("P15");
         Table table = MlpJobs.table(BATCH * STEPS_PER_EPOCH);
         int steady = (EPOCHS - 1) * STEPS_PER_EPOCH;
         List<Model> models = List.of(new Model("cnn", true), new Model("mlp", false));

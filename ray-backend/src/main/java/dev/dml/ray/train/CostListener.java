@@ -5,6 +5,8 @@ import dev.dml.cost.CostMeter;
 import dev.dml.cost.Limits;
 import dev.dml.events.JobCost;
 import dev.dml.events.JobNotice;
+import dev.dml.events.Recovery;
+import dev.dml.events.Resize;
 import dev.dml.events.WorkerInfo;
 import java.io.Serializable;
 import java.util.List;
@@ -50,6 +52,21 @@ final class CostListener implements DriverListener {
         this.clock = clock;
     }
 
+    @Override
+    public void onStart(List<WorkerInfo> workers) {
+        start(workers, 0);
+    }
+
+    @Override
+    public void onResize(Resize resize) {
+        workers(resize.workers(), resize.step());
+    }
+
+    @Override
+    public void onRecovery(Recovery recovery) {
+        workers(recovery.workers(), recovery.resumedFrom());
+    }
+
     /**
      * Prices the workers' nodes and starts the meter; a budget on nodes without a known price
      * fails here, before any step, since it could never stop the job.
@@ -74,7 +91,7 @@ final class CostListener implements DriverListener {
         emitCost(now);
     }
 
-    /** After a recovery: the workers may sit on other nodes, at another price. */
+    /** After a recovery or a resize: the workers may sit on other nodes, at another price. */
     void workers(List<WorkerInfo> workers, long atStep) {
         rate = rates.apply(workers);
         long now = clock.getAsLong();

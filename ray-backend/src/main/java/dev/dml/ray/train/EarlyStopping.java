@@ -1,7 +1,10 @@
 package dev.dml.ray.train;
 
 import dev.dml.events.EpochMetrics;
+import dev.dml.events.JobNotice;
+import java.io.Serializable;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -12,17 +15,41 @@ import java.util.function.Supplier;
  * stopped early or ran every epoch. The best epoch is read from the epochs kept so far, so
  * epochs a recovery runs again count once.
  */
-final class EarlyStopping {
+final class EarlyStopping implements DriverListener {
 
     private final int patience;
+    private final JobHistory history;
+    private final Supplier<float[]> parameters;
+    private final Consumer<Serializable> emit;
     private float[] bestParameters;
     private int bestEpoch;
     private float bestLoss = Float.NaN;
     private int stoppedAfter;
 
-    /** @param patience epochs without a better validation loss, at least 1 */
-    EarlyStopping(int patience) {
+    /**
+     * @param patience epochs without a better validation loss, at least 1
+     * @param history the job's kept epochs, which hears each epoch before this listener
+     * @param parameters the whole model's parameters now, fetched only for a best epoch
+     * @param emit sends the notice of the stop
+     */
+    EarlyStopping(int patience, JobHistory history, Supplier<float[]> parameters,
+            Consumer<Serializable> emit) {
         this.patience = patience;
+        this.history = history;
+        this.parameters = parameters;
+        this.emit = emit;
+    }
+
+    @Override
+    public void onEpoch(EpochMetrics epoch) {
+        if (stoppedAfter == 0 && afterEpoch(history.epochs(), parameters)) {
+            emit.accept(new JobNotice(epoch.steps(), notice()));
+        }
+    }
+
+    @Override
+    public boolean finishedEarly() {
+        return stoppedAfter > 0;
     }
 
     /**

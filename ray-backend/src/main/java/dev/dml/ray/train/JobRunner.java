@@ -2,7 +2,6 @@ package dev.dml.ray.train;
 
 import dev.dml.DmlException;
 import dev.dml.cost.Limits;
-import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobNotice;
 import dev.dml.events.JobStarted;
 import dev.dml.events.Recovery;
@@ -29,9 +28,10 @@ import org.slf4j.LoggerFactory;
  * The one lifecycle of every training job, in the driver, whatever its strategy: check the
  * cluster's resources, start the workers, load their shards, initialise (or restore from a
  * checkpoint), run the steps, validate after each epoch, report, and release. The strategy's
- * {@link StepPlan} says how workers run steps; {@link DriverListener}s add checkpoints and the
- * divergence check between calls. Built in the kernel from a {@link TrainSpec} (the shards are
- * encoded there), run in the driver.
+ * {@link StepPlan} says how workers run steps; {@link DriverListener}s, which hear the job's
+ * events as the kernel does ({@link JobEvents}), keep its history, count its cost, write
+ * checkpoints, check the replicas and stop it early. Built in the kernel from a {@link
+ * TrainSpec} (the shards are encoded there), run in the driver.
  */
 final class JobRunner implements DriverTask<TrainResult> {
 
@@ -152,7 +152,8 @@ final class JobRunner implements DriverTask<TrainResult> {
                         .withServers(parameterServers, SyncResolution.staleness(sync));
         GpuAssignment.requireAtMostOne(gpus);
         ClusterResources.check(plan.fewestActors(), cpus, gpus);
-        JobControl control = context.register(key, new JobControl());
+        JobEvents events = new JobEvents(context);
+        JobControl control = events.register(key, new JobControl());
         boolean started = false;
         CheckpointStore store = null;
         try {
@@ -162,24 +163,29 @@ final class JobRunner implements DriverTask<TrainResult> {
             List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
                     where, TransportKind.of(transport), worker), control);
             started = true;
-            context.emit(new JobStarted(who));
+            events.add(new DivergenceCheck());
+            // prices the workers' nodes as it hears them start
+            CostListener cost = events.add(new CostListener(limits, w -> JobRate.of(w,
+                    ClusterPricing.of(context), ClusterNodes.labels()), events::emit,
+                    System::nanoTime));
+            events.emit(new JobStarted(who));
             if (gpus > 0) { // each worker's device, or its refusal, before any data is sent
                 plan.stages().forEach(g -> g.callAll(TrainWorker::selectDevice, gpus));
             }
-            CostListener cost = new CostListener(limits, w -> JobRate.of(w,
-                    ClusterPricing.of(context), ClusterNodes.labels()), context::emit,
-                    System::nanoTime);
-            cost.start(who, 0);
-            notices.forEach(n -> context.emit(new JobNotice(0, n)));
+            notices.forEach(n -> events.emit(new JobNotice(0, n)));
             plan.load(shards, validation);
             plan.init(config);
             store = checkpointDir == null ? null : CheckpointStore.open(
                     Path.of(checkpointDir), name, describe(plan), sharedStore);
             if (store != null) {
                 store.checkShared(plan);
+                if (checkpointEvery > 0) {
+                    events.add(new CheckpointListener(store, checkpointEvery, stepsPerEpoch,
+                            stopOnFailedCheckpoint, events::emit));
+                }
             }
-            long start = resume ? Math.max(0, restore(plan, store, context, true)) : 0;
-            return loop(context, control, plan, who, start, t0, store, cost);
+            long start = resume ? Math.max(0, restore(plan, store, events, true)) : 0;
+            return loop(events, control, plan, who, start, t0, store, cost);
         } catch (RuntimeException e) {
             if (control.killed()) {
                 throw new DmlException("Training job " + job + " was stopped; its workers were"
@@ -246,16 +252,6 @@ final class JobRunner implements DriverTask<TrainResult> {
         return h.step();
     }
 
-    private List<DriverListener> listeners(CheckpointStore store, DriverContext context,
-            CostListener cost) {
-        List<DriverListener> out = new ArrayList<>(List.of(new DivergenceCheck(), cost));
-        if (store != null && checkpointEvery > 0) {
-            out.add(new CheckpointListener(store, checkpointEvery, stepsPerEpoch,
-                    stopOnFailedCheckpoint, context::emit));
-        }
-        return out;
-    }
-
     /** Where a recovery gets its state when no peer holds a snapshot. */
     private Recoveries.Fallback fallback(StepPlan plan, CheckpointStore store,
             DriverContext context) {
@@ -277,22 +273,21 @@ final class JobRunner implements DriverTask<TrainResult> {
         };
     }
 
-    private TrainResult loop(DriverContext context, JobControl control, StepPlan plan,
+    private TrainResult loop(JobEvents events, JobControl control, StepPlan plan,
             List<WorkerInfo> started, long start, long t0, CheckpointStore store,
             CostListener cost) {
-        List<DriverListener> listeners = listeners(store, context, cost);
-        Recoveries recoveries = new Recoveries(key, maxFailures, fallback(plan, store, context));
+        Recoveries recoveries = new Recoveries(key, maxFailures, fallback(plan, store, events));
         long total = (long) epochs * stepsPerEpoch;
-        List<StepMetrics> steps = new ArrayList<>();
-        List<EpochMetrics> epochList = new ArrayList<>();
-        int examplesPerStep = config.batchSize * config.accumulate * plan.shards();
-        EpochTotals epoch = new EpochTotals(examplesPerStep);
+        JobHistory history = events.add(new JobHistory(
+                config.batchSize * config.accumulate * plan.shards(), stepsPerEpoch));
+        EarlyStopping early = earlyStop <= 0 ? null : events.add(new EarlyStopping(earlyStop,
+                history, () -> StageStates.parameters(plan.stages()), events::emit));
         List<WorkerInfo> who = started;
         long gs = start;
         boolean stopped = false;
-        EarlyStopping early = earlyStop > 0 ? new EarlyStopping(earlyStop) : null;
-        StepCalls calls = new StepCalls(plan, listeners, stepsPerEpoch, reportEvery, total);
-        while (gs < total) {
+        StepCalls calls = new StepCalls(plan, events.listeners(), stepsPerEpoch, reportEvery,
+                total);
+        while (gs < total && !events.finishedEarly()) {
             boolean stopping = control.stopRequested();
             String limit = stopping ? null : calls.stopReason(gs);
             if (!calls.inFlight()) { // a call sent ahead runs its steps first
@@ -301,15 +296,14 @@ final class JobRunner implements DriverTask<TrainResult> {
                     break;
                 }
                 if (limit != null) {
-                    stopOnLimit(limit, gs, plan, store, context);
+                    stopOnLimit(limit, gs, plan, store, events);
                     stopped = true;
                     break;
                 }
-                Resize grown = plan.grow(control, gs, context::emit);
+                Resize grown = plan.grow(control, gs, events::emit);
                 if (grown != null) {
                     who = grown.workers();
-                    context.emit(grown);
-                    cost.workers(who, gs); // the new workers' nodes are paid from now on
+                    events.emit(grown); // the new workers' nodes are paid from now on
                 }
             }
             long resumeAt;
@@ -322,69 +316,52 @@ final class JobRunner implements DriverTask<TrainResult> {
                 if (chunk.steps().size() < call.range().count || !chunk.leaving().isEmpty()) {
                     calls.drop();
                 }
-                int e = call.range().epoch;
                 gs += chunk.steps().size();
-                for (DriverListener l : listeners) {
+                for (DriverListener l : events.listeners()) {
                     l.onSteps(plan, chunk, gs);
                 }
-                for (int i = 0; i < chunk.steps().size(); i++) {
-                    StepMetrics m = chunk.steps().get(i).withLearningRate(
-                            config.optimizer.learningRateAt(chunk.steps().get(i).step() - 1));
-                    steps.add(m);
-                    epoch.add(m);
-                    context.emit(m);
-                    if (i < chunk.pipeline().size()) {
-                        context.emit(chunk.pipeline().get(i));
-                    }
-                }
+                emitSteps(chunk, events);
                 if (chunk.leaving().isEmpty()) {
                     if (gs % stepsPerEpoch == 0) {
                         Evaluation eval = validation == null ? null : plan.evaluate();
-                        EpochMetrics em = epoch.end(e + 1, gs, eval);
-                        epochList.add(em);
-                        context.emit(em);
-                        if (early != null && early.afterEpoch(epochList,
-                                () -> StageStates.parameters(plan.stages()))) {
-                            context.emit(new JobNotice(gs, early.notice()));
-                            break;
-                        }
+                        events.emit(history.endEpoch(call.range().epoch + 1, gs, eval));
                     }
                     continue;
                 }
                 resumeAt = recoveries.afterNotice(chunk.leaving(), gs, who, plan, control,
-                        context);
+                        events);
             } catch (RuntimeException failure) {
                 calls.drop(); // its workers skip it, or are gone
-                resumeAt = recoveries.afterFailure(failure, gs, who, plan, control, context);
-            }
-            // Steps after the restored state run again: their first runs leave the record.
-            final long kept = resumeAt;
-            steps.removeIf(m -> m.step() > kept);
-            epochList.removeIf(m -> m.steps() > kept);
-            epoch = new EpochTotals(examplesPerStep);
-            for (StepMetrics m : steps) {
-                if (m.step() > (kept / stepsPerEpoch) * stepsPerEpoch) {
-                    epoch.add(m);
-                }
+                resumeAt = recoveries.afterFailure(failure, gs, who, plan, control, events);
             }
             List<Recovery> done = recoveries.recoveries();
             who = done.get(done.size() - 1).workers();
-            cost.workers(who, resumeAt);
             gs = resumeAt;
             calls.restart();
         }
         cost.end(gs);
         float[] last = StageStates.parameters(plan.stages());
         TrainResult r = new TrainResult(job, config.model, config.optimizer, columns,
-                early == null ? last : early.kept(last), steps, epochList, who, gs,
-                start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
+                early == null ? last : early.kept(last), history.steps(), history.epochs(), who,
+                gs, start > 0 ? start : -1, stopped, (System.nanoTime() - t0) / 1e9,
                 recoveries.recoveries()).withEarlyStop(early == null ? 0 : early.stoppedAfter(),
                         early == null ? 0 : early.bestEpoch());
         String trend = r.lossTrend(); // said with the summary, as scikit-learn warns
         if (trend != null) {
-            context.emit(new JobNotice(gs, trend));
+            events.emit(new JobNotice(gs, trend));
         }
         return r;
+    }
+
+    /** Sends a call's steps, each with its learning rate, and a staged job's stage times. */
+    private void emitSteps(StepChunk chunk, JobEvents events) {
+        for (int i = 0; i < chunk.steps().size(); i++) {
+            StepMetrics m = chunk.steps().get(i);
+            events.emit(m.withLearningRate(config.optimizer.learningRateAt(m.step() - 1)));
+            if (i < chunk.pipeline().size()) {
+                events.emit(chunk.pipeline().get(i));
+            }
+        }
     }
 
     /** A budget or deadline reached: checkpoint (unless one of this step exists) and say so. */
