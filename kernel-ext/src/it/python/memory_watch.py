@@ -18,6 +18,8 @@ MIB = 1 << 20
 # What a process is, by a mark on its command line; the first that matches names it.
 ROLES = [("DmlKernelMain", "kernel JVM"), ("DriverMain", "driver JVM"),
          ("DefaultWorker", "worker JVM"), ("embedded_head.py", "Ray head: ray start --block"),
+         ("ray::DashboardAgent", "Ray head: dashboard agent"),
+         ("ray::RuntimeEnvAgent", "Ray head: runtime-env agent"),
          ("ray start", "Ray head: ray start --block"), ("gcs_server", "Ray head: GCS server"),
          ("raylet/raylet", "Ray head: raylet"), ("dashboard/agent.py", "Ray head: dashboard agent"),
          ("runtime_env/agent", "Ray head: runtime-env agent"),

@@ -39,8 +39,8 @@ REPORT = REPO_ROOT / "test-output" / "binder" / "memory.json"
 # What binder/start sets, as the command lines of the processes must show it.
 # (what the command line shows, whether it is a JVM's, the options it must have)
 SMALL_JVM = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"]  # start's DML_JVM_OPTIONS
-CAPS = [("DmlKernelMain", True, ["-Xmx256m", *SMALL_JVM]),
-        ("DriverMain", True, ["-Xmx128m", *SMALL_JVM]),
+CAPS = [("DmlKernelMain", True, ["-Xmx384m", *SMALL_JVM]),
+        ("DriverMain", True, ["-Xmx256m", *SMALL_JVM]),
         ("DefaultWorker", True, ["-Xmx256m", *SMALL_JVM]),
         ("embedded_head.py start --head", False,
          ["--num-cpus=2", "--object-store-memory=104857600"])]
