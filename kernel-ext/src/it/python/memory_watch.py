@@ -112,8 +112,8 @@ class TreeSampler:
                 peaks[0], peaks[1] = max(peaks[0], pss), max(peaks[1], rss)
             if total > self.peak_pss:
                 self.peak_pss = total
-                self.at_peak = sorted(((pss, rss, self.commands[p][:100])
-                                       for p, (pss, rss) in sizes.items() if pss), reverse=True)
+                self.at_peak = sorted(((pss, rss, self.commands[p]) for p, (pss, rss)
+                                       in sizes.items() if pss), reverse=True)
 
     def processes(self):
         """Every process seen, largest peak PSS first: what it is, its peak PSS and RSS in MiB,
@@ -126,7 +126,7 @@ class TreeSampler:
     def processes_at_peak(self):
         """The processes at the peak of the summed PSS, largest first, as processes() has them."""
         return [{"what": role(cmd), "pss_mib": round(pss / MIB), "rss_mib": round(rss / MIB),
-                 "command": cmd} for pss, rss, cmd in self.at_peak if pss >= MIB]
+                 "command": cmd[:100]} for pss, rss, cmd in self.at_peak if pss >= MIB]
 
 
 class MemoryCgroup:
