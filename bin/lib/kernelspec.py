@@ -42,7 +42,17 @@ if [ -n "${{DML_KERNEL_HEAP:-}}" ]; then
   esac
   heap=-Xmx$DML_KERNEL_HEAP
 fi
-exec {java} $heap {options} -cp {classpath} dev.dml.kernel.DmlKernelMain "$@"
+# DML_JVM_OPTIONS: options for every JVM dml starts, this one too (Binder's start sets them).
+set -f  # the options are split at spaces, never expanded as file names
+for option in ${{DML_JVM_OPTIONS:-}}; do
+  case $option in
+    -*) ;;
+    *) echo "dml kernel: DML_JVM_OPTIONS has $option, which is not a JVM option;" \\
+            "write java's options separated by spaces, such as -XX:+UseSerialGC, or unset it" >&2
+       exit 2 ;;
+  esac
+done
+exec {java} $heap ${{DML_JVM_OPTIONS:-}} {options} -cp {classpath} dev.dml.kernel.DmlKernelMain "$@"
 """
 
 

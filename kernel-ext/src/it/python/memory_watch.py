@@ -15,6 +15,25 @@ import time
 from pathlib import Path
 
 MIB = 1 << 20
+# What a process is, by a mark on its command line; the first that matches names it.
+ROLES = [("DmlKernelMain", "kernel JVM"), ("DriverMain", "driver JVM"),
+         ("DefaultWorker", "worker JVM"), ("embedded_head.py", "Ray head: ray start --block"),
+         ("ray::DashboardAgent", "Ray head: dashboard agent"),
+         ("ray::RuntimeEnvAgent", "Ray head: runtime-env agent"),
+         ("ray start", "Ray head: ray start --block"), ("gcs_server", "Ray head: GCS server"),
+         ("raylet/raylet", "Ray head: raylet"), ("dashboard/agent.py", "Ray head: dashboard agent"),
+         ("runtime_env/agent", "Ray head: runtime-env agent"),
+         ("ray.util.client.server", "Ray head: Ray Client server"),
+         ("dashboard/dashboard.py", "Ray head: API server"), ("ray::", "Ray worker"),
+         ("run_notebooks.py", "nbclient (the Jupyter server's stand-in)")]
+
+
+def role(command):
+    """The ROLES name of a command line, else its program's name."""
+    for mark, name in ROLES:
+        if mark in command:
+            return name
+    return Path(command.split(" ", 1)[0]).name or "?"
 
 
 def descendants(root):
@@ -62,8 +81,9 @@ class TreeSampler:
     def __init__(self, cgroup=None, interval=0.2):
         self.cgroup, self.interval = cgroup, interval
         self.peak_pss = self.peak_rss = self.peak_working_set = 0
-        self.at_peak = []  # (pss, cmdline), largest first
+        self.at_peak = []  # (pss, rss, cmdline), largest first
         self.commands = {}  # pid -> command line
+        self.process_peaks = {}  # pid -> [peak PSS, peak RSS]
         self._root = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -79,18 +99,34 @@ class TreeSampler:
     def _run(self):
         while not self._stop.wait(self.interval):
             pids = descendants(self._root)
-            pss = [(_kib(f"/proc/{p}/smaps_rollup", "Pss:"), p) for p in pids]
-            total = sum(size for size, _ in pss)
-            self.peak_rss = max(self.peak_rss, sum(_kib(f"/proc/{p}/status", "VmRSS:")
-                                                   for p in pids))
+            sizes = {p: (_kib(f"/proc/{p}/smaps_rollup", "Pss:"),
+                         _kib(f"/proc/{p}/status", "VmRSS:")) for p in pids}
+            total = sum(pss for pss, _ in sizes.values())
+            self.peak_rss = max(self.peak_rss, sum(rss for _, rss in sizes.values()))
             if self.cgroup:
                 self.peak_working_set = max(self.peak_working_set, self.cgroup.working_set())
-            for pid in pids:  # the last one: a Ray worker starts as Python, then execs java
+            for pid, (pss, rss) in sizes.items():
+                # the last one: a Ray worker starts as Python, then execs java
                 self.commands[pid] = cmdline(pid) or self.commands.get(pid, "")
+                peaks = self.process_peaks.setdefault(pid, [0, 0])
+                peaks[0], peaks[1] = max(peaks[0], pss), max(peaks[1], rss)
             if total > self.peak_pss:
                 self.peak_pss = total
-                self.at_peak = sorted(((size, self.commands[p][:100]) for size, p in pss if size),
-                                      reverse=True)
+                self.at_peak = sorted(((pss, rss, self.commands[p]) for p, (pss, rss)
+                                       in sizes.items() if pss), reverse=True)
+
+    def processes(self):
+        """Every process seen, largest peak PSS first: what it is, its peak PSS and RSS in MiB,
+        and the start of its command line."""
+        rows = [{"what": role(self.commands.get(pid, "")), "pss_peak_mib": round(pss / MIB),
+                 "rss_peak_mib": round(rss / MIB), "command": self.commands.get(pid, "")[:100]}
+                for pid, (pss, rss) in self.process_peaks.items() if pss >= MIB]
+        return sorted(rows, key=lambda r: -r["pss_peak_mib"])
+
+    def processes_at_peak(self):
+        """The processes at the peak of the summed PSS, largest first, as processes() has them."""
+        return [{"what": role(cmd), "pss_mib": round(pss / MIB), "rss_mib": round(rss / MIB),
+                 "command": cmd[:100]} for pss, rss, cmd in self.at_peak if pss >= MIB]
 
 
 class MemoryCgroup:

@@ -4,9 +4,10 @@
 2. binder/apt.txt is installed as root, as repo2docker does (--no-install-recommends);
 3. as that user: a fresh Python environment (runtime.txt's Python, no system packages) gets
    binder/requirements.txt, then binder/postBuild runs (no sudo: the user has none);
-4. binder/start launches the demo notebooks on the kernel, run by nbclient, inside a memory
-   cgroup capped at mybinder.org's 2 GB. The test reports the peak memory and checks the
-   notebooks' outputs, and that start's caps reached every JVM and the Ray head.
+4. binder/start launches each demo notebook, 00 to 03, on the kernel, run by nbclient, inside a
+   memory cgroup capped at mybinder.org's 2 GB. The test reports each notebook's peak memory,
+   per process, checks that none passed GOAL, checks the notebooks' outputs, and that start's
+   caps reached every JVM and the Ray head.
 
 nbclient's Python stands in for the Jupyter server a Binder session runs (about as large).
 """
@@ -26,19 +27,28 @@ import nbformat
 import pytest
 
 from kernel_session import REPO_ROOT
-from memory_watch import MemoryCgroup, TreeSampler, mib, wait_for_empty
-from notebook_checks import check_model_parallel, check_quickstart, stream_text
+from memory_watch import MemoryCgroup, TreeSampler, wait_for_empty
+from notebook_checks import (check_fashion_mnist, check_model_parallel, check_quickstart,
+                             stream_text)
 
-# 03-fashion-mnist needs about 2.3 GB as written (see README), over what mybinder.org allows.
-NOTEBOOKS = ["00-hello", "01-quickstart", "02-model-parallel"]
+NOTEBOOKS = ["00-hello", "01-quickstart", "02-model-parallel", "03-fashion-mnist"]
 LIMIT = 2 << 30  # the most memory mybinder.org gives a session
+GOAL_MIB = 1600  # each notebook's peak, with room under LIMIT for a larger table or a worker
+# Known to peak over GOAL_MIB (bench/results/B1.json, met: false): the kernel, the driver and a
+# worker each hold its 12,000 images at once. It must still run in LIMIT with no OOM kill.
+OVER_GOAL = {"03-fashion-mnist"}
 DEBIAN_PYTHON = "/usr/bin/python3"  # 3.11, which binder/runtime.txt names
 REPORT = REPO_ROOT / "test-output" / "binder" / "memory.json"
 # What binder/start sets, as the command lines of the processes must show it.
 # (what the command line shows, whether it is a JVM's, the options it must have)
-CAPS = [("DmlKernelMain", True, ["-Xmx256m"]), ("DriverMain", True, ["-Xmx128m"]),
-        ("DefaultWorker", True, ["-Xmx256m"]),
-        ("ray start --head", False, ["--num-cpus=2", "--object-store-memory=104857600"])]
+SMALL_JVM = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"]  # start's DML_JVM_OPTIONS
+CAPS = [("DmlKernelMain", True, ["-Xmx384m", *SMALL_JVM]),
+        ("DriverMain", True, ["-Xmx256m", *SMALL_JVM]),
+        ("DefaultWorker", True, ["-Xmx256m", *SMALL_JVM]),
+        ("embedded_head.py start --head", False,
+         ["--num-cpus=2", "--object-store-memory=104857600"])]
+# Ray head processes that dml's embedded head leaves out (see EmbeddedHead)
+LEFT_OUT = ["ray.util.client.server", "dashboard/dashboard.py"]
 
 
 def copy_repository(home):
@@ -190,33 +200,44 @@ def test_binder_builds_and_runs_the_demos_within_2_gb(binder_user, tmp_path, cap
         left += list(home.glob("*/target"))
         assert not left, f"postBuild left build caches in the image: {left}"
 
-        sampler = TreeSampler(cgroup)
         if cgroup:
             wait_for_empty(cgroup)
             cgroup.reclaim()
             cgroup.limit(LIMIT)
         out = home / "binder-out"
-        log = tmp_path / "start.log"
-        run = as_user(user, env, ["./binder/start", f"{python_env}/bin/python",
-                                  "bin/lib/run_notebooks.py", str(out),
-                                  *[f"notebooks/{n}.ipynb" for n in NOTEBOOKS]], log, cgroup,
-                      session_tmp)
-        sampler.start(run.pid)
-        try:
-            run.wait(timeout=1800)
-        finally:
-            sampler.stop()
-        report = memory_report(sampler, cgroup)
+        report = {"goal_mib": GOAL_MIB, "limit_mib": LIMIT >> 20 if cgroup else None,
+                  "cgroup": cgroup.describe() if cgroup else "none could be made: sampled PSS only",
+                  "notebooks": {}}
+        commands = {}
+        for notebook in NOTEBOOKS:  # one at a time, as a session runs them
+            if cgroup:
+                wait_for_empty(cgroup)  # the last notebook's kernel and head are gone
+            log = tmp_path / f"start-{notebook}.log"
+            sampler = TreeSampler(cgroup)
+            run = as_user(user, env, ["./binder/start", f"{python_env}/bin/python",
+                                      "bin/lib/run_notebooks.py", str(out),
+                                      f"notebooks/{notebook}.ipynb"], log, cgroup, session_tmp)
+            sampler.start(run.pid)
+            try:
+                run.wait(timeout=1800)
+            finally:
+                sampler.stop()
+            report["notebooks"][notebook] = notebook_report(sampler)
+            commands.update(sampler.commands)
+            finish(run, log, f"binder/start with {notebook}", 1)
+        report.update(summary(report["notebooks"], cgroup))
         write_report(report, capsys)
-        finish(run, log, "binder/start with the demo notebooks", 1)
 
         assert report["oom_kills"] == 0, report
-        assert report["peak_mib"] <= LIMIT >> 20, report
-        check_caps(sampler.commands)
+        over = {n: r["peak_mib"] for n, r in report["notebooks"].items()
+                if r["peak_mib"] > GOAL_MIB and n not in OVER_GOAL}
+        assert not over, f"over {GOAL_MIB} MiB: {over}; per process in {REPORT}"
+        check_caps(commands)
         executed = {n: nbformat.read(out / f"{n}.ipynb", as_version=4) for n in NOTEBOOKS}
         assert "hello from dml" in "".join(stream_text(c) for c in executed["00-hello"].cells)
         check_quickstart(executed["01-quickstart"])
         check_model_parallel(executed["02-model-parallel"])
+        check_fashion_mnist(executed["03-fashion-mnist"])
     finally:
         end_processes_of(user.pw_uid)
         if cgroup:
@@ -225,35 +246,47 @@ def test_binder_builds_and_runs_the_demos_within_2_gb(binder_user, tmp_path, cap
 
 
 def check_caps(commands):
-    """Each cap of binder/start is on the command line of the processes it is for."""
+    """Each cap of binder/start is on the command line of the processes it is for, and the
+    embedded head started none of the processes it leaves out."""
     for marker, jvm, options in CAPS:
         matching = [cmd for cmd in commands.values() if marker in cmd
                     and (not jvm or Path(cmd.split()[0]).name == "java")]
         assert matching, f"no {marker} process was seen"
         for option in options:
             assert all(option in cmd.split() for cmd in matching), (option, matching)
+    started = [cmd for cmd in commands.values() if any(m in cmd for m in LEFT_OUT)]
+    assert not started, started
 
 
-def memory_report(sampler, cgroup):
+def notebook_report(sampler):
+    """One notebook's peaks (MiB): the larger of the cgroup's working set and the summed PSS
+    is its peak; then each process, at the PSS peak and at its own peak."""
     return {
         "peak_mib": round(max(sampler.peak_working_set, sampler.peak_pss) / (1 << 20)),
         "cgroup_working_set_peak_mib": round(sampler.peak_working_set / (1 << 20)),
-        "cgroup": cgroup.describe() if cgroup else "none could be made: sampled PSS only",
-        "limit_mib": LIMIT >> 20 if cgroup else None,
-        "oom_kills": cgroup.oom_kills() if cgroup else 0,
         "pss_peak_mib": round(sampler.peak_pss / (1 << 20)),
         "rss_peak_mib": round(sampler.peak_rss / (1 << 20)),
-        "at_pss_peak": [f"{mib(size)} {cmd}" for size, cmd in sampler.at_peak],
-        "notebooks": NOTEBOOKS,
+        "at_pss_peak": sampler.processes_at_peak(),
+        "process_peaks": sampler.processes(),
     }
+
+
+def summary(notebooks, cgroup):
+    highest = max(notebooks, key=lambda n: notebooks[n]["peak_mib"])
+    return {"peak_mib": notebooks[highest]["peak_mib"], "peak_notebook": highest,
+            "oom_kills": cgroup.oom_kills() if cgroup else 0,
+            "load_average": [round(x, 1) for x in os.getloadavg()]}
 
 
 def write_report(report, capsys):
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text(json.dumps(report, indent=1) + "\n")
     with capsys.disabled():
-        print(f"\nbinder: peak memory {report['peak_mib']} MiB running {', '.join(NOTEBOOKS)}"
-              f" (cgroup working set {report['cgroup_working_set_peak_mib']} MiB under a"
-              f" {report['limit_mib']} MiB limit, {report['cgroup']}; summed PSS"
-              f" {report['pss_peak_mib']} MiB; summed RSS {report['rss_peak_mib']} MiB;"
-              f" OOM kills {report['oom_kills']}); details in {REPORT}")
+        for name, r in report["notebooks"].items():
+            print(f"\nbinder: {name} peaked at {r['peak_mib']} MiB (cgroup working set"
+                  f" {r['cgroup_working_set_peak_mib']} MiB, summed PSS {r['pss_peak_mib']} MiB,"
+                  f" summed RSS {r['rss_peak_mib']} MiB)")
+        print(f"binder: highest {report['peak_mib']} MiB ({report['peak_notebook']}), goal"
+              f" {report['goal_mib']} MiB, under a {report['limit_mib']} MiB limit"
+              f" ({report['cgroup']}); OOM kills {report['oom_kills']}; load average"
+              f" {report['load_average']}; per process in {REPORT}")

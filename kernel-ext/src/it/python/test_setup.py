@@ -150,6 +150,18 @@ def test_a_bad_kernel_heap_is_one_clear_line(tmp_path):
                                    " set it to a size such as 384m or 1g, or unset it")
 
 
+def test_a_word_of_dml_jvm_options_that_is_no_option_is_one_clear_line(tmp_path):
+    spec = require_kernelspec()
+    proc = subprocess.run(["/bin/sh", str(Path(spec.resource_dir) / "launch"),
+                           str(tmp_path / "none.json")], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "DML_JVM_OPTIONS": "-XX:+UseSerialGC *"},
+                          timeout=60)
+    assert proc.returncode == 2, proc
+    assert proc.stderr.strip() == ("dml kernel: DML_JVM_OPTIONS has *, which is not a JVM option;"
+                                   " write java's options separated by spaces, such as"
+                                   " -XX:+UseSerialGC, or unset it")
+
+
 @pytest.fixture
 def ray_package():
     found = importlib.util.find_spec("ray")

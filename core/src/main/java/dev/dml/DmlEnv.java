@@ -29,6 +29,8 @@ public final class DmlEnv {
     public static final String DRIVER_HEAP = "DML_DRIVER_HEAP";
     /** The maximum heap of every worker JVM. */
     public static final String WORKER_HEAP = "DML_WORKER_HEAP";
+    /** Options, separated by spaces, for every JVM dml starts: kernel, driver and workers. */
+    public static final String JVM_OPTIONS = "DML_JVM_OPTIONS";
     /** The token the kernel hands the driver JVM it launches, for their channel. */
     public static final String DRIVER_TOKEN = "DML_DRIVER_TOKEN";
     /**
@@ -43,7 +45,8 @@ public final class DmlEnv {
 
     /** The names above, bar the prefix. */
     public static final List<String> NAMES = List.of(LOG_DIR, LOG_LEVEL, RUNS_DIR, DATA_CACHE,
-            RAY_CPUS, RAY_OBJECT_STORE, DRIVER_HEAP, WORKER_HEAP, DRIVER_TOKEN, BENCH_PYTHON);
+            RAY_CPUS, RAY_OBJECT_STORE, DRIVER_HEAP, WORKER_HEAP, JVM_OPTIONS, DRIVER_TOKEN,
+            BENCH_PYTHON);
 
     private final Map<String, String> env;
 

@@ -1,12 +1,15 @@
 package dev.dml.ray.cluster;
 
 import static dev.dml.DmlEnv.DRIVER_HEAP;
+import static dev.dml.DmlEnv.JVM_OPTIONS;
 import static dev.dml.DmlEnv.RAY_CPUS;
 import static dev.dml.DmlEnv.RAY_OBJECT_STORE;
 import static dev.dml.DmlEnv.WORKER_HEAP;
 
 import dev.dml.DmlEnv;
 import dev.dml.DmlException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -24,11 +27,14 @@ import java.util.regex.Pattern;
  *       --object-store-memory}), a size such as {@code 100m}; at least 80 MB.
  *   <li>{@value DmlEnv#DRIVER_HEAP}: the driver JVM's heap ({@code -Xmx}), such as {@code 128m}.
  *   <li>{@value DmlEnv#WORKER_HEAP}: the heap of every worker JVM of a job, such as {@code 256m}.
+ *   <li>{@value DmlEnv#JVM_OPTIONS}: options, separated by spaces, that the driver JVM and every
+ *       worker JVM get after their heap (the kernel's launcher reads it too), such as {@code
+ *       -XX:+UseSerialGC}.
  * </ul>
  *
  * <p>Sizes are written as for {@code java -Xmx}: digits and an optional k, m or g. Options set in
  * code ({@link ClusterSpec}, {@link DriverSpec}, an actor's own JVM options) win over these.
- * Binder's {@code start} script sets all four, so that a session fits in 2 GB.
+ * Binder's {@code start} script sets them all, so that a session fits in 2 GB.
  */
 public final class ClusterEnv {
 
@@ -40,12 +46,15 @@ public final class ClusterEnv {
     private final long objectStoreBytes;
     private final String driverHeap;
     private final String workerHeap;
+    private final List<String> jvmOptions;
 
-    private ClusterEnv(int rayCpus, long objectStoreBytes, String driverHeap, String workerHeap) {
+    private ClusterEnv(int rayCpus, long objectStoreBytes, String driverHeap, String workerHeap,
+            List<String> jvmOptions) {
         this.rayCpus = rayCpus;
         this.objectStoreBytes = objectStoreBytes;
         this.driverHeap = driverHeap;
         this.workerHeap = workerHeap;
+        this.jvmOptions = jvmOptions;
     }
 
     /**
@@ -58,7 +67,7 @@ public final class ClusterEnv {
     public static ClusterEnv from(Map<String, String> env) {
         DmlEnv e = DmlEnv.of(env);
         return new ClusterEnv(cpus(e), size(e, RAY_OBJECT_STORE, MIN_OBJECT_STORE, "100m"),
-                heap(e, DRIVER_HEAP, "128m"), heap(e, WORKER_HEAP, "256m"));
+                heap(e, DRIVER_HEAP, "128m"), heap(e, WORKER_HEAP, "256m"), jvmOptions(e));
     }
 
     /**
@@ -82,19 +91,28 @@ public final class ClusterEnv {
     /**
      * Returns the options the driver JVM gets before its {@link DriverSpec#jvmOptions()}.
      *
-     * @return {@code -Xmx...}, or nothing when unset
+     * @return {@code -Xmx...} and the {@value DmlEnv#JVM_OPTIONS}, or nothing when unset
      */
     public List<String> driverJvmOptions() {
-        return driverHeap == null ? List.of() : List.of("-Xmx" + driverHeap);
+        return withHeap(driverHeap);
     }
 
     /**
      * Returns the options every worker JVM of a job gets.
      *
-     * @return {@code -Xmx...}, or nothing when unset
+     * @return {@code -Xmx...} and the {@value DmlEnv#JVM_OPTIONS}, or nothing when unset
      */
     public List<String> workerJvmOptions() {
-        return workerHeap == null ? List.of() : List.of("-Xmx" + workerHeap);
+        return withHeap(workerHeap);
+    }
+
+    private List<String> withHeap(String heap) {
+        List<String> out = new ArrayList<>();
+        if (heap != null) {
+            out.add("-Xmx" + heap);
+        }
+        out.addAll(jvmOptions);
+        return List.copyOf(out);
     }
 
     private static String value(DmlEnv env, String name) {
@@ -116,6 +134,24 @@ public final class ClusterEnv {
         }
         throw new DmlException(RAY_CPUS + "=" + DmlException.literal(v) + " is not a CPU count.",
                 "Set it to a whole number of CPUs, such as 2, or unset it.");
+    }
+
+    /** Words of {@value DmlEnv#JVM_OPTIONS}; each must be an option, so a typo fails here. */
+    private static List<String> jvmOptions(DmlEnv env) {
+        String v = value(env, JVM_OPTIONS);
+        if (v == null) {
+            return List.of();
+        }
+        List<String> words = Arrays.asList(v.trim().split("\\s+"));
+        for (String w : words) {
+            if (!w.startsWith("-")) {
+                throw new DmlException(JVM_OPTIONS + "=" + DmlException.literal(v) + " has "
+                        + DmlException.literal(w) + ", which is not a JVM option.",
+                        "Write java's options separated by spaces, such as -XX:+UseSerialGC,"
+                                + " or unset it.");
+            }
+        }
+        return List.copyOf(words);
     }
 
     private static String heap(DmlEnv env, String name, String example) {
@@ -151,6 +187,6 @@ public final class ClusterEnv {
     @Override
     public String toString() {
         return "ClusterEnv[cpus=" + rayCpus + ", objectStore=" + objectStoreBytes + ", driverHeap="
-                + driverHeap + ", workerHeap=" + workerHeap + "]";
+                + driverHeap + ", workerHeap=" + workerHeap + ", jvmOptions=" + jvmOptions + "]";
     }
 }

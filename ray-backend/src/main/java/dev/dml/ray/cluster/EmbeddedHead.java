@@ -3,6 +3,7 @@ package dev.dml.ray.cluster;
 import dev.dml.DmlException;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -21,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A single-node Ray head that dml starts and owns.
  *
- * <p>It runs {@code ray start --head --block} in a new session, with its own temporary folder
+ * <p>It runs {@code ray start --head --block} (through {@code embedded_head.py}, without the
+ * processes a loopback head never serves) in a new session, with its own temporary folder
  * and free ports, so it shares nothing with other clusters on the machine. {@code --block} keeps
  * every Ray process a descendant of that one command, so {@link #close()} ends exactly this
  * cluster: SIGTERM to the command (Ray then stops its processes), then SIGKILL to whatever of
@@ -35,6 +37,8 @@ final class EmbeddedHead implements AutoCloseable {
     static final String LOOPBACK_ONLY_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER";
 
     private static final String STARTED = "Ray runtime started.";
+    /** The script, in dml's jar, that runs {@code ray start} for this head. */
+    static final String LAUNCHER = "embedded_head.py";
 
     private final Process process;
     private final Path tempDir;
@@ -72,6 +76,13 @@ final class EmbeddedHead implements AutoCloseable {
                     "Pass a writable folder to ClusterSpec.optTempRoot.", e);
         }
         Path log = tempDir.resolve("ray-start.log");
+        try {
+            writeLauncher(tempDir);
+        } catch (IOException e) {
+            Processes.deleteTree(tempDir);
+            throw new DmlException("Cannot write the head's launcher into " + tempDir + ": " + e
+                    + ".", "Pass a writable folder to ClusterSpec.optTempRoot.", e);
+        }
         List<String> cmd = new ArrayList<>(Processes.newSessionPrefix());
         cmd.addAll(command(ray, spec, limits, tempDir));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -90,7 +101,7 @@ final class EmbeddedHead implements AutoCloseable {
         } catch (IOException e) {
             Processes.deleteTree(tempDir);
             throw new DmlException(
-                    "Cannot run " + ray.rayCommand() + ": " + e.getMessage() + ".",
+                    "Cannot run " + ray.python() + ": " + e.getMessage() + ".",
                     "Check that the ray command works: `ray --version`.", e);
         }
         CountDownLatch started = new CountDownLatch(1);
@@ -122,11 +133,14 @@ final class EmbeddedHead implements AutoCloseable {
         }
     }
 
-    /** {@code ray start}; a count or size set in the spec wins over the environment's. */
+    /**
+     * {@code ray start}, through {@value #LAUNCHER}, which leaves out the Ray Client server and
+     * the API server; a count or size set in the spec wins over the environment's.
+     */
     static List<String> command(
             RayInstallation ray, ClusterSpec spec, ClusterEnv limits, Path tempDir) {
         List<String> cmd = new ArrayList<>(List.of(
-                ray.rayCommand().toString(), "start", "--head", "--block",
+                ray.python(), tempDir.resolve(LAUNCHER).toString(), "start", "--head", "--block",
                 "--node-ip-address=" + LOOPBACK,
                 "--temp-dir=" + tempDir,
                 "--port=" + freePort(),
@@ -156,6 +170,16 @@ final class EmbeddedHead implements AutoCloseable {
             cmd.add("--object-store-memory=" + store);
         }
         return cmd;
+    }
+
+    /** Copies {@value #LAUNCHER} from dml's jar into the head's folder. */
+    private static void writeLauncher(Path tempDir) throws IOException {
+        try (InputStream in = EmbeddedHead.class.getResourceAsStream(LAUNCHER)) {
+            if (in == null) {
+                throw new IOException(LAUNCHER + " is missing from dml's jar");
+            }
+            Files.copy(in, tempDir.resolve(LAUNCHER));
+        }
     }
 
     /** A port that is free now; Ray binds it a moment later (a small, accepted race). */

@@ -32,6 +32,16 @@ class ClusterEnvTest {
     }
 
     @Test
+    void jvmOptionsFollowTheHeapOfTheDriverAndOfEveryWorker() {
+        ClusterEnv env = ClusterEnv.from(Map.of("DML_DRIVER_HEAP", "128m",
+                "DML_JVM_OPTIONS", " -XX:+UseSerialGC   -XX:TieredStopAtLevel=1 "));
+        assertEquals(List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                env.driverJvmOptions());
+        assertEquals(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                env.workerJvmOptions());
+    }
+
+    @Test
     void badValuesNameTheVariableAndTheFix() {
         assertEquals("DML_WORKER_HEAP=256 MB is not a size.\n"
                 + "Set it to a size such as 256m (digits, then k, m or g), or unset it.",
@@ -49,6 +59,9 @@ class ClusterEnvTest {
         assertEquals("DML_DRIVER_HEAP=-Xmx1g is not a size.\n"
                 + "Set it to a size such as 128m (digits, then k, m or g), or unset it.",
                 error("DML_DRIVER_HEAP", "-Xmx1g"));
+        assertEquals("DML_JVM_OPTIONS=-XX:+UseSerialGC Xss512k has Xss512k, which is not a JVM"
+                + " option.\nWrite java's options separated by spaces, such as -XX:+UseSerialGC,"
+                + " or unset it.", error("DML_JVM_OPTIONS", "-XX:+UseSerialGC Xss512k"));
     }
 
     private static String error(String name, String value) {

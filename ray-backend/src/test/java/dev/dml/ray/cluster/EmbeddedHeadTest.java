@@ -59,6 +59,16 @@ class EmbeddedHeadTest {
     }
 
     @Test
+    void rayStartRunsThroughTheLauncherInTheHeadsFolder() throws IOException {
+        RayInstallation ray = fakeRay();
+        List<String> cmd = EmbeddedHead.command(ray, ClusterSpec.defaults(),
+                ClusterEnv.from(Map.of()), dir);
+        assertEquals(List.of(ray.python(), dir.resolve("embedded_head.py").toString(), "start",
+                "--head", "--block"), cmd.subList(0, 5));
+        assertTrue(cmd.contains("--include-dashboard=false"), cmd.toString());
+    }
+
+    @Test
     void driverOptionsFromTheEnvironmentComeFirstSoTheSpecsWin() {
         DriverSpec spec = DriverSpec.builder().addJvmOption("-Xmx1g").build();
         DriverSpec launched = spec.withJvmOptionsFirst(
