@@ -1,6 +1,7 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
+import java.util.regex.Pattern;
 
 /**
  * {@code %dml train --detach} and {@code %dml stop RUN}: a job handed to a driver that outlives
@@ -8,7 +9,15 @@ import dev.dml.DmlException;
  */
 final class DetachedJobs {
 
+    /** A run id as the run store makes it: the job's name, its start time, 4 hex digits. */
+    private static final Pattern RUN_ID = Pattern.compile(".+-\\d{8}-\\d{6}-[0-9a-f]{4}");
+
     private DetachedJobs() {}
+
+    /** Whether a word is a run id (a session's job ids are {@code NAME-N-HEX}). */
+    static boolean isRunId(String word) {
+        return RUN_ID.matcher(word).matches();
+    }
 
     /** Hands the job over and says how to follow and stop it; there is no result to bind. */
     static Object detach(CommandContext context, TrainRequest request) {

@@ -37,7 +37,7 @@ final class StopCommand implements DmlCommand {
         Map<String, List<String>> parsed = args.parse(words);
         Jobs jobs = context.session().jobs();
         List<String> named = parsed.get("job");
-        if (!named.isEmpty() && !jobs.has(named.get(0))) {
+        if (!named.isEmpty() && !jobs.has(named.get(0)) && DetachedJobs.isRunId(named.get(0))) {
             return DetachedJobs.stop(context, named.get(0)); // a recorded run: a detached job
         }
         JobRecord record = named.isEmpty() ? jobs.running().orElseThrow(() ->
