@@ -26,6 +26,7 @@ DETACH = ("%dml train fraud --label is_fraud --hidden 8 --epochs {epochs} --batc
 RUN_ID = re.compile(r"Run (fraud-\d{8}-\d{6}-[0-9a-f]{4}) is detached")
 JOB_TIMEOUT = 600
 HEAD_START = 180
+ATTEMPTS = 5  # Ray gives a starting head 30 s to register, which a loaded machine can miss
 
 
 def start_head(temp, port, log):
@@ -66,17 +67,17 @@ def stop_group(head):
 @pytest.fixture(scope="module")
 def standalone_head():
     """A Ray head of the test's own (own ports and temp dir), as a user starts one with
-    `ray start --head`; three tries on a busy machine, where a head may miss Ray's start-up
+    `ray start --head`; several tries on a busy machine, where a head may miss Ray's start-up
     time; torn down with every process that mentions its temp dir."""
     temp = Path(tempfile.mkdtemp(prefix="dmldt-", dir="/tmp"))
     head = None
     try:
-        for attempt in range(3):
+        for attempt in range(ATTEMPTS):
             port = free_port()
             head = start_head(temp, port, temp / f"head-{attempt}.log")
             if head:
                 break
-        assert head, (temp / "head-2.log").read_text(errors="replace")[-3000:]
+        assert head, (temp / f"head-{ATTEMPTS - 1}.log").read_text(errors="replace")[-3000:]
         yield f"127.0.0.1:{port}"
     finally:
         if head:
