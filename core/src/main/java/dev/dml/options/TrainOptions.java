@@ -371,6 +371,12 @@ public final class TrainOptions {
             null, "return once the job runs (see %dml status, %dml stop)").example("true")
             .fixed(false).done();
 
+    /** Hand the job to a driver that outlives the kernel. */
+    public static final Option<Boolean> DETACH = kernel("detach", ValueType.onOff(), null,
+            "hand the job to a driver that keeps running after the kernel shuts down, on an"
+            + " external cluster (see %dml attach, %dml stop)").example("true").fixed(false)
+            .java("DetachedRuns.start(spec, cluster)").done();
+
     /** No live plots. */
     public static final Option<Boolean> NO_PLOTS = kernel("no-plots", ValueType.onOff(), null,
             "do not draw live plots").example("true").fixed(false).done();
@@ -387,8 +393,8 @@ public final class TrainOptions {
             EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PRECISION, PLACEMENT,
             STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
             CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
-            BUDGET, DEADLINE, MAX_FAILURES, SEED, RECORD, CLUSTER, PLAN, INTO, BACKGROUND, NO_PLOTS,
-            DEBUG);
+            BUDGET, DEADLINE, MAX_FAILURES, SEED, RECORD, CLUSTER, PLAN, INTO, BACKGROUND, DETACH,
+            NO_PLOTS, DEBUG);
 
     /**
      * Finds an option by name.

@@ -5,6 +5,7 @@ import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.cost.JobPlan;
 import dev.dml.cost.Pricing;
+import dev.dml.magics.AttachedRun;
 import dev.dml.magics.DmlBackend;
 import dev.dml.events.PredictProgress;
 import dev.dml.magics.PredictRequest;
@@ -25,6 +26,8 @@ import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.plan.JobPlanner;
 import dev.dml.ray.plan.ScaleStudy;
 import dev.dml.ray.predict.BatchPredictor;
+import dev.dml.ray.runs.DetachedRuns;
+import dev.dml.ray.runs.RunFollower;
 import dev.dml.ray.train.RunFolders;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
@@ -166,6 +169,36 @@ final class RayBackend implements DmlBackend {
     @Override
     public RunViews.Comparison compare(List<String> runIds, String metric) {
         return new RecordedRuns(RunFolders.defaultStore()).compare(runIds, metric);
+    }
+
+    @Override
+    public String detach(TrainRequest request) {
+        TrainSpec spec = TrainRequests.spec(request, data);
+        RayCluster target;
+        synchronized (this) {
+            // refused before an embedded head starts only to be refused
+            boolean embedded = request.cluster() == null && cluster != null
+                    ? cluster.isEmbedded()
+                    : RayCluster.wouldEmbed(request.cluster() != null ? request.cluster()
+                            : address);
+            if (embedded) {
+                throw DetachedRuns.embeddedRefused();
+            }
+            driver(request.cluster());
+            target = cluster;
+        }
+        return DetachedRuns.start(spec, target);
+    }
+
+    @Override
+    public AttachedRun attach(String runId) {
+        return new FollowedRun(runId, RunFollower.open(RunFolders.defaultStore(), runId));
+    }
+
+    @Override
+    public String stopRun(String runId) {
+        return DetachedRuns.stop(RunFolders.defaultStore(), runId).name()
+                .toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override

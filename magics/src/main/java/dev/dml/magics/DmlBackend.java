@@ -106,6 +106,35 @@ public interface DmlBackend extends AutoCloseable {
     RunViews.Comparison compare(List<String> runIds, String metric);
 
     /**
+     * Hands a job to a driver that outlives this kernel ({@code %dml train --detach}), on an
+     * external cluster; returns once that driver records it.
+     *
+     * @param request the job
+     * @return the run's id in the run store
+     * @throws RuntimeException a dml exception naming what is wrong and how to fix it (the
+     *     embedded cluster, which ends with the kernel, is refused)
+     */
+    String detach(TrainRequest request);
+
+    /**
+     * Opens a recorded run to follow ({@code %dml attach}).
+     *
+     * @param runId the run, as {@code %dml runs} lists it
+     * @return the run, owned by the caller
+     * @throws RuntimeException a dml exception when the store has no such run
+     */
+    AttachedRun attach(String runId);
+
+    /**
+     * Asks a detached run to stop ({@code %dml stop RUN}); its driver stops it within seconds.
+     *
+     * @param runId the run
+     * @return the run's status when asked ({@code running}: the stop was asked for)
+     * @throws RuntimeException a dml exception when the store has no such run
+     */
+    String stopRun(String runId);
+
+    /**
      * Binds a value to a notebook variable, so the next cell can use it.
      *
      * @param name the variable

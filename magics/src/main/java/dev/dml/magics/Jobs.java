@@ -26,6 +26,11 @@ final class Jobs {
         return new ArrayList<>(jobs.values());
     }
 
+    /** Whether this session started a job of that id. */
+    synchronized boolean has(String id) {
+        return jobs.containsKey(id);
+    }
+
     /** The named job, or an error that lists the jobs there are. */
     synchronized JobRecord find(String id) {
         JobRecord r = jobs.get(id);

@@ -26,7 +26,7 @@ final class PlanCommand implements DmlCommand {
 
     /** Options that make no sense before a job runs. */
     private static final List<Option<?>> NOT_PLANNED = List.of(TrainOptions.PLAN,
-            TrainOptions.BACKGROUND, TrainOptions.RESUME);
+            TrainOptions.BACKGROUND, TrainOptions.DETACH, TrainOptions.RESUME);
 
     @Override
     public String name() {

@@ -20,8 +20,9 @@ final class PlannedTrain {
 
     /** Options {@code --plan} accepts beside it: none changes what the plan predicted. */
     private static final List<Option<?>> KEPT = List.of(TrainOptions.PLAN, TrainOptions.INTO,
-            TrainOptions.BACKGROUND, TrainOptions.NO_PLOTS, TrainOptions.DEBUG,
-            TrainOptions.BUDGET, TrainOptions.DEADLINE, TrainOptions.CHECKPOINT_DIR,
+            TrainOptions.BACKGROUND, TrainOptions.DETACH, TrainOptions.NO_PLOTS,
+            TrainOptions.DEBUG, TrainOptions.BUDGET, TrainOptions.DEADLINE,
+            TrainOptions.CHECKPOINT_DIR,
             TrainOptions.CHECKPOINT_EVERY, TrainOptions.CHECKPOINT_STORE,
             TrainOptions.CHECKPOINT_FAILURE, TrainOptions.MAX_FAILURES);
 

@@ -22,7 +22,8 @@ final class ScaleCommand implements DmlCommand {
 
     /** Options that make no sense for runs that are only timed. */
     private static final List<Option<?>> NOT_SCALED = List.of(TrainOptions.PLAN,
-            TrainOptions.BACKGROUND, TrainOptions.RESUME, TrainOptions.CHECKPOINT_DIR);
+            TrainOptions.BACKGROUND, TrainOptions.DETACH, TrainOptions.RESUME,
+            TrainOptions.CHECKPOINT_DIR);
 
     @Override
     public String name() {

@@ -8,7 +8,7 @@ import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 /** {@code %dml stop [job]}: stops a job (the running one by default) and frees its workers. */
 final class StopCommand implements DmlCommand {
 
-    private static final String USAGE = "%dml stop [JOB]";
+    private static final String USAGE = "%dml stop [JOB|RUN]";
     private final CommandArgs args = new CommandArgs("stop",
             MagicsArgs.builder().optional("job").onlyKnownKeywords().onlyKnownFlags().build(),
             USAGE);
@@ -27,7 +27,9 @@ final class StopCommand implements DmlCommand {
     public List<String> usage() {
         return List.of(USAGE, "", "Workers finish their current step, then end; the job keeps"
                 + " what it trained so far.", "Examples:", "  %dml stop",
-                "  %dml stop fraud-1-3fa2c1");
+                "  %dml stop fraud-1-3fa2c1",
+                "A RUN of %dml runs (a job detached by --detach) is asked to stop through the run"
+                        + " store.");
     }
 
     @Override
@@ -35,6 +37,9 @@ final class StopCommand implements DmlCommand {
         Map<String, List<String>> parsed = args.parse(words);
         Jobs jobs = context.session().jobs();
         List<String> named = parsed.get("job");
+        if (!named.isEmpty() && !jobs.has(named.get(0)) && DetachedJobs.isRunId(named.get(0))) {
+            return DetachedJobs.stop(context, named.get(0)); // a recorded run: a detached job
+        }
         JobRecord record = named.isEmpty() ? jobs.running().orElseThrow(() ->
                 new DmlException("No job is running.", "%dml status lists this session's"
                         + " jobs.")) : jobs.find(named.get(0));

@@ -71,6 +71,9 @@ final class TrainCommand implements DmlCommand {
     }
 
     private Object train(CommandContext context, TrainRequest request) {
+        if (request.get(TrainOptions.DETACH)) {
+            return DetachedJobs.detach(context, request);
+        }
         DmlSession session = context.session();
         session.jobs().running().ifPresent(r -> {
             throw new DmlException("Job " + r.id() + " is still running, and a session runs"

@@ -14,6 +14,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -42,7 +43,11 @@ public final class DriverMain {
     private final DriverChannel channel;
     private final Resources resources;
     private final Map<Long, Future<?>> running = new ConcurrentHashMap<>();
+    /** The running tasks that outlive the kernel, and until when (nanoTime) each may. */
+    private final Map<Future<?>, Long> outliving = new ConcurrentHashMap<>();
     private final ExecutorService pool;
+    /** What each task said of {@link DriverTask#outlivesKernel()}, until noted. */
+    private final Map<Long, Duration> lifetimes = new ConcurrentHashMap<>();
 
     private DriverMain(DriverChannel channel, String address) {
         this.channel = channel;
@@ -95,6 +100,7 @@ public final class DriverMain {
         channel.send(Kind.READY, 0, address);
         try {
             driver.serve();
+            driver.awaitOutliving();
         } finally {
             driver.resources.closeAll();
             Ray.shutdown();
@@ -120,6 +126,7 @@ public final class DriverMain {
             }
             if (m.kind() == Kind.REQUEST) {
                 running.put(m.id(), pool.submit(() -> execute(m)));
+                outlive(m.id());
             } else if (m.kind() == Kind.CANCEL) {
                 Future<?> f = running.get(m.id());
                 if (f != null) {
@@ -129,10 +136,48 @@ public final class DriverMain {
         }
     }
 
+    /** Notes a task that outlives the kernel, once {@link #execute} has read it. */
+    private void outlive(long id) {
+        Future<?> f = running.get(id);
+        Duration d = f == null ? null : lifetimes.remove(id);
+        if (d != null && !d.isZero()) {
+            outliving.put(f, System.nanoTime() + Math.min(d.toNanos(), Long.MAX_VALUE / 4));
+        }
+    }
+
+    /**
+     * After the kernel has gone: waits for the tasks that outlive it, each at most as long as
+     * it said ({@link DriverTask#outlivesKernel()}), then cancels what is left.
+     */
+    private void awaitOutliving() {
+        for (Map.Entry<Future<?>, Long> e : outliving.entrySet()) {
+            long left = e.getValue() - System.nanoTime();
+            try {
+                if (left > 0) {
+                    e.getKey().get(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+                }
+            } catch (java.util.concurrent.TimeoutException late) {
+                System.err.println("dml driver: a detached task outlived its limit; ending it");
+                e.getKey().cancel(true);
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (java.util.concurrent.ExecutionException
+                    | java.util.concurrent.CancellationException ended) {
+                // ended: execute() logged how
+            }
+        }
+    }
+
     private void execute(Message request) {
         Message reply;
         try {
             DriverTask<?> task = (DriverTask<?>) DriverChannel.deserialize(request.payload());
+            Duration life = task.outlivesKernel();
+            if (!life.isZero()) {
+                lifetimes.put(request.id(), life);
+                outlive(request.id());
+            }
             System.err.println("dml driver: #" + request.id() + " " + task.getClass().getName());
             Object result = task.run(new CallContext(resources, request.id()));
             byte[] bytes;

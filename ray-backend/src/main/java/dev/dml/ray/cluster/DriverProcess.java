@@ -374,6 +374,16 @@ public final class DriverProcess implements AutoCloseable {
         onClose.run();
     }
 
+    /**
+     * Lets the driver go on alone, to finish what outlives the kernel ({@link DriverTask}).
+     */
+    public void release() {
+        if (closed.compareAndSet(false, true)) {
+            channel.close();
+            onClose.run();
+        }
+    }
+
     /** The driver's stack trace, carried as the cause of a failure. */
     static final class RemoteTrace extends DmlException {
         private static final long serialVersionUID = 1L;

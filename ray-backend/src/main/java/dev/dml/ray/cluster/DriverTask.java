@@ -38,4 +38,15 @@ public interface DriverTask<R> extends Serializable {
      * @throws Exception any failure; the kernel gets it as a {@link dev.dml.DmlException}
      */
     R run(DriverContext context) throws Exception;
+
+    /**
+     * Says how long this task may go on running once the kernel has closed the channel or gone
+     * away; the driver process waits that long for it before it ends. Most tasks serve the
+     * kernel and end with it; a detached training job outlives it.
+     *
+     * @return zero (the default): the task ends with the kernel
+     */
+    default java.time.Duration outlivesKernel() {
+        return java.time.Duration.ZERO;
+    }
 }

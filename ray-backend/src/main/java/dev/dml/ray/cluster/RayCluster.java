@@ -270,6 +270,22 @@ public final class RayCluster implements AutoCloseable {
     }
 
     /**
+     * Tells whether opening a cluster at {@code address} would start an embedded head: no
+     * address given, and none in {@code RAY_ADDRESS} or {@code ray.address}.
+     *
+     * @param address the address a cell or spec names, or null
+     * @return {@code true} when {@link #open} would start the embedded head
+     */
+    public static boolean wouldEmbed(String address) {
+        ClusterSpec.Builder spec = ClusterSpec.builder();
+        if (address != null) {
+            spec.optAddress(address);
+        }
+        return ClusterAddress.resolve(spec.build(), System.getenv(), System.getProperties())
+                == null;
+    }
+
+    /**
      * Returns whether this handle started the cluster (and stops it on close).
      *
      * @return {@code true} for the embedded head

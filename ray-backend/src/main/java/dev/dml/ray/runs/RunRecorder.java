@@ -73,10 +73,13 @@ public final class RunRecorder implements TrainingListener {
     private final RunWriter writer;
     private final LongSupplier clock;
     private final long startedMs;
+    /** Runs after the end is recorded: closes the store of a run taken over by a driver. */
+    private final Runnable afterEnd;
     private boolean ended;
 
     private RunRecorder(RunStore store, String id, EventFile events, LongSupplier clock,
-            long startedMs) {
+            long startedMs, Runnable afterEnd) {
+        this.afterEnd = afterEnd;
         this.store = store;
         this.id = id;
         this.events = events;
@@ -138,7 +141,38 @@ public final class RunRecorder implements TrainingListener {
                 spec.checkpointDir().map(p -> p.toAbsolutePath().toString()).orElse(null)));
         EventFile events = EventFile.open(store.folderOf(id), RunStore.localHost(), now / 1e3);
         events.summary(0, now / 1e3, HParams.start(values, now / 1e3, id));
-        return new RunRecorder(store, id, events, System::currentTimeMillis, now);
+        return new RunRecorder(store, id, events, System::currentTimeMillis, now, () -> { });
+    }
+
+    /**
+     * Goes on recording a run that another process started (a detached job's driver): this
+     * process becomes the one whose death makes the run lost, and a new event file continues
+     * its TensorBoard record.
+     *
+     * @param store where it is recorded; owned by the recorder, closed after the run's end
+     * @param id the run
+     * @return the recorder
+     * @throws DmlException when the store has no such run, or it is not running
+     */
+    static RunRecorder takeOver(RunStore store, String id) {
+        long startedMs = store.adopt(id);
+        long now = System.currentTimeMillis();
+        EventFile events = EventFile.open(store.folderOf(id), RunStore.localHost(), now / 1e3);
+        return new RunRecorder(store, id, events, System::currentTimeMillis, startedMs,
+                store::close);
+    }
+
+    /**
+     * Stops recording here without ending the run, which another process takes over ({@link
+     * #takeOver}): closes this recorder's event file. Nothing is recorded by it afterwards.
+     */
+    synchronized void handOver() {
+        ended = true;
+        try {
+            writer.close();
+        } finally {
+            events.close();
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -282,7 +316,11 @@ public final class RunRecorder implements TrainingListener {
             events.summary(0, now / 1e3, HParams.end(status == RunStatus.FAILED
                     ? HParams.Status.FAILURE : HParams.Status.SUCCESS, now / 1e3));
         } finally {
-            events.close();
+            try {
+                events.close();
+            } finally {
+                afterEnd.run();
+            }
         }
         LOG.info("run {} {} after {} s", id, status.word(), wallSeconds);
     }

@@ -176,6 +176,38 @@ public final class RunStore implements AutoCloseable {
                 r.checkpointDir());
     }
 
+    /**
+     * Makes this process the one recording a running run (a detached job's driver takes it
+     * over from the kernel that started it), so that the run reads as lost if this process
+     * dies rather than the kernel.
+     *
+     * @return when the run started
+     * @throws DmlException when the store has no such run, or it has ended
+     */
+    synchronized long adopt(String id) {
+        ProcessHandle self = ProcessHandle.current();
+        long now = System.currentTimeMillis();
+        update("UPDATE runs SET host = ?, pid = ?, pid_started_ms = ?, last_write_ms = ?"
+                + " WHERE id = ? AND status = ?", localHost(), self.pid(),
+                startedMillis(self).orElse(0L), now, id, RunStatus.RUNNING.word());
+        Long started = read(db -> {
+            try (PreparedStatement s = db.prepareStatement(
+                    "SELECT started_ms FROM runs WHERE id = ? AND pid = ? AND status = ?")) {
+                s.setString(1, id);
+                s.setLong(2, self.pid());
+                s.setString(3, RunStatus.RUNNING.word());
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next() ? rs.getLong(1) : null;
+                }
+            }
+        });
+        if (started == null) {
+            throw new DmlException("The run store " + DmlException.literal(folder) + " has no"
+                    + " running run " + id + " to take over.", "Start the job again.");
+        }
+        return started;
+    }
+
     /** Records the workers (JSON) the run has now. */
     synchronized void workers(String id, String workers, long wallMs) {
         update("UPDATE runs SET workers = ?, last_write_ms = ? WHERE id = ?", workers, wallMs,

@@ -30,7 +30,12 @@ class DriverProcessLocalTest {
     private static DriverProcess driver;
 
     static DriverProcess launchLocal(String name) throws IOException {
-        Path log = Files.createTempFile(logs, name, ".log");
+        return launchLocal(logs, name);
+    }
+
+    /** A driver in Ray's LOCAL mode, its log in {@code dir}. */
+    static DriverProcess launchLocal(Path dir, String name) throws IOException {
+        Path log = Files.createTempFile(dir, name, ".log");
         return DriverLauncher.launch(
                 Path.of(System.getProperty("java.home"), "bin", "java"),
                 Classpaths.current(),
