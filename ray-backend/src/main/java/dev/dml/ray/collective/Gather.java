@@ -58,8 +58,10 @@ public final class Gather {
                     + " although Ray reported it ready.", "Retry; report it if it persists.", e);
         } catch (RuntimeException e) {
             DmlException dml = findDml(e);
-            String why = dml != null ? dml.what() : DmlException.firstLine(e.getMessage());
-            String hint = dml != null && !dml.hint().isEmpty() ? dml.hint()
+            // templates, not rendered lines: the cell renders {s3-endpoint} as --s3-endpoint
+            String why = dml != null ? dml.whatTemplate()
+                    : DmlException.literal(DmlException.firstLine(e.getMessage()));
+            String hint = dml != null && !dml.hintTemplate().isEmpty() ? dml.hintTemplate()
                     : "See the worker's log (java-worker-*.log under the Ray session's logs).";
             throw new CollectiveException(
                     describe(who, rank) + " failed in " + what + ": " + why, hint, e);

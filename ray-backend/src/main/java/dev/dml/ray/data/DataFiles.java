@@ -237,8 +237,7 @@ public final class DataFiles implements Serializable {
     private void requireUnchanged(Unit u) {
         StoredFile now = store.stat(u.file);
         if (!u.file.sameAs(now)) {
-            throw u.file.changed(now == null ? "it is gone"
-                    : u.file.size() + " bytes then, " + now.size() + " now");
+            throw u.file.changed(u.file.changeTo(now));
         }
     }
 

@@ -69,6 +69,25 @@ public final class StoredFile implements Serializable {
     }
 
     /**
+     * Says how another listing of the same URL differs from this one, for {@link #changed}: its
+     * size when that differs, else its version (a rewrite of the same length changes only the
+     * ETag or the modification time).
+     *
+     * @param now the file as listed now, or null when it is gone
+     * @return such as "it is gone", "100 bytes then, 120 now" or "ETag "a1" then, "b2" now"
+     */
+    public String changeTo(StoredFile now) {
+        if (now == null) {
+            return "it is gone";
+        }
+        if (now.size != size) {
+            return size + " bytes then, " + now.size + " now";
+        }
+        String what = url.startsWith("s3://") ? "ETag " : "modified at ";
+        return what + version + " then, " + now.version + " now";
+    }
+
+    /**
      * The error for a file whose contents changed after the job checked its rows: the scan
      * checked them (labels among the model's classes, values finite) and learnt the statistics
      * from the old contents, and the cache keys units by size and version, so rows written

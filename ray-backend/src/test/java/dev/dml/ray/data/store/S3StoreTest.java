@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.ray.data.DataFileFixtures;
 import dev.dml.ray.data.DataFiles;
 import dev.dml.ray.data.S3ProxyServer;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 
 /**
- * The S3 store against S3Proxy: a listing pages through every key, and a row group is read by
- * its footer and its own column chunks, not the whole object.
+ * The S3 store against S3Proxy: a listing pages through every key, a row group is read by its
+ * footer and its own column chunks, not the whole object, and a read goes on when the store
+ * comes back within the retries.
  */
 class S3StoreTest {
 
@@ -77,5 +82,20 @@ class S3StoreTest {
         // the footer (23 row groups' statistics) is most of both; the rows are the rest
         assertTrue(allBytes < objectBytes / 2, allBytes + " of " + objectBytes + " bytes");
         assertTrue(bytes < allBytes, "2 columns cost " + bytes + ", all " + allBytes);
+    }
+
+    @Test
+    void aStoreBackWithinTheRetriesIsReadOnAndTheRetriesCounted() throws Exception {
+        StoredFile listed = new S3Store(s3.endpoint()).list("s3://store/big/cancer.parquet")
+                .files().get(0);
+        long retried = DataStore.retries();
+        ByteBuffer tail = ByteBuffer.allocate(4);
+        try (Relay relay = new Relay(URI.create(s3.endpoint()).getPort(), 2);
+                SeekableByteChannel ch = new S3Store(relay.endpoint()).open(listed)) {
+            ch.position(listed.size() - 4).read(tail);
+        }
+        assertEquals("PAR1", new String(tail.array(), StandardCharsets.US_ASCII),
+                "the object's last bytes, read once the store was back");
+        assertEquals(retried + 2, DataStore.retries(), "the two failed tries are counted");
     }
 }
