@@ -28,6 +28,16 @@ record ActorSettings(double cpus, double gpus, List<String> jvmOptions, Duration
         jvmOptions = List.copyOf(jvmOptions);
     }
 
+    /**
+     * The worker class a job's runner names: null for {@link TrainWorker}, else the
+     * {@code RayFunc0<TrainWorker>} a test set (the runner holds it as an Object: see {@code
+     * JobRunner.worker}).
+     */
+    @SuppressWarnings("unchecked")
+    static RayFunc0<TrainWorker> worker(Object named) {
+        return (RayFunc0<TrainWorker>) named;
+    }
+
     /** A group of {@code size} workers in bundles {@code 0 .. size-1}, ranked by node. */
     ActorGroupBuilder<TrainWorker> group(int size) {
         return group(IntStream.range(0, size).boxed().toList());

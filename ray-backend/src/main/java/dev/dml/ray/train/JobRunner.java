@@ -71,7 +71,12 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final int earlyStop;
     /** How many workers the cluster could hold; tests set their own, in Ray's LOCAL mode. */
     transient WorkerRoom room;
-    transient io.ray.api.function.RayFunc0<TrainWorker> worker; // tests' own; null: TrainWorker
+    /**
+     * Tests' own worker class in LOCAL mode (a {@code RayFunc0<TrainWorker>}); null: {@link
+     * TrainWorker}. Typed Object because the kernel JVM, which reflects this class's fields when
+     * it serializes a runner, has no Ray API on its class path.
+     */
+    transient Object worker;
     private final ArrayList<String> notices;
     /** {@code --sync} and {@code --ps}: 0 servers for a synchronous job. */
     private final String sync;
@@ -161,7 +166,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                     plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
             control.attach(where);
             List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
-                    where, TransportKind.of(transport), worker), control);
+                    where, TransportKind.of(transport), ActorSettings.worker(worker)), control);
             started = true;
             events.add(new DivergenceCheck());
             // prices the workers' nodes as it hears them start

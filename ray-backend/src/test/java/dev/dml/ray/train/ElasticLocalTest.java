@@ -126,7 +126,7 @@ class ElasticLocalTest {
         TrainSpec spec = job(t, "failsgrow").optWorkers(2, SHARDS).build();
         JobRunner runner = JobRunner.of(spec, spec.name(), TIMEOUT);
         runner.room = room;
-        runner.worker = JoinFailingTrainWorker::new;
+        runner.worker = (io.ray.api.function.RayFunc0<TrainWorker>) JoinFailingTrainWorker::new;
         FakeDriverContext ctx = new FakeDriverContext();
         TrainResult r;
         try {
