@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from kernel_session import execute, plain_result, processes_mentioning, running_kernel
-from test_s3_read import free_port
+from kernel_session import (REPO_ROOT, execute, plain_result, processes_mentioning,
+                            running_kernel)
+from s3_server import free_port
 
 SETUP = """import dev.dml.ray.data.SyntheticFraud;
 var fraud = SyntheticFraud.generate(4_000, 7);"""
@@ -26,20 +27,23 @@ DETACH = ("%dml train fraud --label is_fraud --hidden 8 --epochs {epochs} --batc
 RUN_ID = re.compile(r"Run (fraud-\d{8}-\d{6}-[0-9a-f]{4}) is detached")
 JOB_TIMEOUT = 600
 HEAD_START = 180
+LAUNCHER = (REPO_ROOT / "ray-backend" / "src" / "main" / "resources" / "dev" / "dml" / "ray"
+            / "cluster" / "embedded_head.py")
 ATTEMPTS = 5  # Ray gives a starting head 30 s to register, which a loaded machine can miss
 
 
 def start_head(temp, port, log):
     """`ray start --head` on loopback with its own ports (as the embedded head starts, so that
-    it listens on 127.0.0.1 only); the process, once Ray says it started, or None."""
-    cmd = [str(Path(sys.prefix) / "bin" / "ray"), "start", "--head", "--block",
+    it listens on 127.0.0.1 only, and through the same launcher, which starts on a busy
+    machine); the process, once Ray says it started, or None."""
+    cmd = [sys.executable, str(LAUNCHER), "start", "--head", "--block",
            "--node-ip-address=127.0.0.1", f"--temp-dir={temp}", f"--port={port}",
            "--num-cpus=4", "--object-store-memory=200000000", "--include-dashboard=false",
            "--include-log-monitor=false", "--no-monitor", "--disable-usage-stats",
            "--log-style=record", "--log-color=false"]
     for flag in ("node-manager-port", "object-manager-port", "dashboard-agent-listen-port",
                  "dashboard-agent-grpc-port", "runtime-env-agent-port", "metrics-export-port"):
-        cmd.append(f"--{flag}={free_port()}")
+        cmd.append(f"--{flag}={free_port('127.0.0.1')}")
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     env.update(RAY_USAGE_STATS_ENABLED="0", RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0")
     with open(log, "wb") as out:
@@ -73,7 +77,7 @@ def standalone_head():
     head = None
     try:
         for attempt in range(ATTEMPTS):
-            port = free_port()
+            port = free_port("127.0.0.1")
             head = start_head(temp, port, temp / f"head-{attempt}.log")
             if head:
                 break
