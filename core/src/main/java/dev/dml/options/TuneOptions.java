@@ -36,7 +36,8 @@ public final class TuneOptions {
             ValueType.choice("val_accuracy", "val_loss", "train_loss"), "METRIC",
             "the epoch metric trials are ranked and stopped by (higher val_accuracy, lower"
             + " losses are better; val_ metrics need --validation)").example("val_accuracy")
-            .fixed("val_loss").done();
+            .derived("val_loss with --validation, else train_loss", v -> v.isSet(
+                    TrainOptions.VALIDATION) ? "val_loss" : "train_loss").done();
 
     /** ASHA's reduction factor. */
     public static final Option<Integer> REDUCTION = TrainOptions.kernel("reduction",

@@ -41,6 +41,7 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>,
         magics.add(new StopCommand());
         magics.add(new RunsCommand());
         magics.add(new CompareCommand());
+        magics.add(new TuneCommand());
         magics.add(new ClusterCommand());
         magics.add(new HelpCommand(magics::commands));
         magics.add(new VersionCommand());
