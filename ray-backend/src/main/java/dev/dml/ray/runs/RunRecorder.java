@@ -169,8 +169,9 @@ public final class RunRecorder implements TrainingListener {
 
     @Override
     public void onStart(List<WorkerInfo> workers) {
+        // the pid lets a test (or a user) check that a stopped run's workers have ended
         String json = new Gson().toJson(workers.stream().map(w -> Map.of("rank", w.rank(),
-                "host", w.host(), "node", w.nodeIp())).toList());
+                "host", w.host(), "node", w.nodeIp(), "pid", w.pid())).toList());
         long wall = clock.getAsLong();
         writer.add(() -> store.workers(id, json, wall));
     }
