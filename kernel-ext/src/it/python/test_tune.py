@@ -43,12 +43,12 @@ def test_a_sweep_stops_weak_trials_early_and_binds_the_best(tmp_path):
         assert svg and svg[-1].startswith("<svg") and "t01" in svg[-1], svg[-1][:300]
         final_table = [m["content"]["data"]["text/plain"] for m in outputs
                        if m["msg_type"] in ("display_data", "update_display_data")
-                       and m["content"]["data"].get("text/plain", "").startswith("Sweep ")][-1]
+                       and " ranked by " in m["content"]["data"].get("text/plain", "")][-1]
         rows = [l.split() for l in final_table.splitlines()[2:]]
-        assert len(rows) == 6, final_table
+        assert len(rows) == 6, (final_table, text)
         status = " ".join(final_table.splitlines()[2:])
         assert "stopped early" in status and "done" in status, final_table
-        assert "failed" not in status, final_table
+        assert "failed" not in status, text
         # the best trial ranks first: a finished one, with all three epochs
         assert rows[0][0] == "1" and rows[0][4] == "3" and rows[0][5] == "done", final_table
         sweep = SWEEP_ID.search(text).group(0)
