@@ -261,10 +261,13 @@ public final class Sweep {
             Thread.currentThread().interrupt();
             return false;
         }
-        TrialStatus s = t.status() == TrialStatus.STOPPED_EARLY ? TrialStatus.STOPPED_EARLY
-                : limit != null ? TrialStatus.STOPPED : TrialStatus.DONE;
         try {
-            t.end(s, r.result(), null);
+            Object result = r.result();
+            // a stop that came as the job ran its last epoch leaves it done
+            TrialStatus s = !r.stopped() ? TrialStatus.DONE
+                    : t.status() == TrialStatus.STOPPED_EARLY ? TrialStatus.STOPPED_EARLY
+                    : TrialStatus.STOPPED;
+            t.end(s, result, null);
         } catch (RuntimeException e) {
             t.end(TrialStatus.FAILED, null, line(e));
         }

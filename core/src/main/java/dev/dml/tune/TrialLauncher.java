@@ -40,5 +40,13 @@ public interface TrialLauncher {
          * @throws RuntimeException the job's failure
          */
         Object result();
+
+        /**
+         * Tells whether the ended job was stopped before its last epoch: a stop asked for just
+         * as the job finished its last epoch does not count.
+         *
+         * @return whether it stopped early
+         */
+        boolean stopped();
     }
 }

@@ -38,11 +38,13 @@ class SweepTest {
         public synchronized Running start(Trial trial, ProgressListener progress) {
             double lr = trial.options().get(TrainOptions.LR);
             CountDownLatch stop = new CountDownLatch(1);
+            boolean[] early = new boolean[1];
             mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
             Thread t = new Thread(() -> {
                 try {
                     for (int e = 1; e <= epochs; e++) {
                         if (stop.await(ms, TimeUnit.MILLISECONDS)) {
+                            early[0] = true;
                             return;
                         }
                         progress.onEpoch(new EpochMetrics(e, e * 10L, 10, 1f, ms / 1e3, 1,
@@ -76,6 +78,11 @@ class SweepTest {
                 @Override
                 public Object result() {
                     return "model-" + trial.id();
+                }
+
+                @Override
+                public boolean stopped() {
+                    return early[0];
                 }
             };
         }

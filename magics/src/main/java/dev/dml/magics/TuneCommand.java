@@ -190,6 +190,11 @@ final class TuneCommand implements DmlCommand {
             public Object result() {
                 return job.outcome().result();
             }
+
+            @Override
+            public boolean stopped() {
+                return job.outcome().stopped();
+            }
         };
     }
 }
