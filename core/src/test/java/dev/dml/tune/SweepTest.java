@@ -103,20 +103,22 @@ class SweepTest {
         // there; t06 (0.08) is above rung 1's cutoff 0.077 and rung 3's 0.23
         Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09, 0.02, 0.03, 0.08), "val_accuracy",
                 new Asha(9, 1, 3, true), 1, Double.NaN, Double.NaN);
-        FakeJobs jobs = new FakeJobs(9, 5);
+        FakeJobs jobs = new FakeJobs(9, 20);
         sweep.run(jobs, () -> { });
         List<String> status = sweep.trials().stream().map(t -> t.status().word()).toList();
         assertEquals(List.of("done", "stopped early", "done", "stopped early", "stopped early",
                 "done"), status);
-        assertEquals(1, sweep.trials().get(1).epochs());
+        // the stop reaches the job from another thread, so a busy machine may let it end one
+        // more epoch before it stops; it never reaches the next rung (3)
+        assertTrue(sweep.trials().get(1).epochs() < 3, "epochs " + sweep.trials().get(1).epochs());
         assertEquals(9, sweep.trials().get(2).epochs());
         assertEquals("t03", sweep.best().orElseThrow().id());
         assertEquals("model-t03", sweep.best().orElseThrow().result());
         assertEquals(List.of("t03", "t06"), sweep.ranked().subList(0, 2).stream()
                 .map(Trial::id).toList());
-        // compute: three trials ran 9 epochs, three stopped after 1: 30 of 54 epochs
+        // compute: three trials ran 9 epochs, three stopped after 1 (or 2): 30-33 of 54 epochs
         double spent = sweep.trials().stream().mapToDouble(Trial::workerSeconds).sum();
-        assertTrue(spent < 0.6 * 6 * 9 * 0.005, "worker-seconds " + spent);
+        assertTrue(spent < 0.65 * 6 * 9 * 0.020, "worker-seconds " + spent);
     }
 
     @Test

@@ -70,7 +70,7 @@ record TuneRequest(String source, OptionValues fixed, SearchSpace space) {
                     + " {lr=1e-4..1e-2:log}");
         }
         for (Option<?> refused : List.of(TrainOptions.BACKGROUND, TrainOptions.PLAN,
-                TrainOptions.RESUME)) {
+                TrainOptions.RESUME, TrainOptions.DETACH)) {
             if (fixed.isSet(refused) && !Boolean.FALSE.equals(fixed.get(refused))) {
                 throw new DmlException("%dml tune runs its trials in its cell and takes no {"
                         + refused.name() + "}.", "Leave {" + refused.name() + "} out; it is"

@@ -86,6 +86,8 @@ class TuneRequestTest {
                 + " --hidden 32|64,64.", failure("t --label y --lr 1e-3"));
         assertTrue(failure("t --label y --lr 1e-3|1e-2 --background").startsWith(
                 "%dml tune runs its trials in its cell and takes no --background."));
+        assertTrue(failure("t --label y --lr 1e-3|1e-2 --detach").startsWith(
+                "%dml tune runs its trials in its cell and takes no --detach."));
         assertTrue(failure("t --label y --lr 1e-3|1e-2 --sheduler asha").startsWith(
                 "%dml tune: unknown option --sheduler.\nDid you mean --scheduler?"));
         assertTrue(failure("t --label y --lr 1e-3|1e-2 --scheduler hyperband").startsWith(
