@@ -43,6 +43,14 @@ public final class OptionReference {
                 .append("| option | what it does | default | example | Java |\n")
                 .append("| --- | --- | --- | --- | --- |\n");
         rows(s, ScaleOptions.ALL);
+        s.append("\n## `%dml tune` options\n\n")
+                .append("`%dml tune` takes every option of `%dml train` as each trial would; one")
+                .append(" written as a space (`--lr 1e-4..1e-2:log`, `--hidden 32|64,64`) varies")
+                .append(" from trial to trial, and `--budget` / `--deadline` hold for the whole")
+                .append(" sweep. See docs/experiments.md.\n\n")
+                .append("| option | what it does | default | example | Java |\n")
+                .append("| --- | --- | --- | --- | --- |\n");
+        rows(s, TuneOptions.ALL);
         s.append("\n## `%dml predict` options\n\n")
                 .append("`%dml predict MODEL DATA` scores a table with a trained model on worker")
                 .append(" actors and takes these options, besides `--cluster` and `--debug` as")

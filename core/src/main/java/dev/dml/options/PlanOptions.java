@@ -30,8 +30,8 @@ public final class PlanOptions {
     public static final List<Option<?>> ALL = List.of(INSTANCES, PROBE_STEPS);
 
     /**
-     * Finds an option of any {@code %dml} command by name: the plan's, then the scaling
-     * table's, then {@code %dml train}'s.
+     * Finds an option of any {@code %dml} command by name: the plan's, the scaling table's,
+     * the sweep's, then {@code %dml train}'s.
      *
      * @param name the flag without {@code --}
      * @return the option
@@ -46,6 +46,14 @@ public final class PlanOptions {
             if (o.name().equals(name)) {
                 return Optional.of(o);
             }
+        }
+        for (Option<?> o : TuneOptions.ALL) {
+            if (o.name().equals(name)) {
+                return Optional.of(o);
+            }
+        }
+        if (name.equals(TuneOptions.SWEEP.name())) {
+            return Optional.of(TuneOptions.SWEEP);
         }
         return TrainOptions.byName(name);
     }

@@ -8,6 +8,7 @@ import dev.dml.Suggestions;
 import dev.dml.magics.RunViews;
 import dev.dml.options.Option;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.TuneOptions;
 import dev.dml.ray.runs.Runs;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -55,6 +56,7 @@ final class RecordedRuns {
             Set<String> columns = new LinkedHashSet<>(header);
             columns.addAll(List.of("name", "steps", "epochs", "rows", "dml_version"));
             TrainOptions.ALL.forEach(o -> columns.add(o.name()));
+            columns.add(TuneOptions.SWEEP.name());
             for (int r = 0; r < all.rowCount(); r++) {
                 values.add(row(all, r));
             }

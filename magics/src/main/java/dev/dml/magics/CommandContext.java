@@ -70,11 +70,21 @@ public final class CommandContext {
      * @return where the lines go
      */
     Consumer<String> statusLine() {
+        Consumer<DisplayData> replacing = replacing("dml-status-");
+        return line -> replacing.accept(Html.text(line));
+    }
+
+    /**
+     * One output in the running cell that each call replaces: a sweep's chart and table.
+     *
+     * @param prefix the display id's prefix
+     * @return where the outputs go
+     */
+    Consumer<DisplayData> replacing(String prefix) {
         DisplayStream stream = kernel.getIO().display;
-        String id = "dml-status-" + UUID.randomUUID();
+        String id = prefix + UUID.randomUUID();
         AtomicBoolean shown = new AtomicBoolean();
-        return line -> {
-            DisplayData data = Html.text(line);
+        return data -> {
             data.setDisplayId(id);
             if (shown.getAndSet(true)) {
                 stream.updateDisplay(id, data);

@@ -12,8 +12,8 @@ import org.dflib.jjava.jupyter.kernel.display.DisplayData;
  */
 final class CompareCommand implements DmlCommand {
 
-    static final String USAGE = "%dml compare RUN RUN ... [--metric loss|train_loss|val_loss"
-            + "|val_accuracy]";
+    static final String USAGE = "%dml compare RUN RUN ... | --last N [--metric loss|train_loss"
+            + "|val_loss|val_accuracy]";
 
     @Override
     public String name() {
@@ -32,7 +32,25 @@ final class CompareCommand implements DmlCommand {
                         + " loss per step, the default), or per epoch train_loss, val_loss,"
                         + " val_accuracy.",
                 "Examples:", "  %dml compare fraud-20261127-101500-1a2b fraud-20261127-102000-3c4d",
-                "  %dml compare RUN1 RUN2 RUN3 --metric val_loss");
+                "  %dml compare RUN1 RUN2 RUN3 --metric val_loss",
+                "  %dml compare --last 2 --metric val_accuracy   (the two newest runs)");
+    }
+
+    /** The newest {@code n} runs' ids, oldest first. */
+    private static List<String> newest(CommandContext context, String n) {
+        int last;
+        try {
+            last = Integer.parseInt(n);
+        } catch (NumberFormatException e) {
+            last = 0;
+        }
+        if (last < 1) {
+            throw new DmlException("%dml compare: --last takes a count of runs, got '"
+                    + DmlException.literal(n) + "'.", "For example: %dml compare --last 2.");
+        }
+        List<String> ids = new ArrayList<>();
+        context.session().backend().runs(null, last).rows().forEach(r -> ids.add(0, r.get(0)));
+        return ids;
     }
 
     @Override
@@ -46,6 +64,8 @@ final class CompareCommand implements DmlCommand {
             String w = words.get(i);
             if (w.equals("--metric") && i + 1 < words.size()) {
                 metric = words.get(++i);
+            } else if (w.equals("--last") && i + 1 < words.size()) {
+                ids.addAll(newest(context, words.get(++i)));
             } else if (w.startsWith("--")) {
                 throw new DmlException("%dml compare: unknown option '"
                         + DmlException.literal(w) + "'.", "Usage: " + USAGE);

@@ -42,6 +42,7 @@ public final class DmlMagics implements LineMagic<Object, BaseKernel>,
         magics.add(new RunsCommand());
         magics.add(new CompareCommand());
         magics.add(new AttachCommand());
+        magics.add(new TuneCommand());
         magics.add(new ClusterCommand());
         magics.add(new HelpCommand(magics::commands));
         magics.add(new VersionCommand());

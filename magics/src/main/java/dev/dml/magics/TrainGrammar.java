@@ -9,6 +9,7 @@ import dev.dml.options.PlanOptions;
 import dev.dml.options.PredictOptions;
 import dev.dml.options.ScaleOptions;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.TuneOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,9 @@ final class TrainGrammar {
     /** {@code %dml scale}'s: the job's options, and the scaling table's own. */
     static final TrainGrammar SCALE = new TrainGrammar("scale",
             Stream.concat(TrainOptions.ALL.stream(), ScaleOptions.ALL.stream()).toList());
+    /** {@code %dml tune}'s: the trials' options (any of them a space), and the sweep's own. */
+    static final TrainGrammar TUNE = new TrainGrammar("tune",
+            Stream.concat(TrainOptions.ALL.stream(), TuneOptions.ALL.stream()).toList());
     /** {@code %dml predict}'s: a model and data, and the prediction's options. */
     static final TrainGrammar PREDICT = new TrainGrammar("predict", PredictOptions.ACCEPTED,
             List.of(MODEL, SOURCE), Map.of(MODEL, MODEL, "table", SOURCE, "data", SOURCE));
@@ -151,7 +155,36 @@ final class TrainGrammar {
     /** What a line and body hold: the positional slots' words, and the options. */
     record Parsed(Map<String, String> slots, OptionValues values) {}
 
+    /** What a line and body hold, each option's text not read yet. */
+    record Texts(Map<String, String> slots, Map<Option<?>, String> options) {}
+
+    /**
+     * Parses the words after this grammar's command into its slots and each option's text, for
+     * a command that reads some texts its own way ({@code %dml tune}'s spaces).
+     *
+     * @param args the line's words
+     * @param body the cell body, or null for the line form
+     * @return each slot's word, and each option's text, in declaration order
+     * @throws DmlException naming an unknown option, in notebook words
+     */
+    Texts readTexts(List<String> args, String body) {
+        try {
+            return texts(args, body);
+        } catch (DmlException e) {
+            throw e.speaking(Vocabulary.NOTEBOOK);
+        }
+    }
+
     private Parsed parts(List<String> args, String body) {
+        Texts t = texts(args, body);
+        OptionValues values = OptionValues.empty();
+        for (Map.Entry<Option<?>, String> e : t.options().entrySet()) {
+            values = with(values, e.getKey(), e.getValue());
+        }
+        return new Parsed(t.slots(), values);
+    }
+
+    private Texts texts(List<String> args, String body) {
         Map<String, String> fromBody = new LinkedHashMap<>();
         List<String> words = new ArrayList<>(args);
         if (body != null) {
@@ -181,14 +214,14 @@ final class TrainGrammar {
                     + String.join(" and ", fromBody.keySet()) + ".", "Name each input once,"
                     + " on the line or in the body.");
         }
-        OptionValues values = OptionValues.empty();
+        Map<Option<?>, String> texts = new LinkedHashMap<>();
         for (Option<?> o : options) {
             List<String> given = raw.get(o.name());
             if (given != null && !given.isEmpty()) {
-                values = with(values, o, given.get(0));
+                texts.put(o, given.get(0));
             }
         }
-        return new Parsed(filled, values);
+        return new Texts(filled, texts);
     }
 
     private TrainRequest readWords(List<String> args, String body) {
@@ -211,7 +244,8 @@ final class TrainGrammar {
         return new TrainRequest(source, values);
     }
 
-    private <T> OptionValues with(OptionValues values, Option<T> o, String text) {
+    /** Reads one option's text into {@code values}; an error names this grammar's command. */
+    <T> OptionValues with(OptionValues values, Option<T> o, String text) {
         try {
             return values.with(o, o.parse(text));
         } catch (DmlException e) {
@@ -289,6 +323,7 @@ final class TrainGrammar {
                     case "plan" -> PlanCommand.USAGE;
                     case "scale" -> ScaleCommand.USAGE;
                     case "predict" -> PredictCommand.USAGE;
+                    case "tune" -> TuneCommand.USAGE;
                     default -> usage();
                 }));
     }

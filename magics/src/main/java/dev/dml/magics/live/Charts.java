@@ -52,6 +52,7 @@ final class Charts {
     static final Color PURPLE = new Color(0xB0, 0x7A, 0xA1);
     static final Color BUBBLE = new Color(0xE8, 0xB4, 0xA8);
     static final Color RED = new Color(0xE1, 0x57, 0x59);
+    static final Color GREYED = new Color(0xC8, 0xC8, 0xC8);
 
     // Tableau 10: distinct and colour-blind friendly; rank i always gets PALETTE[i % 10].
     private static final int[] PALETTE = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F,
@@ -250,16 +251,16 @@ final class Charts {
     }
 
     /**
-     * Several runs' curves of one metric over one axis, a colour per run, as {@code %dml
-     * compare} draws them.
+     * Several runs' curves of one metric over one axis, a colour per run ({@code %dml
+     * compare}); greyed ones light grey ({@code %dml tune}'s trials stopped early).
      */
     static JFreeChart curves(String title, String xLabel, String yLabel, List<String> names,
-            List<double[][]> curves) {
+            List<double[][]> curves, boolean[] greyed) {
         DefaultXYDataset data = new DefaultXYDataset();
         Color[] colours = new Color[names.size()];
         for (int i = 0; i < names.size(); i++) {
             data.addSeries(names.get(i), curves.get(i));
-            colours[i] = worker(i);
+            colours[i] = greyed[i] ? GREYED : worker(i);
         }
         return xyChart(title, xLabel, yLabel, Axes.Kind.PLAIN, data, lines(colours), false,
                 true);

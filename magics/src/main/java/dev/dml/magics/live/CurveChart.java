@@ -25,7 +25,23 @@ public final class CurveChart {
      */
     public static String svg(String title, String xLabel, String yLabel, List<String> names,
             List<double[][]> curves) {
-        return FrameRenderer.chart(Charts.curves(title, xLabel, yLabel, names, curves),
+        return svg(title, xLabel, yLabel, names, curves, new boolean[names.size()]);
+    }
+
+    /**
+     * Draws the curves, some greyed ({@code %dml tune}'s trials stopped early).
+     *
+     * @param title the chart's title
+     * @param xLabel what the curves are drawn over, e.g. {@code epoch}
+     * @param yLabel the metric
+     * @param names each curve's name, for the legend
+     * @param curves each curve as {@code {xs, ys}}, in the order of {@code names}
+     * @param greyed which curves to draw in grey, in the order of {@code names}
+     * @return a standalone SVG document
+     */
+    public static String svg(String title, String xLabel, String yLabel, List<String> names,
+            List<double[][]> curves, boolean[] greyed) {
+        return FrameRenderer.chart(Charts.curves(title, xLabel, yLabel, names, curves, greyed),
                 "dml-compare-", WIDTH, HEIGHT, true).svg();
     }
 }

@@ -12,6 +12,7 @@ import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.options.Option;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.TuneOptions;
 import dev.dml.ray.train.RunFolders;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
@@ -25,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,7 +104,9 @@ public final class RunRecorder implements TrainingListener {
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         Map<String, String> texts = new LinkedHashMap<>();
         Map<String, Object> values = new LinkedHashMap<>();
-        for (Option<?> o : TrainOptions.ALL) {
+        // a sweep's trial also records its sweep, so %dml runs --where 'sweep = ID' finds it
+        for (Option<?> o : Stream.concat(TrainOptions.ALL.stream(),
+                Stream.of(TuneOptions.SWEEP)).toList()) {
             Object v = spec.get(o);
             if (v != null) {
                 texts.put(o.name(), text(o, v));
@@ -199,8 +203,9 @@ public final class RunRecorder implements TrainingListener {
 
     @Override
     public void onStart(List<WorkerInfo> workers) {
+        // the pid lets a test (or a user) check that a stopped run's workers have ended
         String json = new Gson().toJson(workers.stream().map(w -> Map.of("rank", w.rank(),
-                "host", w.host(), "node", w.nodeIp())).toList());
+                "host", w.host(), "node", w.nodeIp(), "pid", w.pid())).toList());
         long wall = clock.getAsLong();
         writer.add(() -> store.workers(id, json, wall));
     }

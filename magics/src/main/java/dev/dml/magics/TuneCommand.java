@@ -1,0 +1,200 @@
+package dev.dml.magics;
+
+import dev.dml.DmlException;
+import dev.dml.Vocabulary;
+import dev.dml.options.OptionValues;
+import dev.dml.options.TrainOptions;
+import dev.dml.options.TuneOptions;
+import dev.dml.tune.Asha;
+import dev.dml.tune.Sweep;
+import dev.dml.tune.Trial;
+import dev.dml.tune.TrialLauncher;
+import dev.dml.tune.TrialStatus;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import org.dflib.jjava.jupyter.kernel.display.DisplayData;
+
+/**
+ * {@code %dml tune}: a sweep from one cell. Each trial is an ordinary job with its own workers,
+ * recorded in the run store with the sweep's id; {@code --concurrent} of them run at once.
+ * With {@code --scheduler asha} a trial whose metric falls below a rung's cutoff is stopped
+ * through its job's stop path. The cell shows one chart with every trial's curve and a ranked
+ * table, updated as the trials report, and binds the best trial's result to {@code --into}
+ * (else {@code best}). An interrupt stops every running trial before the cell ends.
+ */
+final class TuneCommand implements DmlCommand {
+
+    static final String USAGE = "%dml tune TABLE|FILE --label COLUMN --OPTION SPACE ..."
+            + " [--trials N] [--search grid|random] [--scheduler asha|none] [--metric METRIC]"
+            + " [--concurrent K] [train options]";
+    /** The chart and table are redrawn at most this often. */
+    private static final Duration REDRAW = Duration.ofMillis(500);
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern(
+            "yyyyMMdd-HHmmss");
+
+    @Override
+    public String name() {
+        return "tune";
+    }
+
+    @Override
+    public String summary() {
+        return "sweep options over trials run a few at a time, stopping weak ones early (ASHA)";
+    }
+
+    @Override
+    public List<String> usage() {
+        List<String> lines = new ArrayList<>(List.of(USAGE, "",
+                "A space goes where the option's value would: LOW..HIGH (add :log to sample on"
+                        + " a log scale) or values A|B|C.",
+                "  %dml tune fashion --label y --validation 0.2 --lr 1e-4..1e-2:log"
+                        + " --hidden 32,32|64,64|128 --batch-size 64|256 --trials 12"
+                        + " --search random --scheduler asha --metric val_accuracy"
+                        + " --concurrent 2 --epochs 9",
+                "Every other option of %dml train passes to each trial; --budget and"
+                        + " --deadline hold for the whole sweep.",
+                "The best trial's result is bound to --into (default: best); its runs are"
+                        + " listed by %dml runs --where 'sweep = ID'.", "", "Options:"));
+        lines.addAll(TrainGrammar.optionLines(TuneOptions.ALL));
+        lines.add("  (and every option of %dml train; %dml help train lists them)");
+        return lines;
+    }
+
+    @Override
+    public Object run(CommandContext context, List<String> args, String body) {
+        TuneRequest request = TuneRequest.parse(args, body);
+        try {
+            return tune(context, request);
+        } catch (RuntimeException e) {
+            throw Failures.shown(e, request.fixed().get(TrainOptions.DEBUG));
+        }
+    }
+
+    private Object tune(CommandContext context, TuneRequest request) {
+        DmlSession session = context.session();
+        session.jobs().running().ifPresent(r -> {
+            throw new DmlException("Job " + r.id() + " is still running, and a session runs"
+                    + " one job at a time.", "Wait for it, or stop it with %dml stop "
+                    + r.id() + "; then run the sweep.");
+        });
+        OptionValues fixed = request.fixed();
+        String sweepId = "sweep-" + LocalDateTime.now().format(ID_TIME) + "-"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        List<Trial> trials = request.trials(sweepId);
+        DmlBackend backend = session.backend();
+        // the first trial is prepared now: bad data or columns fail before anything runs
+        PreparedJob first = backend.prepare(request.request(trials.get(0)));
+        String metric = fixed.get(TuneOptions.METRIC);
+        Asha asha = null;
+        if ("asha".equals(fixed.get(TuneOptions.SCHEDULER))) {
+            int epochs = trials.stream().mapToInt(t -> t.options().get(TrainOptions.EPOCHS))
+                    .max().orElse(1);
+            asha = new Asha(epochs, fixed.get(TuneOptions.GRACE),
+                    fixed.get(TuneOptions.REDUCTION), Sweep.higherIsBetter(metric));
+            if (asha.rungs().isEmpty()) {
+                throw new DmlException("{scheduler=asha} has no rung to stop a trial at: its"
+                        + " trials run " + epochs + " epochs, and the first rung is at {"
+                        + "grace-epochs=" + fixed.get(TuneOptions.GRACE) + "}.", "Train more"
+                        + " epochs than {grace-epochs}, e.g. {epochs=9}, or leave {scheduler}"
+                        + " out.");
+            }
+        }
+        Double budget = fixed.get(TrainOptions.BUDGET);
+        Double deadline = fixed.get(TrainOptions.DEADLINE);
+        Sweep sweep = new Sweep(sweepId, trials, metric, asha, concurrent(backend, fixed,
+                trials), budget == null ? Double.NaN : budget,
+                deadline == null ? Double.NaN : deadline);
+        String into = request.into();
+        Consumer<DisplayData> chart = context.replacing("dml-sweep-chart-");
+        Consumer<DisplayData> table = context.replacing("dml-sweep-table-");
+        long[] drawn = {0};
+        Runnable redraw = () -> {
+            chart.accept(SweepView.chart(sweep));
+            table.accept(SweepView.table(sweep, request.space()));
+            drawn[0] = System.nanoTime();
+        };
+        redraw.run();
+        TrialLauncher launcher = (trial, progress) -> {
+            PreparedJob job = trial.number() == 1 ? first
+                    : backend.prepare(request.request(trial));
+            return running(job.start(progress));
+        };
+        try {
+            sweep.run(launcher, () -> {
+                if (System.nanoTime() - drawn[0] >= REDRAW.toNanos()) {
+                    redraw.run();
+                }
+            });
+        } catch (InterruptedException interrupt) {
+            redraw.run();
+            throw new DmlException("Sweep " + sweepId + " was interrupted: its running trials"
+                    + " were stopped and their workers have ended.", "Run the cell again to"
+                    + " sweep again; %dml runs --where 'sweep = " + sweepId + "' lists the"
+                    + " trials recorded.");
+        }
+        redraw.run();
+        if (sweep.limit() != null) {
+            context.display(Html.text(Vocabulary.NOTEBOOK.render("The sweep stopped before"
+                    + " its last trial: " + sweep.limit() + ".")));
+        }
+        for (Trial t : trials) {
+            if (t.status() == TrialStatus.FAILED) {
+                context.display(Html.text("Trial " + t.id() + " (" + t.settings()
+                        + ") failed: " + t.failure()));
+            }
+        }
+        sweep.best().ifPresent(b -> backend.bind(into, b.result()));
+        context.display(Html.text(SweepView.summary(sweep, into) + " %dml runs --where"
+                + " 'sweep = " + sweepId + "' lists its runs."));
+        return null;
+    }
+
+    /**
+     * {@code --concurrent}, else as many trials as the cluster's CPUs hold (this machine's
+     * while no cluster is open), each reserving its workers' CPUs.
+     */
+    private static int concurrent(DmlBackend backend, OptionValues fixed, List<Trial> trials) {
+        Integer given = fixed.get(TuneOptions.CONCURRENT);
+        if (given != null) {
+            return Math.min(given, trials.size());
+        }
+        List<DmlBackend.ClusterView.Node> nodes = backend.cluster().nodes();
+        double cpus = nodes.isEmpty() ? Runtime.getRuntime().availableProcessors()
+                : nodes.stream().filter(DmlBackend.ClusterView.Node::alive)
+                        .mapToDouble(DmlBackend.ClusterView.Node::cpus).sum();
+        double perTrial = trials.stream().mapToDouble(t -> t.options().get(
+                TrainOptions.WORKERS).max() * t.options().get(TrainOptions.CPUS_PER_WORKER))
+                .max().orElse(1);
+        int fits = perTrial <= 0 ? trials.size() : (int) Math.floor(cpus / perTrial);
+        return Math.max(1, Math.min(fits, trials.size()));
+    }
+
+    private static TrialLauncher.Running running(RunningJob job) {
+        return new TrialLauncher.Running() {
+            @Override
+            public boolean awaitEnd(Duration timeout) throws InterruptedException {
+                return job.awaitEnd(timeout);
+            }
+
+            @Override
+            public void stop() {
+                job.stop();
+            }
+
+            @Override
+            public Object result() {
+                return job.outcome().result();
+            }
+
+            @Override
+            public boolean stopped() {
+                return job.outcome().stopped();
+            }
+        };
+    }
+}
