@@ -4,6 +4,7 @@ import dev.dml.DmlException;
 import dev.dml.events.JobEvent;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.DriverContext;
+import dev.dml.ray.cluster.ForwardingContext;
 import dev.dml.ray.cluster.DriverTask;
 import java.io.Serializable;
 import java.time.Duration;
@@ -128,28 +129,12 @@ public final class DetachedJob implements DriverTask<String> {
     }
 
     /** The driver's context, with the job's events going to its record instead of the kernel. */
-    private static final class Recording implements DriverContext {
-        private final DriverContext driver;
+    private static final class Recording extends ForwardingContext {
         private final TrainingListener listener;
 
         Recording(DriverContext driver, TrainingListener listener) {
-            this.driver = driver;
+            super(driver);
             this.listener = listener;
-        }
-
-        @Override
-        public String address() {
-            return driver.address();
-        }
-
-        @Override
-        public <T extends AutoCloseable> T register(String name, T resource) {
-            return driver.register(name, resource);
-        }
-
-        @Override
-        public <T> T lookup(String name, Class<T> type) {
-            return driver.lookup(name, type);
         }
 
         @Override
@@ -161,11 +146,6 @@ public final class DetachedJob implements DriverTask<String> {
             } catch (RuntimeException e) {
                 LOG.warn("recording {} failed: {}", event, e.toString());
             }
-        }
-
-        @Override
-        public void release(String name) {
-            driver.release(name);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.events.JobEvent;
 import dev.dml.ray.cluster.DriverContext;
+import dev.dml.ray.cluster.ForwardingContext;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,13 +12,12 @@ import java.util.List;
  * to the job's {@link DriverListener}s, so both sides hear the same events in the same order
  * (an event a listener emits while hearing one follows it). The rest is the driver's context.
  */
-final class JobEvents implements DriverContext {
+final class JobEvents extends ForwardingContext {
 
-    private final DriverContext driver;
     private final List<DriverListener> listeners = new ArrayList<>();
 
     JobEvents(DriverContext driver) {
-        this.driver = driver;
+        super(driver);
     }
 
     /** Adds a listener; it hears the events emitted from now on. */
@@ -38,31 +38,11 @@ final class JobEvents implements DriverContext {
 
     @Override
     public void emit(Serializable event) {
-        driver.emit(event);
+        driver().emit(event);
         if (event instanceof JobEvent e) {
             for (int i = 0; i < listeners.size(); i++) {
                 listeners.get(i).deliver(e);
             }
         }
-    }
-
-    @Override
-    public String address() {
-        return driver.address();
-    }
-
-    @Override
-    public <T extends AutoCloseable> T register(String name, T resource) {
-        return driver.register(name, resource);
-    }
-
-    @Override
-    public <T> T lookup(String name, Class<T> type) {
-        return driver.lookup(name, type);
-    }
-
-    @Override
-    public void release(String name) {
-        driver.release(name);
     }
 }
