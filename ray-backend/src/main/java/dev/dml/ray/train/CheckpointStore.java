@@ -345,7 +345,7 @@ final class CheckpointStore implements AutoCloseable {
         Path file;
         if (shared) {
             Files.createDirectories(folder);
-            List<Checkpoints.StageFile> files = StageStates.saveTo(plan.stages(), folder, run,
+            List<StageFile> files = StageStates.saveTo(plan.stages(), folder, run,
                     step);
             file = Checkpoints.write(folder, h, List.of(), files);
         } else {

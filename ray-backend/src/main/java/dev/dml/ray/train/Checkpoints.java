@@ -1,13 +1,11 @@
 package dev.dml.ray.train;
 
-import dev.dml.DmlException;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -44,51 +42,8 @@ public final class Checkpoints {
 
     private static final byte[] MAGIC = "DMLCKPT3".getBytes(StandardCharsets.US_ASCII);
     private static final Pattern NAME = Pattern.compile("ckpt-r(\\d+)-s(\\d+)\\.dml");
-    private static final Pattern STAGE_NAME =
-            Pattern.compile("ckpt-r\\d+-s\\d+\\.stage\\d+");
-    private static final String STAGE = ".stage";
 
     private Checkpoints() {}
-
-    /**
-     * A stage state that its worker wrote into a file of its own. Crosses Ray (Ray's serializer
-     * rejects records), so a plain Serializable class.
-     */
-    public static final class StageFile implements Serializable {
-        private static final long serialVersionUID = 1L;
-        private final String name;
-        private final long length;
-        private final long crc;
-
-        /**
-         * A stage file's record.
-         *
-         * @param name the file's name in the checkpoint's folder (or, handed to a worker to
-         *     read, its path)
-         * @param length its length
-         * @param crc its CRC32
-         */
-        public StageFile(String name, long length, long crc) {
-            this.name = name;
-            this.length = length;
-            this.crc = crc;
-        }
-
-        /** @return the file's name or path */
-        public String name() {
-            return name;
-        }
-
-        /** @return its length */
-        public long length() {
-            return length;
-        }
-
-        /** @return its CRC32 */
-        public long crc() {
-            return crc;
-        }
-    }
 
     /**
      * What a checkpoint's header says.
@@ -121,11 +76,6 @@ public final class Checkpoints {
     /** The name of the checkpoint of {@code run} at {@code step}. */
     static String name(int run, long step) {
         return String.format("ckpt-r%04d-s%012d.dml", run, step);
-    }
-
-    /** The name of stage {@code stage}'s file of that checkpoint. */
-    static String stageName(int run, long step, int stage) {
-        return name(run, step).replace(".dml", STAGE + stage);
     }
 
     /**
@@ -268,7 +218,7 @@ public final class Checkpoints {
             throw new IOException(in.available() + " unexpected bytes");
         }
         for (StageFile f : files) {
-            stageFile(file, f.name());
+            StageFile.beside(file, f.name());
         }
         return new Checkpoint(h, List.copyOf(states), List.copyOf(files));
     }
@@ -336,7 +286,7 @@ public final class Checkpoints {
         try (Stream<Path> s = Files.list(dir)) {
             for (Path p : s.toList()) {
                 String n = p.getFileName().toString();
-                int at = n.indexOf(STAGE);
+                int at = n.indexOf(StageFile.SUFFIX);
                 if (at > 0 && NAME.matcher(n.substring(0, at) + ".dml").matches()
                         && NEWEST_FIRST.compare(dir.resolve(n.substring(0, at) + ".dml"),
                                 oldest) > 0) {
@@ -344,75 +294,5 @@ public final class Checkpoints {
                 }
             }
         }
-    }
-
-    /**
-     * The stage file a checkpoint names, beside it: only a name of the form dml writes, never
-     * a path ({@code ..}, absolute) nor a link, so a crafted checkpoint cannot make the workers
-     * read (or, resumed and pruned, delete) a file outside its folder.
-     *
-     * @param checkpoint the checkpoint's file
-     * @param name the stage file's name in it
-     * @return its path
-     * @throws DmlException when the name is not one dml writes, or is a link
-     */
-    static Path stageFile(Path checkpoint, String name) {
-        Path folder = checkpoint.toAbsolutePath().getParent();
-        Path p = STAGE_NAME.matcher(name).matches() ? folder.resolve(name) : null;
-        if (p == null || !p.getParent().equals(folder) || Files.isSymbolicLink(p)) {
-            throw new DmlException("Checkpoint " + DmlException.literal(checkpoint) + " names"
-                    + " the stage file " + DmlException.literal("'" + name + "'") + ", which"
-                    + " is not a file dml writes beside it.", "Delete that checkpoint: dml did"
-                    + " not write it, or it was altered.");
-        }
-        return p;
-    }
-
-    /**
-     * Reads a stage file and checks it against its checkpoint's record.
-     *
-     * @param file the stage file
-     * @param expected its record
-     * @return its bytes
-     * @throws DmlException when it is missing, or its length or checksum differ
-     */
-    static byte[] readStage(Path file, StageFile expected) {
-        byte[] b;
-        try {
-            b = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new DmlException("Cannot read checkpoint file " + DmlException.literal(file)
-                    + " on this node: " + DmlException.literal(e) + ".", "With {checkpoint-store}"
-                    + " shared, mount {checkpoint-dir} at the same path on every node.", e);
-        }
-        CRC32 crc = new CRC32();
-        crc.update(b);
-        if (b.length != expected.length() || crc.getValue() != expected.crc()) {
-            throw new DmlException("Checkpoint file " + DmlException.literal(file)
-                    + " is damaged: its length or checksum differ from its checkpoint's.",
-                    "Delete that checkpoint to resume from the one before.");
-        }
-        return b;
-    }
-
-    /**
-     * Writes a stage's state into its own file, atomically.
-     *
-     * @param file where
-     * @param state the state
-     * @return the record the checkpoint keeps of it
-     * @throws DmlException when the folder cannot be written
-     */
-    static StageFile writeStage(Path file, byte[] state) {
-        try {
-            atomically(file, List.of(ByteBuffer.wrap(state)));
-        } catch (IOException e) {
-            throw new DmlException("Cannot write " + DmlException.literal(file) + " on this"
-                    + " node: " + DmlException.literal(e) + ".", "Free space in"
-                    + " {checkpoint-dir}, or check that every node can write to it.", e);
-        }
-        CRC32 crc = new CRC32();
-        crc.update(state);
-        return new StageFile(file.getFileName().toString(), state.length, crc.getValue());
     }
 }

@@ -32,11 +32,11 @@ final class StageStates {
      * Has each stage's rank 0 write its state into a file of {@code folder}, which the workers
      * see at the same path (the shared store).
      */
-    static List<Checkpoints.StageFile> saveTo(List<ActorGroup<TrainWorker>> stages,
+    static List<StageFile> saveTo(List<ActorGroup<TrainWorker>> stages,
             Path folder, int run, long step) {
-        List<Checkpoints.StageFile> files = new ArrayList<>();
+        List<StageFile> files = new ArrayList<>();
         for (int s = 0; s < stages.size(); s++) {
-            String file = folder.resolve(Checkpoints.stageName(run, step, s)).toString();
+            String file = folder.resolve(StageFile.fileName(run, step, s)).toString();
             files.add(stages.get(s).callOne(0, TrainWorker::saveStateTo, file));
         }
         return files;
@@ -55,12 +55,12 @@ final class StageStates {
      * ({@link Checkpoints#stageFile}).
      */
     static void restoreFrom(List<ActorGroup<TrainWorker>> stages, Path checkpoint,
-            List<Checkpoints.StageFile> files) {
+            List<StageFile> files) {
         requireStages(stages, files.size());
         for (int s = 0; s < stages.size(); s++) {
-            Checkpoints.StageFile f = files.get(s);
-            stages.get(s).callAll(TrainWorker::restoreFrom, new Checkpoints.StageFile(
-                    Checkpoints.stageFile(checkpoint, f.name()).toString(), f.length(),
+            StageFile f = files.get(s);
+            stages.get(s).callAll(TrainWorker::restoreFrom, new StageFile(
+                    StageFile.beside(checkpoint, f.name()).toString(), f.length(),
                     f.crc()));
         }
     }

@@ -133,13 +133,13 @@ public class TrainWorker extends CollectiveWorker {
     }
 
     /** Writes the state into {@code file}, in the shared checkpoint folder. */
-    public Checkpoints.StageFile saveStateTo(String file) {
-        return Checkpoints.writeStage(Path.of(file), saveState());
+    public StageFile saveStateTo(String file) {
+        return StageFile.write(Path.of(file), saveState());
     }
 
     /** Loads the state a stage's rank 0 wrote into the shared folder; see {@link #restore}. */
-    public long restoreFrom(Checkpoints.StageFile file) {
-        return restore(Checkpoints.readStage(Path.of(file.name()), file));
+    public long restoreFrom(StageFile file) {
+        return restore(file.read(Path.of(file.name())));
     }
 
     /** Tells whether this worker's node can read {@code path}: is a shared folder shared? */

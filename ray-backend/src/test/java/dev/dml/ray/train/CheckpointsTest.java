@@ -50,17 +50,17 @@ class CheckpointsTest {
 
     @Test
     void roundTripOfStageFiles(@TempDir Path dir) throws IOException {
-        Checkpoints.StageFile f = Checkpoints.writeStage(
-                dir.resolve(Checkpoints.stageName(1, 5, 0)), new byte[] {4, 5});
+        StageFile f = StageFile.write(
+                dir.resolve(StageFile.fileName(1, 5, 0)), new byte[] {4, 5});
         Path p = Checkpoints.write(dir, header(1, 5), List.of(), List.of(f));
         Checkpoints.Checkpoint c = Checkpoints.read(p);
         assertEquals(List.of(), c.states());
         assertEquals("ckpt-r0001-s000000000005.stage0", c.files().get(0).name());
-        assertArrayEquals(new byte[] {4, 5}, Checkpoints.readStage(
-                dir.resolve(c.files().get(0).name()), c.files().get(0)));
+        assertArrayEquals(new byte[] {4, 5}, c.files().get(0).read(
+                dir.resolve(c.files().get(0).name())));
         Files.write(dir.resolve(f.name()), new byte[] {4, 6});
-        DmlException e = assertThrows(DmlException.class, () -> Checkpoints.readStage(
-                dir.resolve(f.name()), f));
+        DmlException e = assertThrows(DmlException.class, () -> f.read(
+                dir.resolve(f.name())));
         assertTrue(e.what().endsWith("is damaged: its length or checksum differ from its"
                 + " checkpoint's."), e.what());
     }
@@ -95,12 +95,12 @@ class CheckpointsTest {
     @Test
     void pruningKeepsTheNewestWithTheirStageFiles(@TempDir Path dir) throws IOException {
         for (int s = 1; s <= 4; s++) {
-            Checkpoints.StageFile f = Checkpoints.writeStage(
-                    dir.resolve(Checkpoints.stageName(1, s, 0)), new byte[] {(byte) s});
+            StageFile f = StageFile.write(
+                    dir.resolve(StageFile.fileName(1, s, 0)), new byte[] {(byte) s});
             Checkpoints.write(dir, header(1, s), List.of(), List.of(f));
         }
         // a failed write's stage file, older than every kept checkpoint
-        Files.write(dir.resolve(Checkpoints.stageName(1, 0, 0)), new byte[1]);
+        Files.write(dir.resolve(StageFile.fileName(1, 0, 0)), new byte[1]);
         Files.writeString(dir.resolve("notes.txt"), "not ours");
         Checkpoints.prune(dir, 2);
         assertEquals(List.of("ckpt-r0001-s000000000003.dml", "ckpt-r0001-s000000000003.stage0",
@@ -117,20 +117,20 @@ class CheckpointsTest {
             throws IOException {
         Path dir = Files.createDirectories(root.resolve("job"));
         Path secret = Files.write(root.resolve("secret.bin"), new byte[] {1, 2});
-        Files.createSymbolicLink(dir.resolve(Checkpoints.stageName(1, 3, 0)), secret);
+        Files.createSymbolicLink(dir.resolve(StageFile.fileName(1, 3, 0)), secret);
         for (String name : List.of("../secret.bin", secret.toString(),
-                Checkpoints.stageName(1, 3, 0))) {
+                StageFile.fileName(1, 3, 0))) {
             Path p = Checkpoints.write(dir, header(1, 3), List.of(),
-                    List.of(new Checkpoints.StageFile(name, 2, 0)));
+                    List.of(new StageFile(name, 2, 0)));
             DmlException e = assertThrows(DmlException.class, () -> Checkpoints.read(p), name);
             assertEquals("Checkpoint " + p + " names the stage file '" + name + "', which is"
                     + " not a file dml writes beside it.", e.what());
             assertEquals("Delete that checkpoint: dml did not write it, or it was altered.",
                     e.hint());
         }
-        Files.delete(dir.resolve(Checkpoints.stageName(1, 3, 0)));
-        Checkpoints.StageFile own = Checkpoints.writeStage(
-                dir.resolve(Checkpoints.stageName(1, 3, 0)), new byte[] {1, 2});
+        Files.delete(dir.resolve(StageFile.fileName(1, 3, 0)));
+        StageFile own = StageFile.write(
+                dir.resolve(StageFile.fileName(1, 3, 0)), new byte[] {1, 2});
         Path p = Checkpoints.write(dir, header(1, 3), List.of(), List.of(own));
         assertEquals(own.name(), Checkpoints.read(p).files().get(0).name(),
                 "a stage file dml wrote beside it is read");
