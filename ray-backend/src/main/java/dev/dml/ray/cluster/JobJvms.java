@@ -2,6 +2,7 @@ package dev.dml.ray.cluster;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.module.ModuleFinder;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,6 +22,22 @@ public final class JobJvms {
             "--add-opens=java.base/java.text=ALL-UNNAMED",
             "--add-opens=java.base/java.time=ALL-UNNAMED",
             "--add-opens=java.base/java.nio=ALL-UNNAMED");
+
+    /** The Vector API's module, in which a worker's Adam runs (dev.dml.ray.model.VectorAdam). */
+    static final String VECTOR_MODULE = "jdk.incubator.vector";
+
+    /**
+     * Returns the option that resolves the Vector API's module in a worker, where this JVM's
+     * runtime has it: a worker's optimizer then updates in SIMD lanes, and without it in its
+     * scalar loop, with the same results. A runtime without the module (a {@code jlink}
+     * image) would refuse the option and not start.
+     *
+     * @return {@code --add-modules=jdk.incubator.vector}, or nothing
+     */
+    static List<String> vectorModule() {
+        return ModuleFinder.ofSystem().find(VECTOR_MODULE).isPresent()
+                ? List.of("--add-modules=" + VECTOR_MODULE) : List.of();
+    }
 
     /**
      * Environment variables that the driver process and every worker process of its job get,

@@ -203,9 +203,10 @@ public final class RayCluster implements AutoCloseable {
             props.put("ray.node-ip", nodeIp);
         }
         props.putAll(code);
-        // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the heap
-        // cap of DML_WORKER_HEAP, if set
+        // every worker JVM of the job: Ray's serializer (FST) reflects into JDK types; the
+        // Vector API for the optimizer; the heap cap of DML_WORKER_HEAP, if set
         List<String> workerJvm = new ArrayList<>(JobJvms.ADD_OPENS);
+        workerJvm.addAll(JobJvms.vectorModule());
         // the workers of a head on this machine (ours, or one reached over loopback) run this
         // java; a remote cluster's may be older and refuse the option
         if (head != null || nodeIp == null) {

@@ -3,6 +3,7 @@ package dev.dml.ray.model;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 
 /**
@@ -12,6 +13,17 @@ import java.nio.FloatBuffer;
  * operations on the parameters' device ({@link DeviceOptimizer}).
  */
 abstract class FlatOptimizer {
+
+    /**
+     * Whether this JVM resolved the Vector API's module ({@code --add-modules
+     * jdk.incubator.vector}, which dml gives its workers): Adam then updates in SIMD lanes.
+     */
+    static final boolean SIMD = ModuleLayer.boot().findModule("jdk.incubator.vector")
+            .isPresent();
+    /** Set to false, optimizers opened afterwards stay scalar (bench P16 compares the two). */
+    static final String SIMD_PROPERTY = "dml.optimizer.simd";
+    /** Segments shorter than this stay scalar: lanes pay only on large ones. */
+    static final int SIMD_MIN = 1024;
 
     final OptimizerSpec spec;
     long steps;
@@ -89,9 +101,10 @@ abstract class FlatOptimizer {
 
         /**
          * Updates one segment: {@code param} starts at flat index {@code offset}; {@code decay}
-         * says whether weight decay applies to it (a weight, not a bias).
+         * says whether weight decay applies to it (a weight, not a bias). Both buffers are
+         * in native order and are read and written at absolute indices.
          */
-        abstract void update(int offset, FloatBuffer param, FloatBuffer grad, boolean decay);
+        abstract void update(int offset, ByteBuffer param, ByteBuffer grad, boolean decay);
     }
 
     /** SGD with momentum, PyTorch's formulation. */
@@ -105,7 +118,9 @@ abstract class FlatOptimizer {
         }
 
         @Override
-        void update(int offset, FloatBuffer p, FloatBuffer g, boolean decay) {
+        void update(int offset, ByteBuffer param, ByteBuffer grad, boolean decay) {
+            FloatBuffer p = param.asFloatBuffer();
+            FloatBuffer g = grad.asFloatBuffer();
             float lr = rate;
             float mu = spec.momentum();
             float wd = decay ? spec.weightDecay() : 0f;
@@ -129,41 +144,57 @@ abstract class FlatOptimizer {
         }
     }
 
+    /**
+     * One Adam step's constants: the betas, epsilon, the bias-corrected rate, the square root
+     * of the second moment's correction, and the decay factor of the weights (1 for none).
+     */
+    record AdamStep(float b1, float b2, float eps, float lr, float sc2, float keep) {}
+
     /** Adam with bias correction. */
     static final class Adam extends OnHost {
 
         private final float[] m;
         private final float[] v;
 
+        private final boolean simd;
+
         Adam(OptimizerSpec spec, int n) {
+            this(spec, n, SIMD && !"false".equals(System.getProperty(SIMD_PROPERTY)));
+        }
+
+        /** With {@code simd} false, always the scalar loop (its tests compare the two). */
+        Adam(OptimizerSpec spec, int n, boolean simd) {
             super(spec);
             this.m = new float[n];
             this.v = new float[n];
+            this.simd = simd;
         }
 
         @Override
-        void update(int offset, FloatBuffer p, FloatBuffer g, boolean decay) {
+        void update(int offset, ByteBuffer param, ByteBuffer grad, boolean decay) {
             float b1 = spec.beta1();
             float b2 = spec.beta2();
-            float eps = spec.epsilon();
             float c1 = (float) (1 - StrictMath.pow(b1, steps));
             float c2 = (float) (1 - StrictMath.pow(b2, steps));
-            float lr = rate / c1;
-            float sc2 = (float) Math.sqrt(c2);
             // decoupled (AdamW): the weights shrink by the scheduled rate, apart from the moments
-            float keep = decay ? 1 - rate * spec.weightDecay() : 1f;
-            int n = p.limit();
-            for (int i = 0; i < n; i++) {
+            AdamStep c = new AdamStep(b1, b2, spec.epsilon(), rate / c1, (float) Math.sqrt(c2),
+                    decay ? 1 - rate * spec.weightDecay() : 1f);
+            int n = param.limit() / Float.BYTES;
+            int done = simd && n >= SIMD_MIN ? VectorAdam.update(param, grad, m, v, offset, n, c)
+                    : 0;
+            FloatBuffer p = param.asFloatBuffer();
+            FloatBuffer g = grad.asFloatBuffer();
+            for (int i = done; i < n; i++) {
                 int j = offset + i;
-                if (keep != 1f) {
-                    p.put(i, p.get(i) * keep);
+                if (c.keep() != 1f) {
+                    p.put(i, p.get(i) * c.keep());
                 }
                 float gi = g.get(i);
                 float mi = b1 * m[j] + (1 - b1) * gi;
                 float vi = b2 * v[j] + (1 - b2) * gi * gi;
                 m[j] = mi;
                 v[j] = vi;
-                p.put(i, p.get(i) - lr * mi / ((float) Math.sqrt(vi) / sc2 + eps));
+                p.put(i, p.get(i) - c.lr() * mi / ((float) Math.sqrt(vi) / c.sc2() + c.eps()));
             }
         }
 

@@ -8,6 +8,7 @@ import ai.djl.nn.Parameter;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import dev.dml.DmlException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
@@ -76,7 +77,12 @@ final class ParameterBuffers {
 
     /** A float view of a contiguous CPU tensor's own memory. */
     static FloatBuffer view(NDArray a) {
-        return a.toByteBuffer(true).order(ByteOrder.nativeOrder()).asFloatBuffer();
+        return bytes(a).asFloatBuffer();
+    }
+
+    /** The array's memory as bytes in native order (direct on the CPU). */
+    private static ByteBuffer bytes(NDArray a) {
+        return a.toByteBuffer(true).order(ByteOrder.nativeOrder());
     }
 
     /** Fills weights with He-uniform values from {@code seed}'s stream and biases with zeros. */
@@ -127,7 +133,7 @@ final class ParameterBuffers {
         for (int i = 0; i < params.size(); i++) {
             NDArray a = params.get(i).getArray();
             try (NDArray g = a.getGradient()) {
-                optimizer.update(offsets[i], view(a), view(g), decays(i));
+                optimizer.update(offsets[i], bytes(a), bytes(g), decays(i));
             }
         }
     }

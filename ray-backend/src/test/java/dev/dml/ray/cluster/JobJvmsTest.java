@@ -33,6 +33,21 @@ class JobJvmsTest {
     }
 
     @Test
+    void workersGetTheVectorModuleAndAJavaStartsWithIt() throws Exception {
+        List<String> vector = JobJvms.vectorModule();
+        assertEquals(List.of("--add-modules=jdk.incubator.vector"), vector);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(vector);
+        cmd.addAll(List.of("--list-modules"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("jdk.incubator.vector"), out);
+    }
+
+    @Test
     void driversAndWorkersGetTwoMallocArenasUnlessTheKernelSetsItsOwn() {
         String own = System.getenv("MALLOC_ARENA_MAX");
         assertEquals(own != null ? own : "2", JobJvms.workerEnv().get("MALLOC_ARENA_MAX"));
