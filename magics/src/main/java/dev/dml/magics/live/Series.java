@@ -5,9 +5,14 @@ import java.util.Arrays;
 /**
  * A growable (x, y) series that hands out a bounded number of points for drawing: the first and
  * last point, and in between each bucket's lowest and highest point, so spikes stay visible.
+ * It holds at most {@value #CAPACITY} points: when full it keeps half as many the same way, so
+ * a job of millions of steps costs the kernel no more memory than one of 20,000 (the S1 soak).
  * Not thread-safe; {@link LiveDashboard} guards it.
  */
 final class Series {
+
+    /** The most points held; at this size the series is reduced to half. */
+    static final int CAPACITY = 20_000;
 
     private double[] xs = new double[64];
     private double[] ys = new double[64];
@@ -18,9 +23,14 @@ final class Series {
         if (Double.isNaN(y)) {
             return;
         }
-        if (size == xs.length) {
-            xs = Arrays.copyOf(xs, size * 2);
-            ys = Arrays.copyOf(ys, size * 2);
+        if (size == CAPACITY) {
+            double[][] kept = points(CAPACITY / 2);
+            size = kept[0].length;
+            System.arraycopy(kept[0], 0, xs, 0, size);
+            System.arraycopy(kept[1], 0, ys, 0, size);
+        } else if (size == xs.length) {
+            xs = Arrays.copyOf(xs, Math.min(size * 2, CAPACITY));
+            ys = Arrays.copyOf(ys, Math.min(size * 2, CAPACITY));
         }
         xs[size] = x;
         ys[size] = y;

@@ -53,4 +53,24 @@ class SeriesTest {
         assertArrayEquals(new double[] {0, 9, 10, 250, 259, 500, 509, 749, 750, 999}, p[0]);
         assertArrayEquals(new double[] {0, 9, 0, 0, 9, 0, 9, 9, 0, 9}, p[1]);
     }
+
+    /** Issue 26, memory over time: a job of a million steps holds no more than 20,000 points. */
+    @Test
+    void aSeriesOfAMillionPointsHoldsAtMostItsCapacityAndKeepsItsExtremes() {
+        Series s = new Series();
+        int n = 1_000_000;
+        int peak = 0;
+        for (int i = 0; i < n; i++) {
+            s.add(i, i == 123_456 ? 9 : i == 876_543 ? -9 : Math.sin(i / 500.0));
+            peak = Math.max(peak, s.size());
+        }
+        assertEquals(Series.CAPACITY, peak);
+        assertTrue(s.size() > Series.CAPACITY / 2, "" + s.size());
+        double[][] p = s.points(400);
+        assertEquals(0, p[0][0]);
+        assertEquals(n - 1, p[0][p[0].length - 1]);
+        assertTrue(Arrays.stream(p[1]).anyMatch(y -> y == 9), "the spike stays");
+        assertTrue(Arrays.stream(p[1]).anyMatch(y -> y == -9), "the dip stays");
+        assertEquals(Math.sin((n - 1) / 500.0), s.lastY());
+    }
 }

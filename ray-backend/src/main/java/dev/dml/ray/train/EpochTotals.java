@@ -3,6 +3,7 @@ package dev.dml.ray.train;
 import dev.dml.events.RegressionMetrics;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
+import java.util.List;
 
 /** One epoch's running sums, for its {@link EpochMetrics}; in the driver's job loop. */
 final class EpochTotals {
@@ -18,6 +19,22 @@ final class EpochTotals {
     void add(StepMetrics m) {
         loss += m.loss();
         steps++;
+    }
+
+    /**
+     * Counts the epoch's first {@code ran} steps again, after a recovery, from those kept: all
+     * of them, or an even sample whose mean loss stands for theirs.
+     */
+    void recount(List<StepMetrics> kept, int ran) {
+        loss = 0;
+        steps = 0;
+        for (StepMetrics m : kept) {
+            add(m);
+        }
+        if (steps > 0 && steps != ran) {
+            loss = loss / steps * ran;
+            steps = ran;
+        }
     }
 
     EpochMetrics end(int epoch, long step, Evaluation eval) {
