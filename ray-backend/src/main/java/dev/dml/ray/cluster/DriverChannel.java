@@ -4,7 +4,6 @@ import dev.dml.DmlException;
 import dev.dml.ray.net.Frames;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -121,10 +120,12 @@ final class DriverChannel implements AutoCloseable {
         send(new Message(kind, id, text, null));
     }
 
-    /** Sends one frame; thread-safe. */
+    /**
+     * Sends one frame; thread-safe. The payload goes to the socket as it is, after its envelope:
+     * a job's shards are not copied into the frame.
+     */
     void send(Message m) throws IOException {
-        ByteArrayOutputStream envelope = new ByteArrayOutputStream(
-                32 + (m.payload() == null ? 0 : m.payload().length));
+        ByteArrayOutputStream envelope = new ByteArrayOutputStream(64);
         DataOutputStream e = new DataOutputStream(envelope);
         e.writeByte(m.kind().ordinal());
         e.writeLong(m.id());
@@ -133,13 +134,13 @@ final class DriverChannel implements AutoCloseable {
             e.writeUTF(m.text());
         }
         e.writeInt(m.payload() == null ? -1 : m.payload().length);
-        if (m.payload() != null) {
-            e.write(m.payload());
-        }
         e.flush();
         synchronized (out) {
-            out.writeInt(envelope.size());
+            out.writeInt(envelope.size() + (m.payload() == null ? 0 : m.payload().length));
             envelope.writeTo(out);
+            if (m.payload() != null) {
+                out.write(m.payload());
+            }
             out.flush();
         }
     }
@@ -172,16 +173,20 @@ final class DriverChannel implements AutoCloseable {
             throw new IOException("a frame of " + len + " bytes, over the " + maxFrame
                     + " accepted here");
         }
-        byte[] frame = Frames.read(in, len);
+        // the envelope read from the stream, the payload straight into its own array: a job's
+        // shards are held once, not in a frame and then in a copy of its payload
+        FrameInput frame = new FrameInput(in, len);
         try {
-            return parse(frame);
+            return parse(new DataInputStream(frame), frame);
+        } catch (FrameInput.Closed e) {
+            throw e;
         } catch (IOException e) {
+            frame.skipRest();
             throw new MalformedFrame(e.getMessage() + " in a frame of " + len + " bytes");
         }
     }
 
-    private static Message parse(byte[] frame) throws IOException {
-        DataInputStream e = new DataInputStream(new ByteArrayInputStream(frame));
+    private static Message parse(DataInputStream e, FrameInput frame) throws IOException {
         int kind = e.readUnsignedByte();
         if (kind >= KINDS.length) {
             throw new IOException("an unknown message kind " + kind);
@@ -189,12 +194,12 @@ final class DriverChannel implements AutoCloseable {
         long id = e.readLong();
         String text = e.readBoolean() ? e.readUTF() : null;
         int size = e.readInt();
-        if (size < -1 || size > e.available()) {
+        if (size < -1 || size > frame.left()) {
             throw new IOException("a payload of " + size + " bytes");
         }
-        byte[] payload = size < 0 ? null : e.readNBytes(size);
-        if (e.available() > 0) {
-            throw new IOException(e.available() + " bytes after the payload");
+        byte[] payload = size < 0 ? null : Frames.read(frame, size);
+        if (frame.left() > 0) {
+            throw new IOException(frame.left() + " bytes after the payload");
         }
         return new Message(KINDS[kind], id, text, payload);
     }
@@ -211,12 +216,28 @@ final class DriverChannel implements AutoCloseable {
         }
     }
 
+    /**
+     * Java-serializes a payload into an array of exactly its size, written twice: once to count
+     * the bytes, once into the array. A job's shards (tens of megabytes in the kernel's heap)
+     * are then held once more, not also in a buffer that doubles as it grows and its copy. An
+     * object that serializes to another length the second time is written as before.
+     */
     static byte[] serialize(Object o) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream oos = new ObjectOutputStream(bytes)) {
+        ExactArray exact = new ExactArray(ExactArray.count(o));
+        try {
+            write(o, exact);
+            return exact.filled();
+        } catch (ExactArray.Mismatch e) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            write(o, bytes);
+            return bytes.toByteArray();
+        }
+    }
+
+    static void write(Object o, java.io.OutputStream to) throws IOException {
+        try (ObjectOutputStream oos = new ObjectOutputStream(to)) {
             oos.writeObject(o);
         }
-        return bytes.toByteArray();
     }
 
     /** Reads a payload through {@link Payloads}' filter. */

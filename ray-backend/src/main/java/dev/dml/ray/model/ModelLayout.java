@@ -99,6 +99,40 @@ final class ModelLayout {
         }
     }
 
+    /**
+     * The floats one row's forward pass makes, summed over the layers (reshapes are views), or
+     * 0 where the layers are not known here (a user's block, matrix factorization's embeddings).
+     */
+    static long activationFloats(ModelSpec spec) {
+        if (spec.family() == ModelSpec.Family.CUSTOM || spec.family() == ModelSpec.Family.MF) {
+            return 0;
+        }
+        boolean cnn = spec.family() == ModelSpec.Family.CNN;
+        int[] image = cnn ? spec.image() : new int[] {1, 1, spec.inputs()};
+        long channels = image[0];
+        long h = image[1];
+        long w = image[2];
+        long width = spec.inputs();
+        long total = 0;
+        for (Layer l : of(spec)) {
+            String type = l.type();
+            if (type.equals("conv2d")) {
+                channels = (Integer) l.args().get("out_channels");
+                width = channels * h * w;
+            } else if (type.equals("maxpool2d")) {
+                h /= POOL[0];
+                w /= POOL[1];
+                width = channels * h * w;
+            } else if (type.equals("linear")) {
+                width = (Integer) l.args().get("out");
+            } else if (!type.equals("relu")) {
+                continue; // unflatten, permute, flatten: views of the last array
+            }
+            total += width;
+        }
+        return total;
+    }
+
     private static Layer layer(String type, Object... keyValues) {
         Map<String, Object> args = new LinkedHashMap<>();
         for (int i = 0; i < keyValues.length; i += 2) {

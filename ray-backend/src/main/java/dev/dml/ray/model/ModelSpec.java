@@ -170,6 +170,16 @@ public final class ModelSpec implements Serializable {
         return hidden.clone();
     }
 
+    /**
+     * Returns the floats one row's forward pass makes, all layers together: what scoring a
+     * chunk of rows holds per row. 0 where unknown (a user's block, matrix factorization).
+     *
+     * @return the floats per row, or 0
+     */
+    public long activationFloatsPerRow() {
+        return ModelLayout.activationFloats(this);
+    }
+
     /** Returns the loss this model is trained with. @return the objective */
     public Objective objective() {
         return objective;

@@ -1,11 +1,11 @@
 package dev.dml.ray.net;
 
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
+import java.util.Arrays;
 
 /**
  * Checks on what a peer sends: tokens compared in constant time, and lengths checked against a
@@ -59,7 +59,9 @@ public final class Frames {
 
     /**
      * Reads {@code length} bytes, growing the buffer as they come: a peer that claims a large
-     * frame and sends nothing costs no memory.
+     * frame and sends nothing costs no memory. The buffer doubles up to {@code length} and no
+     * further, and is returned as it is: a large frame (a job's shards) is held once, not in a
+     * growing buffer and then a copy of it.
      *
      * @param in the stream
      * @param length how many bytes, already checked
@@ -67,24 +69,19 @@ public final class Frames {
      * @throws EOFException when the stream ends first
      */
     public static byte[] read(InputStream in, int length) throws IOException {
-        if (length <= READ_CHUNK) {
-            byte[] b = in.readNBytes(length);
-            if (b.length < length) {
-                throw new EOFException("the connection closed " + (length - b.length)
+        byte[] b = new byte[Math.min(length, READ_CHUNK)];
+        int have = 0;
+        while (have < length) {
+            if (have == b.length) {
+                b = Arrays.copyOf(b, (int) Math.min(length, 2L * b.length));
+            }
+            int n = in.read(b, have, b.length - have);
+            if (n < 0) {
+                throw new EOFException("the connection closed " + (length - have)
                         + " bytes into a frame");
             }
-            return b;
+            have += n;
         }
-        ByteArrayOutputStream b = new ByteArrayOutputStream(READ_CHUNK);
-        byte[] chunk = new byte[READ_CHUNK];
-        for (int left = length; left > 0; ) {
-            int n = in.read(chunk, 0, Math.min(left, chunk.length));
-            if (n < 0) {
-                throw new EOFException("the connection closed " + left + " bytes into a frame");
-            }
-            b.write(chunk, 0, n);
-            left -= n;
-        }
-        return b.toByteArray();
+        return b;
     }
 }

@@ -239,7 +239,7 @@ final class StagedPlan implements StepPlan {
 
     @Override
     public Evaluation evaluate() {
-        int chunks = (validationRows + ValidationPass.EVAL_ROWS - 1) / ValidationPass.EVAL_ROWS;
+        int chunks = ValidationPass.chunks(stageConfigs.get(0).model, validationRows);
         List<ObjectRef<byte[]>> ends = new ArrayList<>();
         for (int c = 0; c < chunks; c++) {
             ObjectRef<byte[]> x = groups.get(0).actor(0)

@@ -285,16 +285,16 @@ public class TrainWorker extends CollectiveWorker {
 
     /** Scores the validation rows with the whole model: loss, accuracy and AUC. */
     public Evaluation evaluate() {
-        for (int chunk = 0; chunk * ValidationPass.EVAL_ROWS < store().validation().rows();
-                chunk++) {
+        int chunks = ValidationPass.chunks(config.model, store().validation().rows());
+        for (int chunk = 0; chunk < chunks; chunk++) {
             evalForward(chunk, NONE);
         }
         return evaluation();
     }
 
     /**
-     * Runs a chunk of validation rows (rows {@code [chunk * 4096, ...)}) through this stage
-     * without gradients; the last stage scores it. Returns the next stage's activation.
+     * Runs a chunk of validation rows ({@link ValidationPass#chunkRows} of them) through this
+     * stage without gradients; the last stage scores it. Returns the next stage's activation.
      */
     public byte[] evalForward(int chunk, byte[] activation) {
         ModelStage m = model();

@@ -14,8 +14,15 @@ import dev.dml.ray.model.ModelStage;
  */
 final class ValidationPass {
 
-    /** Validation rows scored at once: memory stays bounded on big validation sets. */
+    /** The most validation rows scored at once: memory stays bounded on big validation sets. */
     static final int EVAL_ROWS = 4096;
+    /** The fewest: a chunk is still a batch worth running at once. */
+    static final int MIN_EVAL_ROWS = 64;
+    /**
+     * What a chunk's activations may take: a CNN's rows are wide (28x28 pixels in 8 channels make
+     * 88 KB of activations per row), so 4,096 of them would hold hundreds of megabytes at once.
+     */
+    static final long EVAL_BYTES = 16L << 20;
 
     private ValidationScores scores;
 
@@ -31,8 +38,8 @@ final class ValidationPass {
         if (!m.isFirst() && !m.isLast()) {
             return m.infer(activation); // a middle stage holds no rows
         }
-        NDIndex rows = new NDIndex("{}:{}", chunk * EVAL_ROWS,
-                Math.min(v.rows(), (chunk + 1) * EVAL_ROWS));
+        int per = chunkRows(spec);
+        NDIndex rows = new NDIndex("{}:{}", chunk * per, Math.min(v.rows(), (chunk + 1) * per));
         try (NDArray x = m.isFirst() ? v.features().get(rows) : null) {
             if (!m.isLast()) {
                 return m.infer(x);
@@ -45,6 +52,25 @@ final class ValidationPass {
             }
             return TrainWorker.NONE;
         }
+    }
+
+    /**
+     * The validation rows scored at once for a model: as many as fit {@link #EVAL_BYTES} of
+     * activations, between {@link #MIN_EVAL_ROWS} and {@link #EVAL_ROWS}. The driver counts
+     * chunks with it and the workers cut them with it, so both must call it with the same spec.
+     */
+    static int chunkRows(ModelSpec spec) {
+        long perRow = spec.activationFloatsPerRow() * Float.BYTES;
+        if (perRow <= 0) {
+            return EVAL_ROWS;
+        }
+        return (int) Math.max(MIN_EVAL_ROWS, Math.min(EVAL_ROWS, EVAL_BYTES / perRow));
+    }
+
+    /** The number of chunks of {@link #chunkRows} rows that {@code rows} rows make. */
+    static int chunks(ModelSpec spec, int rows) {
+        int per = chunkRows(spec);
+        return (rows + per - 1) / per;
     }
 
     /** Returns the scores of the chunks seen since the previous call, and starts over. */
