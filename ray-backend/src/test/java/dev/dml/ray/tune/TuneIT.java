@@ -72,8 +72,7 @@ class TuneIT {
         int right = 0;
         for (int i = 0; i < classes.length; i++) {
             assertTrue(p[i] >= 0 && p[i] <= 1);
-            right += best.classNames().get(classes[i]).equals(rows.column(
-                    SyntheticFraud.LABEL).getString(i)) ? 1 : 0;
+            right += classes[i] == rows.intColumn(SyntheticFraud.LABEL).getInt(i) ? 1 : 0;
         }
         assertTrue(right >= 160, "the best model scores: " + right + " of 200 right");
 
