@@ -13,9 +13,6 @@ import dev.dml.tune.TrialLauncher;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Starts a Java sweep's trials as recorded jobs on one driver, as {@code Dml.start(spec,
@@ -67,14 +64,7 @@ final class JobTrials implements TrialLauncher {
         return new Running() {
             @Override
             public boolean awaitEnd(Duration timeout) throws InterruptedException {
-                try {
-                    job.future().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-                    return true;
-                } catch (ExecutionException failed) {
-                    return true;
-                } catch (TimeoutException runs) {
-                    return false;
-                }
+                return job.awaitEnd(timeout);
             }
 
             @Override
