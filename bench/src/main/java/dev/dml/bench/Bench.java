@@ -34,6 +34,7 @@ public final class Bench {
         BENCHMARKS.put("P13", new GpuSamplerCost());
         BENCHMARKS.put("P14", new MixedPrecisionSpeedup());
         BENCHMARKS.put("P15", new WorkerStepOverhead());
+        BENCHMARKS.put("T1", new SweepVersusGrid());
     }
 
     private Bench() {}
