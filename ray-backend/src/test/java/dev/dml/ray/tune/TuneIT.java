@@ -31,28 +31,33 @@ class TuneIT {
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 8)
                 .optEpochs(4).optBatchSize(128).optValidationFraction(0.2)
                 .optCpusPerWorker(0).optName("tuneit" + ProcessHandle.current().pid()).build();
-        // the grid varies lr slowest: t01-t03 learn, t04-t06 reach rung 1 behind them
+        // the grid varies lr slowest: t01-t03 learn, t04-t06 reach rung 1 behind them (ASHA may
+        // stop one of t01-t03 too, at rung 2, behind the other two)
         TuneResult r = Dml.tune(base).optSpace(TrainOptions.LR, "1e-2|1e-6")
                 .optSpace(TrainOptions.HIDDEN, "8|16|32").optAsha(1, 2).optMetric("val_loss")
                 .optConcurrent(2).build().run();
 
         List<Trial> ranked = r.ranked();
+        String shown = r.table().print();
         assertEquals(6, ranked.size());
-        for (int i = 0; i < 3; i++) {
-            assertEquals(0.01, ranked.get(i).options().get(TrainOptions.LR), r.table().print());
-            assertEquals(TrialStatus.DONE, ranked.get(i).status(), r.table().print());
-            assertEquals(4, ranked.get(i).epochs());
+        for (int i = 0; i < 3; i++) { // every trial that learns ranks above every one that does not
+            assertEquals(0.01, ranked.get(i).options().get(TrainOptions.LR), shown);
+        }
+        assertEquals(TrialStatus.DONE, ranked.get(0).status(), shown);
+        for (Trial t : ranked) {
+            assertTrue(t.workerSeconds() > 0, t.id());
+            if (t.options().get(TrainOptions.LR) < 0.01) { // behind the good ones at rung 1
+                assertEquals(TrialStatus.STOPPED_EARLY, t.status(), shown);
+            }
+            if (t.status() == TrialStatus.STOPPED_EARLY) {
+                assertTrue(t.epochs() < 4, shown);
+            } else {
+                assertEquals(TrialStatus.DONE, t.status(), shown);
+                assertEquals(4, t.epochs(), shown);
+            }
         }
         long early = ranked.stream().filter(t -> t.status() == TrialStatus.STOPPED_EARLY)
                 .count();
-        assertTrue(early >= 2, "ASHA stopped too few trials:\n" + r.table().print());
-        for (Trial t : ranked) {
-            assertTrue(t.workerSeconds() > 0, t.id());
-            if (t.status() == TrialStatus.STOPPED_EARLY) {
-                assertEquals(1e-6, t.options().get(TrainOptions.LR), t.id());
-                assertTrue(t.epochs() < 4, t.id());
-            }
-        }
         for (int i = 1; i < ranked.size(); i++) {
             assertTrue(ranked.get(i - 1).last() <= ranked.get(i).last(), "ranked by val_loss");
         }
