@@ -35,6 +35,7 @@ public final class Bench {
         BENCHMARKS.put("P14", new MixedPrecisionSpeedup());
         BENCHMARKS.put("P15", new WorkerStepOverhead());
         BENCHMARKS.put("P16", new SimdOptimizerSpeedup());
+        BENCHMARKS.put("T1", new SweepVersusGrid());
     }
 
     private Bench() {}

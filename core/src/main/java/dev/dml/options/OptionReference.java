@@ -47,7 +47,8 @@ public final class OptionReference {
                 .append("`%dml tune` takes every option of `%dml train` as each trial would; one")
                 .append(" written as a space (`--lr 1e-4..1e-2:log`, `--hidden 32|64,64`) varies")
                 .append(" from trial to trial, and `--budget` / `--deadline` hold for the whole")
-                .append(" sweep. See docs/experiments.md.\n\n")
+                .append(" sweep. In Java, `Dml.tune(spec)` takes them, with `optSpace(option,")
+                .append(" space)` for a space. See docs/experiments.md.\n\n")
                 .append("| option | what it does | default | example | Java |\n")
                 .append("| --- | --- | --- | --- | --- |\n");
         rows(s, TuneOptions.ALL);

@@ -15,21 +15,22 @@ public final class TuneOptions {
     public static final Option<Integer> TRIALS = TrainOptions.kernel("trials", ValueType.count(),
             "N", "configurations to try: samples of the space with --search random; with --search"
             + " grid every combination, which N must equal when given").example("12")
-            .noDefault("the grid's size; 10 with --search random").done();
+            .noDefault("the grid's size; 10 with --search random").java("optTrials").done();
 
     /** How configurations are drawn from the space. */
     public static final Option<String> SEARCH = TrainOptions.kernel("search",
             ValueType.choice("grid", "random"), "grid|random", "grid: every combination of the"
             + " listed values; random: --trials draws, ranges sampled (log-uniformly with :log),"
             + " seeded by --seed").example("random")
-            .noDefault("grid when every varied option lists its values, else random").done();
+            .noDefault("grid when every varied option lists its values, else random")
+            .java("optSearch").done();
 
     /** Early stopping of weak trials. */
     public static final Option<String> SCHEDULER = TrainOptions.kernel("scheduler",
             ValueType.choice("asha", "none"), "asha|none", "asha stops a trial at an epoch rung"
             + " (1, 3, 9, ... epochs) when its --metric is not in the top 1/--reduction of the"
             + " results recorded at that rung; none runs every trial to its end")
-            .example("asha").fixed("none").done();
+            .example("asha").fixed("none").java("optScheduler").done();
 
     /** The metric trials are ranked by. */
     public static final Option<String> METRIC = TrainOptions.kernel("metric",
@@ -37,23 +38,24 @@ public final class TuneOptions {
             "the epoch metric trials are ranked and stopped by (higher val_accuracy, lower"
             + " losses are better; val_ metrics need --validation)").example("val_accuracy")
             .derived("val_loss with --validation, else train_loss", v -> v.isSet(
-                    TrainOptions.VALIDATION) ? "val_loss" : "train_loss").done();
+                    TrainOptions.VALIDATION) ? "val_loss" : "train_loss").java("optMetric").done();
 
     /** ASHA's reduction factor. */
     public static final Option<Integer> REDUCTION = TrainOptions.kernel("reduction",
             ValueType.count(), "ETA", "ASHA's reduction factor: rungs at GRACE x ETA^k epochs,"
             + " and 1/ETA of the trials go on from each (at least 2)").example("3").fixed(3)
-            .done();
+            .java("optReduction").done();
 
     /** Epochs of ASHA's first rung. */
     public static final Option<Integer> GRACE = TrainOptions.kernel("grace-epochs",
             ValueType.count(), "GRACE", "epochs every trial runs before ASHA may stop it (its"
-            + " first rung)").example("1").fixed(1).done();
+            + " first rung)").example("1").fixed(1).java("optGraceEpochs").done();
 
     /** Trials that run at once. */
     public static final Option<Integer> CONCURRENT = TrainOptions.kernel("concurrent",
             ValueType.count(), "K", "trials that run at once, each with its own workers")
-            .example("2").noDefault("as many as the cluster's CPUs hold").done();
+            .example("2").noDefault("as many as the cluster's CPUs hold")
+            .java("optConcurrent").done();
 
     /** The sweep a run belongs to; each trial's spec carries it into the run store. */
     public static final Option<String> SWEEP = TrainOptions.spec("sweep", ValueType.text(), "ID",

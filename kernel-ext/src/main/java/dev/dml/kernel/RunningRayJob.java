@@ -6,9 +6,6 @@ import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainResult;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /** A started {@code %dml train} job: the engine's {@link TrainJob}, as the magics see it. */
 final class RunningRayJob implements RunningJob {
@@ -31,14 +28,7 @@ final class RunningRayJob implements RunningJob {
 
     @Override
     public boolean awaitEnd(Duration timeout) throws InterruptedException {
-        try {
-            job.future().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            return true;
-        } catch (ExecutionException failed) {
-            return true;
-        } catch (TimeoutException running) {
-            return false;
-        }
+        return job.awaitEnd(timeout);
     }
 
     @Override

@@ -7,15 +7,13 @@ import dev.dml.options.TrainOptions;
 import dev.dml.options.TuneOptions;
 import dev.dml.tune.Asha;
 import dev.dml.tune.Sweep;
+import dev.dml.tune.SweepPlan;
 import dev.dml.tune.Trial;
 import dev.dml.tune.TrialLauncher;
 import dev.dml.tune.TrialStatus;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 
@@ -34,8 +32,6 @@ final class TuneCommand implements DmlCommand {
             + " [--concurrent K] [train options]";
     /** The chart and table are redrawn at most this often. */
     private static final Duration REDRAW = Duration.ofMillis(500);
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern(
-            "yyyyMMdd-HHmmss");
 
     @Override
     public String name() {
@@ -83,32 +79,16 @@ final class TuneCommand implements DmlCommand {
                     + r.id() + "; then run the sweep.");
         });
         OptionValues fixed = request.fixed();
-        String sweepId = "sweep-" + LocalDateTime.now().format(ID_TIME) + "-"
-                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        String sweepId = SweepPlan.newId();
         List<Trial> trials = request.trials(sweepId);
         DmlBackend backend = session.backend();
         // the first trial is prepared now: bad data or columns fail before anything runs
         PreparedJob first = backend.prepare(request.request(trials.get(0)));
-        String metric = fixed.get(TuneOptions.METRIC);
-        Asha asha = null;
-        if ("asha".equals(fixed.get(TuneOptions.SCHEDULER))) {
-            int epochs = trials.stream().mapToInt(t -> t.options().get(TrainOptions.EPOCHS))
-                    .max().orElse(1);
-            asha = new Asha(epochs, fixed.get(TuneOptions.GRACE),
-                    fixed.get(TuneOptions.REDUCTION), Sweep.higherIsBetter(metric));
-            if (asha.rungs().isEmpty()) {
-                throw new DmlException("{scheduler=asha} has no rung to stop a trial at: its"
-                        + " trials run " + epochs + " epochs, and the first rung is at {"
-                        + "grace-epochs=" + fixed.get(TuneOptions.GRACE) + "}.", "Train more"
-                        + " epochs than {grace-epochs}, e.g. {epochs=9}, or leave {scheduler}"
-                        + " out.");
-            }
-        }
-        Double budget = fixed.get(TrainOptions.BUDGET);
-        Double deadline = fixed.get(TrainOptions.DEADLINE);
-        Sweep sweep = new Sweep(sweepId, trials, metric, asha, concurrent(backend, fixed,
-                trials), budget == null ? Double.NaN : budget,
-                deadline == null ? Double.NaN : deadline);
+        SweepPlan plan = request.plan();
+        Asha asha = plan.asha(trials);
+        Sweep sweep = plan.sweep(sweepId, trials, asha, plan.concurrent(trials,
+                () -> clusterCpus(backend)), fixed.get(TrainOptions.BUDGET),
+                fixed.get(TrainOptions.DEADLINE));
         String into = request.into();
         Consumer<DisplayData> chart = context.replacing("dml-sweep-chart-");
         Consumer<DisplayData> table = context.replacing("dml-sweep-table-");
@@ -154,24 +134,12 @@ final class TuneCommand implements DmlCommand {
         return null;
     }
 
-    /**
-     * {@code --concurrent}, else as many trials as the cluster's CPUs hold (this machine's
-     * while no cluster is open), each reserving its workers' CPUs.
-     */
-    private static int concurrent(DmlBackend backend, OptionValues fixed, List<Trial> trials) {
-        Integer given = fixed.get(TuneOptions.CONCURRENT);
-        if (given != null) {
-            return Math.min(given, trials.size());
-        }
+    /** The CPUs of the cluster's live nodes; this machine's while no cluster is open. */
+    private static double clusterCpus(DmlBackend backend) {
         List<DmlBackend.ClusterView.Node> nodes = backend.cluster().nodes();
-        double cpus = nodes.isEmpty() ? Runtime.getRuntime().availableProcessors()
+        return nodes.isEmpty() ? Runtime.getRuntime().availableProcessors()
                 : nodes.stream().filter(DmlBackend.ClusterView.Node::alive)
                         .mapToDouble(DmlBackend.ClusterView.Node::cpus).sum();
-        double perTrial = trials.stream().mapToDouble(t -> t.options().get(
-                TrainOptions.WORKERS).max() * t.options().get(TrainOptions.CPUS_PER_WORKER))
-                .max().orElse(1);
-        int fits = perTrial <= 0 ? trials.size() : (int) Math.floor(cpus / perTrial);
-        return Math.max(1, Math.min(fits, trials.size()));
     }
 
     private static TrialLauncher.Running running(RunningJob job) {

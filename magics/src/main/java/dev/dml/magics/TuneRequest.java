@@ -7,6 +7,7 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.TuneOptions;
 import dev.dml.tune.SearchSpace;
+import dev.dml.tune.SweepPlan;
 import dev.dml.tune.Trial;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ import java.util.Map;
 record TuneRequest(String source, OptionValues fixed, SearchSpace space) {
 
     /** Random draws when {@code --trials} is not given. */
-    static final int RANDOM_TRIALS = 10;
+    static final int RANDOM_TRIALS = SweepPlan.RANDOM_TRIALS;
 
     /**
      * Reads a cell.
@@ -77,39 +78,22 @@ record TuneRequest(String source, OptionValues fixed, SearchSpace space) {
                         + " for %dml train.");
             }
         }
-        if (dimensions.isEmpty()) {
-            throw new DmlException("%dml tune: no option varies, so there is nothing to"
-                    + " search.", "Write a space where an option's value goes, e.g."
-                    + " {lr=1e-4..1e-2:log} or {hidden=32|64,64}.");
-        }
-        String metric = fixed.get(TuneOptions.METRIC);
-        if (metric.startsWith("val_") && !fixed.isSet(TrainOptions.VALIDATION)) {
-            throw new DmlException("%dml tune ranks trials by {metric=" + metric + "}, which"
-                    + " needs validation rows.", "Add {validation=0.2}, or rank by"
-                    + " {metric=train_loss}.");
-        }
         SearchSpace space = new SearchSpace(dimensions);
-        if (search(fixed, space).equals("grid")) {
-            int size = space.gridSize();
-            Integer trials = fixed.get(TuneOptions.TRIALS);
-            if (trials != null && trials != size) {
-                throw new DmlException("%dml tune: the grid has " + size + " configurations,"
-                        + " and {trials=" + trials + "} asks for " + trials + ".", "Leave"
-                        + " {trials} out to run the grid, or draw " + trials + " with"
-                        + " {search=random}.");
-            }
-        }
+        plan(fixed, space);
         return new TuneRequest(source, fixed, space);
     }
 
-    /** {@code --search} as given, else grid when every dimension lists its values. */
-    private static String search(OptionValues fixed, SearchSpace space) {
-        String given = fixed.get(TuneOptions.SEARCH);
-        if (given != null) {
-            return given;
-        }
-        return space.dimensions().stream().allMatch(d -> d instanceof SearchSpace.Choices)
-                ? "grid" : "random";
+    private static SweepPlan plan(OptionValues fixed, SearchSpace space) {
+        return SweepPlan.check("%dml tune", fixed, space, fixed.isSet(TrainOptions.VALIDATION));
+    }
+
+    /**
+     * Returns the checked plan: the metric, the search, the scheduler, the concurrency.
+     *
+     * @return the plan
+     */
+    SweepPlan plan() {
+        return plan(fixed, space);
     }
 
     /**
@@ -118,7 +102,7 @@ record TuneRequest(String source, OptionValues fixed, SearchSpace space) {
      * @return {@code grid} or {@code random}
      */
     String search() {
-        return search(fixed, space);
+        return plan().search();
     }
 
     /**
@@ -130,29 +114,11 @@ record TuneRequest(String source, OptionValues fixed, SearchSpace space) {
      */
     List<Trial> trials(String sweepId) {
         OptionValues shared = fixed.without(TrainOptions.BUDGET).without(TrainOptions.DEADLINE)
-                .without(TrainOptions.INTO).with(TuneOptions.SWEEP, sweepId);
+                .without(TrainOptions.INTO);
         for (Option<?> o : TuneOptions.ALL) {
             shared = shared.without(o);
         }
-        List<OptionValues> configs = search().equals("grid") ? space.grid(shared)
-                : space.random(shared, trialCount(), fixed.get(TrainOptions.SEED));
-        List<Trial> out = new ArrayList<>();
-        for (int i = 0; i < configs.size(); i++) {
-            OptionValues v = configs.get(i);
-            String dir = v.get(TrainOptions.CHECKPOINT_DIR);
-            Trial t = new Trial(i + 1, v, space.describe(v));
-            if (dir != null) { // trials never share a checkpoint folder
-                v = v.with(TrainOptions.CHECKPOINT_DIR, dir + "/" + sweepId + "/" + t.id());
-                t = new Trial(i + 1, v, t.settings());
-            }
-            out.add(t);
-        }
-        return out;
-    }
-
-    private int trialCount() {
-        Integer given = fixed.get(TuneOptions.TRIALS);
-        return given != null ? given : RANDOM_TRIALS;
+        return plan().trials(shared, sweepId);
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.dml.ray.runs.RecordedJobs;
 import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
+import dev.dml.ray.tune.Tuner;
 import java.util.List;
 
 /**
@@ -24,6 +25,12 @@ import java.util.List;
  * job.stop();                                  // %dml stop, or a kernel interrupt
  *
  * Table scored = Dml.predict(r).optWorkers(2).build().predict(table);   // %dml predict
+ *
+ * TuneResult sweep = Dml.tune(spec)                                     // %dml tune
+ *         .optSpace(TrainOptions.LR, "1e-4..1e-2:log").optSpace(TrainOptions.HIDDEN, "32|64,64")
+ *         .optSearch("random").optTrials(12).optAsha(1, 3).optMetric("val_accuracy")
+ *         .optConcurrent(2).build().run();
+ * TrainResult best = sweep.best().orElseThrow();  // sweep.table(): the trials ranked
  * }</pre>
  *
  * <p>The table is validated when the spec is built, before any cluster or worker starts. The
@@ -92,6 +99,19 @@ public final class Dml {
     public static TrainJob start(TrainSpec spec, DriverProcess driver,
             List<ProgressListener> progress) {
         return RecordedJobs.start(spec, driver, progress, () -> { });
+    }
+
+    /**
+     * Starts a sweep over a spec, as {@code %dml tune} runs one: each trial trains the spec with
+     * the options {@code optSpace} varies, as an ordinary recorded job whose settings hold the
+     * sweep's id; {@code build().run()} runs them a few at a time on one cluster and driver,
+     * ASHA stopping weak ones when asked, and returns them ranked with the best trial's model.
+     *
+     * @param base what every trial trains (its validation rows give the {@code val_} metrics)
+     * @return a builder
+     */
+    public static Tuner.Builder tune(TrainSpec base) {
+        return Tuner.builder(base);
     }
 
     /**

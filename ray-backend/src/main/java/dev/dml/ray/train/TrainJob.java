@@ -212,6 +212,25 @@ public final class TrainJob {
     }
 
     /**
+     * Waits at most {@code timeout} for the job's end, whatever it was: finished, stopped or
+     * failed ({@link #await()} then returns the result or throws the failure).
+     *
+     * @param timeout how long to wait
+     * @return whether it has ended
+     * @throws InterruptedException when the waiting thread is interrupted; the job goes on
+     */
+    public boolean awaitEnd(Duration timeout) throws InterruptedException {
+        try {
+            result.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (ExecutionException | java.util.concurrent.CancellationException failed) {
+            return true;
+        } catch (TimeoutException running) {
+            return false;
+        }
+    }
+
+    /**
      * Waits for the job's end.
      *
      * @return the result ({@link TrainResult#stopped()} when it was stopped)
