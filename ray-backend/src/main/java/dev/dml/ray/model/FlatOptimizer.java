@@ -22,8 +22,11 @@ abstract class FlatOptimizer {
             .isPresent();
     /** Set to false, optimizers opened afterwards stay scalar (bench P16 compares the two). */
     static final String SIMD_PROPERTY = "dml.optimizer.simd";
-    /** Segments shorter than this stay scalar: lanes pay only on large ones. */
-    static final int SIMD_MIN = 1024;
+    /**
+     * Segments shorter than this stay scalar: until C2 compiles the lanes' loop, the
+     * interpreter runs it far slower than the scalar one, which only a large segment repays.
+     */
+    static final int SIMD_MIN = 16_384;
 
     final OptimizerSpec spec;
     long steps;

@@ -194,7 +194,9 @@ public final class TrainResult implements Serializable {
     }
 
     /**
-     * Returns the metrics of every step this job ran, in order.
+     * Returns the metrics of the steps this job ran, in order: every step of a job of up to
+     * 20,000 steps; of a longer one, the last 10,000 and an evenly spaced sample of at most
+     * 10,000 before them (every 2nd, 4th, ... step), so a job's memory stays bounded.
      *
      * @return the steps
      */
@@ -344,7 +346,7 @@ public final class TrainResult implements Serializable {
      * Returns the per-step metrics as a table: {@code step, epoch, loss, examples_per_s,
      * compute_ms, allreduce_ms, allreduce_bytes, lr} (the learning rate of the step's update).
      *
-     * @return a new table, one row per step
+     * @return a new table, one row per step kept (see {@link #steps()})
      */
     public Table metrics() {
         return MetricTables.steps(job, steps);

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  */
 class VectorAdamTest {
 
-    /** Two weights and a bias of odd sizes: lanes, a scalar tail, and a segment under SIMD_MIN. */
-    private static final int[] SEGMENTS = {3 * 1024 + 7, 4099, 37};
+    /** Two weights of odd sizes (lanes and a scalar tail) and a bias under SIMD_MIN. */
+    private static final int[] SEGMENTS = {2 * FlatOptimizer.SIMD_MIN + 7,
+        FlatOptimizer.SIMD_MIN + 3, 37};
 
     @Test
     void theTestJvmResolvedTheVectorModuleAsWorkersDo() {
