@@ -96,6 +96,13 @@ def parent(pid):
         return -1
 
 
+DRIVER_MAIN = "dev.dml.ray.cluster.DriverMain"
+WORKER_MAIN = "io.ray.runtime.runner.worker.DefaultWorker"
+# Ray's own daemons under the embedded head: sampled and fitted beside dml's processes, and
+# reported apart from the ratio, which is about the kernel, the driver and the workers.
+RAY_DAEMONS = ("raylet", "gcs_server")
+
+
 def job_processes(kernel_pid):
     """{'kernel': pid, 'driver': pid, 'worker <pid>': pid} of this kernel's job: the driver is
     the kernel's DriverMain child; the workers are the Ray Java workers among the kernel's
@@ -111,11 +118,16 @@ def job_processes(kernel_pid):
             mine.append(c)
             todo.append(c)
     for p in mine:
-        c = cmdline(p)
-        if "DriverMain" in c and parent(p) == kernel_pid:
+        argv = cmdline(p).split("\0")
+        program = Path(argv[0]).name
+        if DRIVER_MAIN in argv and parent(p) == kernel_pid:
             out["driver"] = p
-        elif "DefaultWorker" in c:
+        elif program == "java" and WORKER_MAIN in argv:
             out[f"worker {p}"] = p
+        elif program in RAY_DAEMONS:
+            # The raylet's own arguments name DefaultWorker (the command it starts workers
+            # with), so a worker is told by the program and main class, not by a substring.
+            out[program] = p
     return out
 
 

@@ -218,7 +218,7 @@ public final class ColumnSelection implements Serializable {
         return vocabulary.isEmpty() ? features.size() : inputs().size();
     }
 
-    /** The selection of an encoded table ({@link FeatureVocabulary#encode}): its inputs. */
+    /** The selection of an encoded table ({@link VocabularyEncoding#encode}): its inputs. */
     ColumnSelection encoded() {
         return vocabulary.isEmpty() ? this : new ColumnSelection(inputs(), label, labelKind,
                 classNames, FeatureVocabulary.none());

@@ -74,7 +74,7 @@ public final class FeatureStats implements Serializable {
             if (rows == 0) {
                 return this;
             }
-            Table inputs = FeatureVocabulary.inputsOf(table, selection.featuresOnly());
+            Table inputs = VocabularyEncoding.inputsOf(table, selection.featuresOnly());
             List<String> names = selection.inputs();
             long total = n + rows;
             for (int c = 0; c < names.size(); c++) {

@@ -7,21 +7,20 @@ import dev.dml.options.TrainOptions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import tech.tablesaw.api.FloatColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
 
 /**
- * The categories of each text feature column, learnt on the training table, and their one-hot
- * encoding. It travels with the model (in {@link ColumnSelection}, checkpoints and {@code
- * dml-model.json}), so that every later table is encoded as the training table was.
+ * The categories of each text feature column, learnt on the training table, by which {@link
+ * VocabularyEncoding} encodes a table. It travels with the model (in {@link ColumnSelection},
+ * checkpoints and {@code dml-model.json}), so that every later table is encoded as the training
+ * table was.
  *
  * <p>A text column {@code c} becomes the inputs {@code c=v1, c=v2, ..., c=(other)}:
  * <ul>
@@ -304,82 +303,9 @@ public final class FeatureVocabulary implements Serializable {
         return out;
     }
 
-    /**
-     * Returns the table of a selection's inputs: {@code table} itself without text features,
-     * else a table with the text features one-hot encoded by the selection's vocabulary.
-     *
-     * @param table a validated table
-     * @param selection the columns; its label is kept when it has one
-     * @return the table whose columns {@link ColumnSelection#inputs()} name
-     * @throws DmlException when a text feature has no learnt categories
-     */
-    static Table inputsOf(Table table, ColumnSelection selection) {
-        FeatureVocabulary v = selection.vocabulary();
-        for (String f : selection.features()) {
-            if (isText(table.column(f)) && !v.encodes(f)) {
-                throw new DmlException("Feature column '" + DmlException.literal(f) + "' holds"
-                        + " text, but no categories were learnt for it.", "Train through"
-                        + " TrainSpec, which learns them, or pass selection.withVocabulary("
-                        + "FeatureVocabulary.learn(trainingTable, selection)).");
-            }
-        }
-        return v.isEmpty() ? table
-                : v.encode(table, selection.features(), selection.label());
-    }
-
-    /**
-     * Returns a table of the model's inputs (numeric columns as they are, text columns as
-     * float one-hot columns), and the label column when {@code label} is not null. The numeric
-     * columns are shared with {@code table}, not copied.
-     *
-     * @param table a validated table
-     * @param features the feature columns
-     * @param label the label column to keep, or {@code null}
-     * @return a new table
-     */
-    Table encode(Table table, List<String> features, String label) {
-        Table out = Table.create(table.name());
-        for (String f : features) {
-            Column<?> c = table.column(f);
-            List<String> cats = categories.get(f);
-            if (cats == null) {
-                out.addColumns(c);
-                continue;
-            }
-            if (embedded.contains(f)) {
-                out.addColumns(CategoryCounts.indices(c, cats, f + "=" + INDEX));
-                continue;
-            }
-            if (!isText(c)) {
-                throw new DmlException("Feature column '" + DmlException.literal(f) + "' holds "
-                        + c.type().name() + " values, but the model learnt it as text.",
-                        "Pass the column as text, as in the training table.");
-            }
-            out.addColumns(oneHot((StringColumn) c, cats));
-        }
-        if (label != null) {
-            out.addColumns(table.column(label));
-        }
-        return out;
-    }
-
-    private static FloatColumn[] oneHot(StringColumn c, List<String> cats) {
-        Map<String, Integer> index = new HashMap<>();
-        for (int i = 0; i < cats.size(); i++) {
-            index.put(cats.get(i), i);
-        }
-        int n = c.size();
-        float[][] cols = new float[cats.size() + 1][n];
-        for (int r = 0; r < n; r++) {
-            Integer k = c.isMissing(r) ? null : index.get(c.get(r));
-            cols[k == null ? cats.size() : k][r] = 1f;
-        }
-        FloatColumn[] out = new FloatColumn[cols.length];
-        for (int i = 0; i < cols.length; i++) {
-            String v = i < cats.size() ? cats.get(i) : OTHER;
-            out[i] = FloatColumn.create(c.name() + "=" + v, cols[i]);
-        }
-        return out;
+    /** A column's categories in input order, or null when it is numeric; not a copy. */
+    List<String> categoriesOf(String column) {
+        return categories.get(column);
     }
 
     @Override

@@ -47,7 +47,7 @@ final class ShardEncoder {
     ShardEncoder(Table table, ColumnSelection selection) {
         this.classes = TableValidator.validateAllButFeatureValues(table, selection);
         // text features become one-hot float columns here; the rest of the encoder sees numbers
-        this.table = FeatureVocabulary.inputsOf(table, selection);
+        this.table = VocabularyEncoding.inputsOf(table, selection);
         this.selection = selection.encoded();
         table = this.table;
         selection = this.selection;
