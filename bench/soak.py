@@ -71,6 +71,30 @@ def native_settings(pid):
             "TrimNativeHeapInterval_ms": int(trim[0]) if trim else None}
 
 
+def mappings(pid):
+    """{(start address, name): resident kB} of a process's memory mappings, from smaps."""
+    out, key = {}, None
+    try:
+        lines = Path(f"/proc/{pid}/smaps").read_text().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        head = line.split()
+        if "-" in head[0] and not head[0].endswith(":"):
+            key = (head[0].split("-")[0], head[5] if len(head) > 5 else "[anon]")
+        elif head[0] == "Rss:" and key:
+            out[key] = out.get(key, 0) + int(head[1])
+    return out
+
+
+def grown_mappings(before, after, most=5):
+    """The mappings whose resident memory grew most between two snapshots, in MB: where a
+    process's growth lives (the Java heap's range, a malloc arena, a library, shared memory)."""
+    grown = sorted(((after[k] - before.get(k, 0), k) for k in after), reverse=True)[:most]
+    return [{"address": k[0], "mapping": k[1], "mb": round(kb / 1024, 2)}
+            for kb, k in grown if kb > 0]
+
+
 def troughs(points, window):
     """The lowest value of each window of `window` seconds: a heap's level just after its
     collections, which is what grows when objects leak, and not the garbage between them."""
@@ -208,8 +232,11 @@ def main():
         end = args.minutes * 60
         if args.stop_at is not None:
             end = min(end, args.stop_at - time.time())
+        warm_maps, grown = None, {}
         while (t := time.monotonic() - t0) < end:
             procs = job_processes(km.provisioner.pid)
+            if warm_maps is None and t >= args.warmup_minutes * 60:
+                warm_maps = {name: mappings(pid) for name, pid in procs.items()}
             row = {"t": round(t, 1)}
             for name, pid in procs.items():
                 n = threads(pid)
@@ -227,6 +254,9 @@ def main():
             print(json.dumps(row), flush=True)
             time.sleep(args.every)
         load_end = os.getloadavg()
+        for name, pid in job_processes(km.provisioner.pid).items():
+            if warm_maps and name in warm_maps:
+                grown[name] = grown_mappings(warm_maps[name], mappings(pid))
         km.interrupt_kernel()
         reply = kc.get_shell_msg(timeout=300)
         while reply["parent_header"].get("msg_id") != msg_id:
@@ -249,7 +279,8 @@ def main():
                           "percent_per_hour": round(100 * mb_per_hour / mean, 2)}
     # The goal is about RSS; the heap troughs tell a leak in Java objects from a heap or an
     # allocator that is still settling.
-    worst = max(f["percent_per_hour"] for n, f in fits.items() if not n.endswith(" heap"))
+    worst = max(f["percent_per_hour"] for n, f in fits.items()
+                if not n.endswith(" heap") and n not in RAY_DAEMONS)
     result = {
         "id": "S1",
         "what": "RSS growth after warm-up of the kernel, driver and workers during a %dml train"
@@ -259,7 +290,9 @@ def main():
                    f" --warmup-minutes {args.warmup_minutes:g}",
         "cell": TRAIN, "minutes": round(samples[-1]["t"] / 60, 1), "warmup_minutes": args.warmup_minutes,
         "heap_window_seconds": args.heap_window, "fits": fits,
-        "threads_first_last": thread_counts, "native_memory_settings": settings,
+        "ray_daemons": "fitted in fits, not in ratio: Ray's own processes (" + ", ".join(RAY_DAEMONS)
+                       + "), not dml's kernel, driver or workers",
+        "grown_mappings_after_warmup": grown, "threads_first_last": thread_counts, "native_memory_settings": settings,
         "load_average_1_5_15": {"start": [round(x, 2) for x in load_start],
                                 "end": [round(x, 2) for x in load_end]},
         "iopub_messages": seen, "samples": samples,
