@@ -117,6 +117,38 @@ class RayClusterIT {
 
     @Test
     @Order(3)
+    void theHeadsWorkersRecordNoTaskEventsAndItsGcsKeepsFew() throws Exception {
+        // S1: a job calls its workers dozens of times a second, and Ray's GCS kept an event
+        // per call, growing by about 400 MB an hour
+        List<Long> gcs = cluster.headProcesses().stream()
+                .flatMap(h -> java.util.stream.Stream.concat(java.util.stream.Stream.of(h),
+                        h.descendants()))
+                .filter(p -> p.info().command().map(c -> c.endsWith("/gcs_server"))
+                        .orElse(false))
+                .map(ProcessHandle::pid).distinct().toList();
+        assertEquals(1, gcs.size(), "the head's GCS among " + cluster.headProcesses());
+        assertFalse(actorPids.isEmpty(), "the actors of the tests before");
+        for (long pid : actorPids) {
+            assertEquals("0", environ(pid).get("RAY_task_events_report_interval_ms"),
+                    "worker " + pid);
+        }
+        assertEquals("1000", environ(gcs.get(0)).get("RAY_task_events_max_num_task_in_gcs"));
+    }
+
+    private static Map<String, String> environ(long pid) throws java.io.IOException {
+        Map<String, String> out = new java.util.HashMap<>();
+        for (String e : new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(
+                "/proc/" + pid + "/environ"))).split("\0")) {
+            int eq = e.indexOf('=');
+            if (eq > 0) {
+                out.put(e.substring(0, eq), e.substring(eq + 1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    @Order(3)
     void theHeadAndTheProcessesItStartsListenOnLoopbackOnly() throws Exception {
         java.util.Set<Long> pids = new HashSet<>(actorPids);
         cluster.headProcesses().forEach(h -> {
