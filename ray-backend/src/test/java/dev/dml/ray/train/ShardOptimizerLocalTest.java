@@ -1,0 +1,158 @@
+package dev.dml.ray.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.DmlException;
+import dev.dml.Vocabulary;
+import dev.dml.events.StepMetrics;
+import dev.dml.options.TrainOptions;
+import dev.dml.ray.collective.ActorGroup;
+import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.model.OptimizerSpec;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
+
+/**
+ * {@code --shard-optimizer} (ZeRO-1) in Ray's LOCAL mode: a sharded job trains to bitwise the
+ * parameters of the same job unsharded, since each rank's range gets the same float operations
+ * in the same order, and what cannot be sharded is refused in one line.
+ */
+class ShardOptimizerLocalTest {
+
+    private static final Table TABLE = SyntheticFraud.generate(2 * 16 * 10, 11);
+
+    @BeforeAll
+    static void startRay() throws IOException {
+        LocalRay.start();
+    }
+
+    @AfterAll
+    static void stopRay() throws IOException {
+        LocalRay.stop();
+    }
+
+    static TrainSpecBuilder job(Table t, OptimizerSpec opt, boolean shard, String name) {
+        return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
+                .setModel(TrainLocalTest.mlp(t)).optOptimizer(opt).optEpochs(2)
+                .optBatchSize(16).optWorkers(2).optCpusPerWorker(0).optReportEvery(5)
+                .optShardOptimizer(shard).optName(name + (shard ? "-sharded" : "-whole"));
+    }
+
+    private static float[] train(TrainSpecBuilder b) {
+        return train(b, new FakeDriverContext());
+    }
+
+    private static float[] train(TrainSpecBuilder b, FakeDriverContext ctx) {
+        TrainResult r = TrainLocalTest.run(b.build(), ctx);
+        assertEquals(20, r.globalSteps());
+        return r.parameters();
+    }
+
+    /** A context that asks every worker for its optimizer state's bytes after step 5. */
+    private static FakeDriverContext measuring(List<Long> bytes) {
+        AtomicReference<FakeDriverContext> self = new AtomicReference<>();
+        self.set(new FakeDriverContext(e -> {
+            if (e instanceof StepMetrics m && m.step() == 5) {
+                @SuppressWarnings("unchecked")
+                ActorGroup<TrainWorker> g = (ActorGroup<TrainWorker>) ElasticLocalTest.group(
+                        self.get());
+                bytes.addAll(g.callAll(TrainWorker::optimizerStateBytes));
+            }
+        }));
+        return self.get();
+    }
+
+    @Test
+    void adamWithWeightDecayShardedEqualsUnshardedBitForBitInHalfTheState() {
+        OptimizerSpec adam = OptimizerSpec.adam(0.01f).withWeightDecay(0.01f);
+        List<Long> wholeBytes = new ArrayList<>();
+        List<Long> shardBytes = new ArrayList<>();
+        float[] whole = train(job(TABLE, adam, false, "adam"), measuring(wholeBytes));
+        float[] sharded = train(job(TABLE, adam, true, "adam"), measuring(shardBytes));
+        assertArrayEquals(whole, sharded, "the sharded job trains to the same parameters");
+        long all = 2L * Float.BYTES * whole.length; // Adam's two moments
+        assertEquals(List.of(all, all), wholeBytes);
+        assertEquals(all, shardBytes.get(0) + shardBytes.get(1), "" + shardBytes);
+        for (long b : shardBytes) {
+            assertTrue(Math.abs(b - all / 2) <= 2 * Float.BYTES, "half each: " + shardBytes);
+        }
+    }
+
+    @Test
+    void sgdWithMomentumAndAccumulationShardedEqualsUnshardedBitForBit() {
+        OptimizerSpec sgd = OptimizerSpec.sgd(0.05f, 0.9f);
+        float[] whole = train(job(TABLE, sgd, false, "sgd").opt(TrainOptions.ACCUMULATE, 2)
+                .optEpochs(4));
+        float[] sharded = train(job(TABLE, sgd, true, "sgd").opt(TrainOptions.ACCUMULATE, 2)
+                .optEpochs(4));
+        assertArrayEquals(whole, sharded);
+    }
+
+    /**
+     * With {@code --clip-norm} each rank sums its range's squares and the ranks add their sums,
+     * where the unsharded job adds every square in one order: the norms may differ in the last
+     * bits of a double, and a scale rounded to float by one ulp (6e-8 relative) at most, so the
+     * parameters agree to 1e-6 relative after 20 steps.
+     */
+    @Test
+    void clippedByTheGlobalNormShardedAgreesWithUnsharded() {
+        OptimizerSpec adam = OptimizerSpec.adam(0.01f).withClipNorm(0.05f);
+        float[] whole = train(job(TABLE, adam, false, "clip"));
+        float[] sharded = train(job(TABLE, adam, true, "clip"));
+        TrainLocalTest.assertClose(whole, sharded, 1e-6, 1e-7);
+        float[] unclipped = train(job(TABLE, OptimizerSpec.adam(0.01f), false, "noclip"));
+        boolean differ = false;
+        for (int i = 0; i < whole.length && !differ; i++) {
+            differ = Math.abs(whole[i] - unclipped[i]) > 1e-4;
+        }
+        assertEquals(true, differ, "the clip norm is small enough to clip");
+    }
+
+    @Test
+    void whatCannotBeShardedIsRefusedInOneLine() {
+        OptimizerSpec adam = OptimizerSpec.adam(0.01f);
+        assertEquals("--shard-optimizer splits the optimizer of data-parallel workers, but one"
+                + " worker has no peer to split it with.", refusal(job(TABLE, adam, true, "one")
+                        .optWorkers(1)).what());
+        DmlException compress = refusal(job(TABLE, adam, true, "c").optCompress("fp16"));
+        assertEquals("--shard-optimizer splits the optimizer of data-parallel workers, but"
+                + " --compress sends the gradients compressed, not as the exact sums each"
+                + " worker's range needs.", compress.what());
+        assertEquals("Leave --shard-optimizer out, or leave --compress out.", compress.hint());
+        String async = refusal(job(TABLE, adam, true, "a").optSync("async")).what();
+        assertEquals("--shard-optimizer splits the optimizer of data-parallel workers, but"
+                + " --sync async updates through parameter servers, which hold the optimizer"
+                + " themselves.", async);
+        assertEquals("--shard-optimizer splits the optimizer of data-parallel workers, but"
+                + " --bucket-mb all-reduces whole buckets during the backward, while the sharded"
+                + " optimizer reduce-scatters the gradients after it.",
+                refusal(job(TABLE, adam, true, "b").opt(TrainOptions.BUCKET_MB, 2.0)).what());
+        DmlException staged = refusal(job(TABLE, adam, true, "p")
+                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE)));
+        assertEquals(true, staged.speaking(Vocabulary.NOTEBOOK).what().contains(
+                "already splits the model over stages"), staged.what());
+        DmlException gpu = refusal(job(TABLE, adam, true, "g").optGpusPerWorker(1));
+        assertEquals("Leave --shard-optimizer out, or leave --gpus-per-worker out.",
+                gpu.hint());
+        DmlException java = assertThrows(DmlException.class, () -> job(TABLE, adam, true, "j")
+                .optWorkers(1).build());
+        assertEquals("optShardOptimizer splits the optimizer of data-parallel workers, but one"
+                + " worker has no peer to split it with.",
+                java.speaking(Vocabulary.JAVA).what());
+    }
+
+    private static DmlException refusal(TrainSpecBuilder b) {
+        DmlException e = assertThrows(DmlException.class, b::build);
+        return e.speaking(Vocabulary.NOTEBOOK);
+    }
+}
