@@ -139,11 +139,6 @@ public class TrainWorker extends CollectiveWorker {
         return model().saveState();
     }
 
-    /** The bytes of optimizer state this rank holds (bench M1; 1/N of it when sharded). */
-    public long optimizerStateBytes() {
-        return OptimizerShard.stateBytes(model());
-    }
-
     /**
      * The state for the driver, where every rank is called at once ({@link
      * StepPlan#gathersState}): rank 0's, gathered from every rank; the others return {@link
@@ -231,7 +226,8 @@ public class TrainWorker extends CollectiveWorker {
             snapshot(range.globalFirst + done.steps());
         }
         lastEnd = done.stopped() ? -1 : range.globalFirst + done.steps();
-        return done.report(peers ? hash(m.parameters()) : 0, sampler.sample(), leaving());
+        return done.report(peers ? hash(m.parameters()) : 0,
+                sampler.sample().withOptimizerStateBytes(OptimizerShard.stateBytes(m)), leaving());
     }
 
     /** Returns the steps this rank completed over the job (data parallelism), or -1. */

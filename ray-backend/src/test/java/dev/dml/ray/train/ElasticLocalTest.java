@@ -150,7 +150,7 @@ class ElasticLocalTest {
     }
 
     /** The job's actor group, from its control in the context. */
-    static ActorGroup<?> group(FakeDriverContext ctx) {
+    private static ActorGroup<?> group(FakeDriverContext ctx) {
         for (AutoCloseable r : ctx.resources().values()) {
             if (r instanceof JobControl control) {
                 try {

@@ -7,16 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
-import dev.dml.events.StepMetrics;
+import dev.dml.events.ProcessSample;
 import dev.dml.options.TrainOptions;
-import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.LocalRay;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,42 +46,34 @@ class ShardOptimizerLocalTest {
     }
 
     private static float[] train(TrainSpecBuilder b) {
-        return train(b, new FakeDriverContext());
+        return result(b).parameters();
     }
 
-    private static float[] train(TrainSpecBuilder b, FakeDriverContext ctx) {
-        TrainResult r = TrainLocalTest.run(b.build(), ctx);
+    private static TrainResult result(TrainSpecBuilder b) {
+        TrainResult r = TrainLocalTest.run(b.build(), new FakeDriverContext());
         assertEquals(20, r.globalSteps());
-        return r.parameters();
+        return r;
     }
 
-    /** A context that asks every worker for its optimizer state's bytes after step 5. */
-    private static FakeDriverContext measuring(List<Long> bytes) {
-        AtomicReference<FakeDriverContext> self = new AtomicReference<>();
-        self.set(new FakeDriverContext(e -> {
-            if (e instanceof StepMetrics m && m.step() == 5) {
-                @SuppressWarnings("unchecked")
-                ActorGroup<TrainWorker> g = (ActorGroup<TrainWorker>) ElasticLocalTest.group(
-                        self.get());
-                bytes.addAll(g.callAll(TrainWorker::optimizerStateBytes));
-            }
-        }));
-        return self.get();
+    /** Each worker's optimizer state in bytes, as its last report says. */
+    private static List<Long> stateBytes(TrainResult r) {
+        return r.steps().get(r.steps().size() - 1).workers().stream()
+                .map(ProcessSample::optimizerStateBytes).toList();
     }
 
     @Test
     void adamWithWeightDecayShardedEqualsUnshardedBitForBitInHalfTheState() {
         OptimizerSpec adam = OptimizerSpec.adam(0.01f).withWeightDecay(0.01f);
-        List<Long> wholeBytes = new ArrayList<>();
-        List<Long> shardBytes = new ArrayList<>();
-        float[] whole = train(job(TABLE, adam, false, "adam"), measuring(wholeBytes));
-        float[] sharded = train(job(TABLE, adam, true, "adam"), measuring(shardBytes));
-        assertArrayEquals(whole, sharded, "the sharded job trains to the same parameters");
-        long all = 2L * Float.BYTES * whole.length; // Adam's two moments
-        assertEquals(List.of(all, all), wholeBytes);
-        assertEquals(all, shardBytes.get(0) + shardBytes.get(1), "" + shardBytes);
-        for (long b : shardBytes) {
-            assertTrue(Math.abs(b - all / 2) <= 2 * Float.BYTES, "half each: " + shardBytes);
+        TrainResult whole = result(job(TABLE, adam, false, "adam"));
+        TrainResult sharded = result(job(TABLE, adam, true, "adam"));
+        assertArrayEquals(whole.parameters(), sharded.parameters(),
+                "the sharded job trains to the same parameters");
+        long all = 2L * Float.BYTES * whole.parameters().length; // Adam's two moments
+        assertEquals(List.of(all, all), stateBytes(whole));
+        List<Long> halves = stateBytes(sharded);
+        assertEquals(all, halves.get(0) + halves.get(1), "" + halves);
+        for (long b : halves) {
+            assertTrue(Math.abs(b - all / 2) <= 2 * Float.BYTES, "half each: " + halves);
         }
     }
 
