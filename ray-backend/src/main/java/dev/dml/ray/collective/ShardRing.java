@@ -34,15 +34,7 @@ final class ShardRing {
      */
     static int[] reduceScatter(Communicator c, float[] buf, ReduceOp op) {
         int[] mine = range(c, buf.length);
-        synchronized (c) {
-            long t0 = System.nanoTime();
-            long s = c.begin();
-            List<Transport.Delivery> sent = new ArrayList<>();
-            if (c.size() > 1) {
-                c.reduceScatter(c.ring(), buf, 0, buf.length, s, 0, sent);
-            }
-            c.end(buf, ReduceOp.SUM, sent, t0);
-        }
+        half(c, buf, true);
         if (op == ReduceOp.AVERAGE && c.size() > 1) {
             for (int i = mine[0]; i < mine[1]; i++) {
                 buf[i] /= c.size(); // as the all-reduce averages, element by element
@@ -53,14 +45,21 @@ final class ShardRing {
 
     /** Fills {@code buf}, in place, with every rank's own range of it. */
     static void allGather(Communicator c, float[] buf) {
+        half(c, buf, false);
+    }
+
+    /** One half of the ring over the whole of {@code buf}, as one collective of its own. */
+    private static void half(Communicator c, float[] buf, boolean reduce) {
         synchronized (c) {
             long t0 = System.nanoTime();
             long s = c.begin();
             List<Transport.Delivery> sent = new ArrayList<>();
-            if (c.size() > 1) {
+            if (c.size() > 1 && reduce) {
+                c.reduceScatter(c.ring(), buf, 0, buf.length, s, 0, sent);
+            } else if (c.size() > 1) {
                 c.allGather(c.ring(), buf, 0, buf.length, s, 0, sent);
             }
-            c.end(buf, ReduceOp.SUM, sent, t0);
+            c.end(buf, ReduceOp.SUM, sent, t0); // counts it and waits for its sends
         }
     }
 

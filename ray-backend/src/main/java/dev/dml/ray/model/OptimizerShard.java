@@ -98,10 +98,6 @@ public final class OptimizerShard {
      * @return 4 bytes per float of its optimizer's state arrays
      */
     public static long stateBytes(ModelStage stage) {
-        long n = 0;
-        for (float[] a : stage.optimizer().state()) {
-            n += a.length;
-        }
-        return n * Float.BYTES;
+        return stage.optimizer().stateBytes();
     }
 }
