@@ -36,6 +36,7 @@ public final class Bench {
         BENCHMARKS.put("P15", new WorkerStepOverhead());
         BENCHMARKS.put("P16", new SimdOptimizerSpeedup());
         BENCHMARKS.put("T1", new SweepVersusGrid());
+        BENCHMARKS.put("M1", new ShardedOptimizerMemory());
     }
 
     private Bench() {}

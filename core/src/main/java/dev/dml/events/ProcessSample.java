@@ -22,6 +22,8 @@ public final class ProcessSample implements Serializable {
     private final long gpuMemoryBytes;
     /** Object-store requests this process tried again, since it started. */
     private final long storageRetries;
+    /** The bytes of optimizer state the worker holds; -1 when not reported. */
+    private final long optimizerStateBytes;
 
     /**
      * A sample of a process without a GPU.
@@ -45,12 +47,13 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
             long gpuMemoryBytes) {
-        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0);
+        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1);
     }
 
     private ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
-            long gpuMemoryBytes, long storageRetries) {
+            long gpuMemoryBytes, long storageRetries, long optimizerStateBytes) {
         this.storageRetries = storageRetries;
+        this.optimizerStateBytes = optimizerStateBytes;
         this.cpuPercent = cpuPercent;
         this.heapBytes = heapBytes;
         this.rssBytes = rssBytes;
@@ -92,7 +95,24 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withStorageRetries(long retries) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                retries);
+                retries, optimizerStateBytes);
+    }
+
+    /**
+     * This sample with the bytes of optimizer state the worker holds: 1/N of the model's with
+     * {@code --shard-optimizer} on N workers.
+     *
+     * @param bytes 4 per float of the optimizer's state arrays
+     * @return a copy with it
+     */
+    public ProcessSample withOptimizerStateBytes(long bytes) {
+        return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
+                storageRetries, bytes);
+    }
+
+    /** @return the bytes of optimizer state the worker holds; -1 when not reported */
+    public long optimizerStateBytes() {
+        return optimizerStateBytes;
     }
 
     /** @return object-store requests tried again since the process started */

@@ -304,6 +304,16 @@ public final class TrainOptions {
             + " whole backward pass").example("0").fixed(1.0)
             .java("opt(TrainOptions.BUCKET_MB, ...)").done();
 
+    /** ZeRO-1: each data-parallel worker keeps and updates 1/N of the optimizer state. */
+    public static final Option<Boolean> SHARD_OPTIMIZER = spec("shard-optimizer",
+            ValueType.onOff(), null, "shard the optimizer over the workers, as ZeRO-1 (data"
+            + " parallelism, 2 or more workers): the gradients are reduce-scattered, each"
+            + " worker updates its 1/N of the parameters and keeps the optimizer state (Adam's"
+            + " moments, SGD's velocity) of that 1/N only, and an all-gather returns the"
+            + " parameters; the result equals the unsharded job's, with 1/N of its optimizer"
+            + " memory per worker").example("true").fixed(false)
+            .java("optShardOptimizer").done();
+
     /** Synchronous all-reduce, or asynchronous updates through parameter servers. */
     public static final Option<String> SYNC = spec("sync", ValueType.syncMode(),
             "sync|async|ssp:S", "how data-parallel workers agree on the parameters: an"
@@ -388,13 +398,13 @@ public final class TrainOptions {
     /** Every option, in the order help lists them. */
     public static final List<Option<?>> ALL = List.of(LABEL, FEATURES, READ_ON_WORKERS,
             S3_ENDPOINT, DATA_CACHE_MB, MODEL, HIDDEN, IMAGE, BLOCK, EMBED_ABOVE, EPOCHS,
-            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB, SYNC, PS,
-            SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP, WEIGHT_DECAY, CLIP_NORM,
-            EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER, PRECISION, PLACEMENT,
-            STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE, VALIDATION,
-            CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE, RESUME,
-            BUDGET, DEADLINE, MAX_FAILURES, SEED, RECORD, CLUSTER, PLAN, INTO, BACKGROUND, DETACH,
-            NO_PLOTS, DEBUG);
+            BATCH_SIZE, STEPS_PER_EPOCH, ACCUMULATE, COMPRESS, TRANSPORT, BUCKET_MB,
+            SHARD_OPTIMIZER, SYNC, PS, SHUFFLE, STRATIFY, OPTIMIZER, LR, LR_SCHEDULE, WARMUP,
+            WEIGHT_DECAY, CLIP_NORM, EARLY_STOP, WORKERS, CPUS_PER_WORKER, GPUS_PER_WORKER,
+            PRECISION, PLACEMENT, STRATEGY, STAGES, BALANCE, MICROBATCHES, REPLICAS, SCHEDULE,
+            VALIDATION, CHECKPOINT_DIR, CHECKPOINT_EVERY, CHECKPOINT_STORE, CHECKPOINT_FAILURE,
+            RESUME, BUDGET, DEADLINE, MAX_FAILURES, SEED, RECORD, CLUSTER, PLAN, INTO, BACKGROUND,
+            DETACH, NO_PLOTS, DEBUG);
 
     /**
      * Finds an option by name.

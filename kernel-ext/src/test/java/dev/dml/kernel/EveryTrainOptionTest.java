@@ -58,8 +58,10 @@ class EveryTrainOptionTest {
         if (o == TrainOptions.EARLY_STOP) {
             return " --validation 0.2"; // it watches the validation loss
         }
-        if (o == TrainOptions.COMPRESS || o == TrainOptions.SYNC) {
-            return " --workers 2"; // one worker exchanges no gradients, and runs ahead of none
+        if (o == TrainOptions.COMPRESS || o == TrainOptions.SYNC
+                || o == TrainOptions.SHARD_OPTIMIZER) {
+            // one worker exchanges no gradients, runs ahead of none, shares no optimizer
+            return " --workers 2";
         }
         if (o == TrainOptions.PS) {
             return " --workers 2 --sync async"; // servers serve asynchronous workers

@@ -183,6 +183,57 @@ public class CollectiveWorker {
     }
 
     /**
+     * The range of a {@code length}-element array that this rank owns in {@link
+     * #reduceScatter} and {@link #allGather}: about {@code 1/N} of it, the same for the same
+     * group and length.
+     *
+     * @param length the array's length
+     * @return {@code {from, to}}
+     */
+    public final int[] shardRange(int length) {
+        return ShardRing.range(communicator(), length);
+    }
+
+    /**
+     * The first half of an all-reduce (ZeRO's reduce-scatter): sums or averages every rank's
+     * {@code buf} into the range this rank owns, bitwise as {@link #allReduce} would there.
+     * Every rank must call it, with arrays of the same length.
+     *
+     * @param buf this rank's array, overwritten: its own range with the result, the rest with
+     *     partial sums
+     * @param op sum or average
+     * @return the range this rank owns, {@code {from, to}}
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final int[] reduceScatter(float[] buf, ReduceOp op) {
+        return ShardRing.reduceScatter(communicator(), buf, op);
+    }
+
+    /**
+     * The second half of an all-reduce: fills every rank's {@code buf} with each rank's own
+     * range of it ({@link #shardRange}). Every rank must call it, with arrays of the same
+     * length.
+     *
+     * @param buf this rank's array, its own range set; every other range is overwritten
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final void allGather(float[] buf) {
+        ShardRing.allGather(communicator(), buf);
+    }
+
+    /**
+     * Sums one number over every rank, the same on each (to about 48 bits): a sharded
+     * gradient's global norm.
+     *
+     * @param x this rank's part
+     * @return the sum of every rank's part
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final double sumOverRanks(double x) {
+        return ShardRing.sum(communicator(), x);
+    }
+
+    /**
      * Sums or averages {@code data} across every rank in a compressed format, with error
      * feedback kept in {@code compressor} (see {@link GradientCompression}). Every rank must
      * call it with the same scheme. A {@link GradientCompression.None} scheme is {@link

@@ -131,15 +131,26 @@ final class Communicator {
         if (topology.hierarchical()) {
             hierarchical(buf, s, sent);
         } else if (size > 1) {
-            List<Integer> all = topology.byNode().stream().flatMap(List::stream).toList();
-            reduceScatter(all, buf, 0, buf.length, s, 0, sent);
-            allGather(all, buf, 0, buf.length, s, PHASE, sent);
+            reduceScatter(ring(), buf, 0, buf.length, s, 0, sent);
+            allGather(ring(), buf, 0, buf.length, s, PHASE, sent);
         }
         return end(buf, op, sent, t0);
     }
 
+    /** Every rank in ring order: node by node. */
+    List<Integer> ring() {
+        return topology.byNode().stream().flatMap(List::stream).toList();
+    }
+
+    /** Starts a collective ({@link ShardRing}'s): takes its sequence number; hold the lock. */
+    long begin() {
+        long s = seq++;
+        mailbox.dropBefore(s);
+        return s;
+    }
+
     /** Averages if asked, waits until every chunk sent arrived, and counts the operation. */
-    private float[] end(float[] buf, ReduceOp op, List<Transport.Delivery> sent, long t0) {
+    float[] end(float[] buf, ReduceOp op, List<Transport.Delivery> sent, long t0) {
         average(buf, op);
         for (Transport.Delivery d : sent) {
             d.await(timeout);
@@ -175,8 +186,7 @@ final class Communicator {
         long s = seq++;
         mailbox.dropBefore(s);
         List<Transport.Delivery> sent = new ArrayList<>();
-        List<Integer> all = topology.byNode().stream().flatMap(List::stream).toList();
-        float[] buf = new CompressedAllReduce(this, all, s, sent).sum(data.clone(), compressor);
+        float[] buf = new CompressedAllReduce(this, ring(), s, sent).sum(data.clone(), compressor);
         return end(buf, op, sent, t0);
     }
 
@@ -219,7 +229,7 @@ final class Communicator {
      * A ring reduce-scatter over {@code buf[from, to)} among the ranks of {@code ring}: after it
      * the rank at position {@code p} holds the sum of chunk {@code (p + 1) mod n}.
      */
-    private void reduceScatter(List<Integer> ring, float[] buf, int from, int to, long s,
+    void reduceScatter(List<Integer> ring, float[] buf, int from, int to, long s,
             int base, List<Transport.Delivery> sent) {
         int n = ring.size();
         int pos = ring.indexOf(rank);
@@ -236,7 +246,7 @@ final class Communicator {
     }
 
     /** The ring all-gather that follows {@link #reduceScatter} on the same ring and range. */
-    private void allGather(List<Integer> ring, float[] buf, int from, int to, long s, int base,
+    void allGather(List<Integer> ring, float[] buf, int from, int to, long s, int base,
             List<Transport.Delivery> sent) {
         int n = ring.size();
         int pos = ring.indexOf(rank);
@@ -354,7 +364,7 @@ final class Communicator {
     }
 
     /** The first index of chunk {@code c} when {@code [from, to)} splits in {@code n}. */
-    private static int lo(int from, int to, int n, int c) {
+    static int lo(int from, int to, int n, int c) {
         return from + Chunks.start(to - from, n, c);
     }
 

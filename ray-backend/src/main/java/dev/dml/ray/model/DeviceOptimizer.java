@@ -129,6 +129,18 @@ final class DeviceOptimizer extends FlatOptimizer {
         return host;
     }
 
+    /** Counted on the device, without copying the state to the host as {@link #state} does. */
+    @Override
+    long stateBytes() {
+        long n = 0;
+        for (NDArray[] s : moments) {
+            for (NDArray a : s) {
+                n += a.size();
+            }
+        }
+        return n * Float.BYTES;
+    }
+
     @Override
     void loaded() {
         GradMode.off(() -> {

@@ -55,6 +55,15 @@ abstract class FlatOptimizer {
     /** The state as flat arrays; {@link #read} fills them, then calls {@link #loaded}. */
     abstract float[][] state();
 
+    /** The bytes of state this optimizer holds: 4 per float of its state arrays. */
+    long stateBytes() {
+        long n = 0;
+        for (float[] a : state()) {
+            n += a.length;
+        }
+        return n * Float.BYTES;
+    }
+
     /** Called after {@link #read} filled {@link #state()}. */
     void loaded() {}
 

@@ -49,7 +49,7 @@ public final class ModelStage implements AutoCloseable {
     private final int[] layerStarts;
     private final ParameterStore store;
     private final ParameterBuffers params;
-    private final FlatOptimizer optimizer;
+    private FlatOptimizer optimizer;
     private final int parameterOffset;
     private final MicroBatchGraph graph;
     private final Device device;
@@ -367,6 +367,15 @@ public final class ModelStage implements AutoCloseable {
 
     ParameterBuffers buffers() {
         return params;
+    }
+
+    FlatOptimizer optimizer() {
+        return optimizer;
+    }
+
+    /** Replaces the optimizer and its state ({@link OptimizerShard}). */
+    void replaceOptimizer(FlatOptimizer o) {
+        optimizer = o;
     }
 
     /** The fp16 loss scale, or null. */

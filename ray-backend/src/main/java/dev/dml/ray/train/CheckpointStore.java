@@ -346,10 +346,11 @@ final class CheckpointStore implements AutoCloseable {
         if (shared) {
             Files.createDirectories(folder);
             List<StageFile> files = StageStates.saveTo(plan.stages(), folder, run,
-                    step);
+                    step, plan.gathersState());
             file = Checkpoints.write(folder, h, List.of(), files);
         } else {
-            file = Checkpoints.write(folder, h, StageStates.save(plan.stages()), List.of());
+            file = Checkpoints.write(folder, h,
+                    StageStates.save(plan.stages(), plan.gathersState()), List.of());
         }
         Checkpoints.prune(folder, KEEP);
         return file;

@@ -171,6 +171,11 @@ final class DataParallelPlan implements StepPlan {
     }
 
     @Override
+    public boolean gathersState() {
+        return config.shardOptimizer;
+    }
+
+    @Override
     public int stepsPerCall(int reportEvery) {
         return reportEvery;
     }
@@ -234,7 +239,7 @@ final class DataParallelPlan implements StepPlan {
         if (where.isEmpty()) {
             return null;
         }
-        byte[] state = group.callOne(0, TrainWorker::saveState);
+        byte[] state = StageStates.save(List.of(group), gathersState()).get(0);
         try {
             group = group.grow(where, GROW_WAIT); // on a failure the old group joins again
         } catch (CollectiveException e) {
@@ -246,7 +251,12 @@ final class DataParallelPlan implements StepPlan {
             assign(false);
             for (int r : fresh) {
                 group.callOne(r, TrainWorker::initAlone, config);
-                group.callOne(r, TrainWorker::restore, state);
+                if (!gathersState()) {
+                    group.callOne(r, TrainWorker::restore, state);
+                }
+            }
+            if (gathersState()) { // every rank's range moved: each re-shards from the state
+                group.callAll(TrainWorker::restore, state);
             }
         } catch (RuntimeException e) {
             // a new worker failed after it joined: drop the new ones; the others hold the state
@@ -254,6 +264,9 @@ final class DataParallelPlan implements StepPlan {
             control.attach(group);
             fresh = List.of();
             assign(false);
+            if (gathersState()) { // some ranks may have re-sharded for the larger group
+                group.callAll(TrainWorker::restore, state);
+            }
             return notGrown(where, e, step, notices);
         }
         room.grew(where);

@@ -13,6 +13,7 @@ import dev.dml.ray.data.ShardArrays;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.model.BucketedBackward;
 import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.model.OptimizerShard;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +39,11 @@ import java.util.List;
  * and overlaps their all-reduces with it: the loop is the same either way. After the backward
  * each rank sends its {@link StopVote} (whether it got a pre-emption notice) and reads the
  * others' once its gradients are reduced, so that all stop after the same step.
+ *
+ * <p>With {@code --shard-optimizer} (ZeRO-1) the gradients are reduce-scattered instead: each
+ * rank's {@link OptimizerShard} updates the range the ring left it, keeping optimizer state for
+ * that range only, and an all-gather returns the parameters to every rank. The backward then
+ * runs whole, without buckets.
  */
 final class DataParallelStep implements StepStrategy {
 
@@ -59,6 +65,8 @@ final class DataParallelStep implements StepStrategy {
     private WorkerInfo reducerGroup;
     /** The model's backward in buckets, when the reducer overlaps them; else null. */
     private BucketedBackward buckets;
+    /** This rank's share of a sharded optimizer ({@code --shard-optimizer}); else null. */
+    private OptimizerShard shard;
     /** Steps completed over the job, as of the last step; read when a call failed midway. */
     private volatile long completed = -1;
 
@@ -115,7 +123,8 @@ final class DataParallelStep implements StepStrategy {
         if (reducer == null || reducerModel != m || reducerGroup != peers.info()) {
             Closeables.closeAll(reducer);
             BucketedBackward b = config.bucketFloats > 0 && !severalPerRank
-                    ? BucketedBackward.of(m, config.bucketFloats) : null;
+                    && !config.shardOptimizer ? BucketedBackward.of(m, config.bucketFloats)
+                    : null;
             int[] offsets = null;
             if (b != null) {
                 offsets = new int[b.buckets() + 1];
@@ -173,7 +182,9 @@ final class DataParallelStep implements StepStrategy {
             long t1 = System.nanoTime();
             long t2 = t1;
             StopVote vote = peers.voteToStop(peers.leaving());
-            if (reduce) {
+            if (config.shardOptimizer) {
+                t2 += shardedStep(m, sumOfBatches, batchesPerStep, severalPerRank);
+            } else if (reduce) {
                 if (!severalPerRank && !r.overlaps()) {
                     m.copyGradients(FloatBuffer.wrap(gradients));
                 } else if (severalPerRank && !sumOfBatches) {
@@ -190,7 +201,9 @@ final class DataParallelStep implements StepStrategy {
             }
             stop = vote.anyStop();
             CollectiveStats after = peers.stats();
-            m.step();
+            if (!config.shardOptimizer) {
+                m.step();
+            }
             // only the all-reduce the backward did not hide counts as communication
             t[0][done] = (t1 - t0) + (System.nanoTime() - t2);
             t[1][done] = t2 - t1;
@@ -204,10 +217,69 @@ final class DataParallelStep implements StepStrategy {
                 Arrays.copyOf(t[3], done), 0);
     }
 
-    private static void scale(float[] a, int n, float by) {
-        for (int i = 0; i < n; i++) {
+    private static void scale(float[] a, int from, int to, float by) {
+        for (int i = from; i < to; i++) {
             a[i] *= by;
         }
+    }
+
+    private static void scale(float[] a, int n, float by) {
+        scale(a, 0, n, by);
+    }
+
+    /**
+     * Shards the model's optimizer over this rank's group ({@code --shard-optimizer}), with
+     * fresh state: as the model is built, and before a state is restored into it (the group,
+     * and so the rank's range, may have changed).
+     */
+    void shardOptimizer(ModelStage m) {
+        int[] r = peers.shardRange(m.parameterCount());
+        shard = OptimizerShard.install(m, r[0], r[1], new OptimizerShard.Peers() {
+            @Override
+            public double sumOverRanks(double x) {
+                return peers.sumOverRanks(x);
+            }
+
+            @Override
+            public void allGather(float[] buf) {
+                peers.allGather(buf);
+            }
+        });
+    }
+
+    /**
+     * One sharded update from the gradients in {@link #gradients}: reduce-scatter, this rank's
+     * range of the optimizer, all-gather of the parameters (the array is reused for them).
+     *
+     * @return the nanoseconds spent in the two collectives
+     */
+    private long shardedStep(ModelStage m, boolean sumOfBatches, int batchesPerStep,
+            boolean severalPerRank) {
+        int n = m.parameterCount();
+        int[] r = peers.shardRange(n);
+        if (shard == null || !shard.covers(r[0], r[1])) {
+            throw new IllegalStateException("the optimizer shard does not cover this rank's"
+                    + " range [" + r[0] + ", " + r[1] + "): restore the state after the group"
+                    + " changes");
+        }
+        int world = peers.info().worldSize();
+        if (!severalPerRank) {
+            m.copyGradients(FloatBuffer.wrap(gradients));
+        } else if (!sumOfBatches) {
+            scale(gradients, n, (float) world / batchesPerStep);
+        }
+        long t0 = System.nanoTime();
+        peers.reduceScatter(gradients, sumOfBatches ? ReduceOp.SUM : ReduceOp.AVERAGE);
+        long comm = System.nanoTime() - t0;
+        if (sumOfBatches) {
+            scale(gradients, r[0], r[1], 1f / batchesPerStep);
+        }
+        shard.step(gradients);
+        t0 = System.nanoTime();
+        peers.allGather(gradients);
+        comm += System.nanoTime() - t0;
+        m.setParameters(gradients);
+        return comm;
     }
 
     /** Trains one batch; with buckets, hands each to the reducer as its backward ends. */

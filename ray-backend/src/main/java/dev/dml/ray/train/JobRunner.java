@@ -96,7 +96,8 @@ final class JobRunner implements DriverTask<TrainResult> {
                 .withGpus(spec.gpusPerWorker())
                 .withCompression(spec.get(TrainOptions.COMPRESS))
                 .withBuckets(spec.get(TrainOptions.BUCKET_MB))
-                .withPrecision(spec.get(TrainOptions.PRECISION));
+                .withPrecision(spec.get(TrainOptions.PRECISION))
+                .withShardedOptimizer(spec.get(TrainOptions.SHARD_OPTIMIZER));
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();

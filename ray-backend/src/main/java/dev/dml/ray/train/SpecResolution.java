@@ -154,6 +154,7 @@ final class SpecResolution {
         }
         checkBuckets(v, strategy, workers);
         SyncResolution.check(v, strategy, workers);
+        ShardResolution.check(v, strategy, workers);
         PrecisionResolution.check(v, strategy, model);
         OptimizerSpec optimizer = UpdateResolution.optimizer(b, v, steps, notices);
         UpdateResolution.check(v, strategy, validation != null, optimizer);

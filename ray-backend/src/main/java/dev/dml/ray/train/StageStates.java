@@ -19,11 +19,15 @@ final class StageStates {
 
     private StageStates() {}
 
-    /** Each stage's state, from its rank 0, in stage order. */
-    static List<byte[]> save(List<ActorGroup<TrainWorker>> stages) {
+    /**
+     * Each stage's state, from its rank 0, in stage order; with {@code everyRank} (a sharded
+     * optimizer, {@link StepPlan#gathersState}) every rank takes part in gathering it.
+     */
+    static List<byte[]> save(List<ActorGroup<TrainWorker>> stages, boolean everyRank) {
         List<byte[]> states = new ArrayList<>();
         for (ActorGroup<TrainWorker> g : stages) {
-            states.add(g.callOne(0, TrainWorker::saveState));
+            states.add(everyRank ? g.callAll(TrainWorker::stageState).get(0)
+                    : g.callOne(0, TrainWorker::saveState));
         }
         return states;
     }
@@ -33,11 +37,13 @@ final class StageStates {
      * see at the same path (the shared store).
      */
     static List<StageFile> saveTo(List<ActorGroup<TrainWorker>> stages,
-            Path folder, int run, long step) {
+            Path folder, int run, long step, boolean everyRank) {
         List<StageFile> files = new ArrayList<>();
         for (int s = 0; s < stages.size(); s++) {
             String file = folder.resolve(StageFile.fileName(run, step, s)).toString();
-            files.add(stages.get(s).callOne(0, TrainWorker::saveStateTo, file));
+            ActorGroup<TrainWorker> g = stages.get(s);
+            files.add(everyRank ? g.callAll(TrainWorker::saveStateTo, file).get(0)
+                    : g.callOne(0, TrainWorker::saveStateTo, file));
         }
         return files;
     }

@@ -94,6 +94,14 @@ sealed interface StepPlan permits DataParallelPlan, StagedPlan {
     }
 
     /**
+     * Whether every rank of a stage takes part in saving its state: a sharded optimizer's
+     * state is gathered from all ({@code --shard-optimizer}); otherwise rank 0 alone saves.
+     */
+    default boolean gathersState() {
+        return false;
+    }
+
+    /**
      * Sends steps to the workers and returns at once; {@link Sent#await} gets the chunk.
      *
      * @param range the steps, within one epoch

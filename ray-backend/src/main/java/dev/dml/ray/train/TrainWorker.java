@@ -6,6 +6,7 @@ import dev.dml.Closeables;
 import dev.dml.DmlException;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.model.OptimizerShard;
 import dev.dml.ray.model.Precision;
 import dev.dml.ray.ps.ServerGroup;
 import java.nio.ByteBuffer;
@@ -114,6 +115,9 @@ public class TrainWorker extends CollectiveWorker {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
                     "The driver loads shards into first and last stages before init.");
         }
+        if (cfg.shardOptimizer) {
+            sync().shardOptimizer(model);
+        }
         recovery.enterJob();
         sampler.sample();
         stage.restart(model);
@@ -121,6 +125,9 @@ public class TrainWorker extends CollectiveWorker {
 
     /** Loads a {@link #saveState} state; returns a hash of the parameters, equal on replicas. */
     public long restore(byte[] state) {
+        if (config.shardOptimizer) {
+            sync().shardOptimizer(model()); // this rank's range in the group it is in now
+        }
         model().loadState(state);
         lastEnd = -1; // a call sent ahead before this restore must not run on its state
         stage.restart(model); // a step cut short by a failure starts over
@@ -132,9 +139,24 @@ public class TrainWorker extends CollectiveWorker {
         return model().saveState();
     }
 
-    /** Writes the state into {@code file}, in the shared checkpoint folder. */
+    /**
+     * The state for the driver, where every rank is called at once ({@link
+     * StepPlan#gathersState}): rank 0's, gathered from every rank; the others return {@link
+     * #NONE}.
+     */
+    public byte[] stageState() {
+        byte[] s = saveState();
+        return rank() == 0 ? s : NONE;
+    }
+
+    /**
+     * Writes the state into {@code file}, in the shared checkpoint folder; where every rank is
+     * called at once, only rank 0 writes, and the others return an empty record.
+     */
     public StageFile saveStateTo(String file) {
-        return StageFile.write(Path.of(file), saveState());
+        byte[] s = saveState();
+        return config.shardOptimizer && rank() != 0 ? new StageFile(file, 0, 0)
+                : StageFile.write(Path.of(file), s);
     }
 
     /** Loads the state a stage's rank 0 wrote into the shared folder; see {@link #restore}. */
@@ -204,7 +226,8 @@ public class TrainWorker extends CollectiveWorker {
             snapshot(range.globalFirst + done.steps());
         }
         lastEnd = done.stopped() ? -1 : range.globalFirst + done.steps();
-        return done.report(peers ? hash(m.parameters()) : 0, sampler.sample(), leaving());
+        return done.report(peers ? hash(m.parameters()) : 0,
+                sampler.sample().withOptimizerStateBytes(OptimizerShard.stateBytes(m)), leaving());
     }
 
     /** Returns the steps this rank completed over the job (data parallelism), or -1. */

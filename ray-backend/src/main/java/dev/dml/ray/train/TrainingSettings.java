@@ -74,6 +74,18 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
     }
 
     /**
+     * Sets whether data-parallel workers shard the optimizer ({@code --shard-optimizer}, off
+     * by default), as ZeRO-1: each keeps and updates the optimizer state of 1/N of the
+     * parameters only, and the job trains to the parameters it trains to unsharded.
+     *
+     * @param on {@code true} to shard it over the workers
+     * @return this builder
+     */
+    public TrainSpecBuilder optShardOptimizer(boolean on) {
+        return opt(TrainOptions.SHARD_OPTIMIZER, on);
+    }
+
+    /**
      * Sets whether every worker gets the same mix of classes ({@code --stratify}).
      *
      * @param on {@code true} to deal each class round-robin over the workers

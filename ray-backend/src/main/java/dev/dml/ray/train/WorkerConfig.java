@@ -15,7 +15,7 @@ import java.io.Serializable;
  */
 public final class WorkerConfig implements Serializable {
 
-    private static final long serialVersionUID = 6L;
+    private static final long serialVersionUID = 7L;
 
     final String job;
     final ModelSpec model;
@@ -46,6 +46,8 @@ public final class WorkerConfig implements Serializable {
     final long bucketFloats;
     /** The type of the layers' products: a {@code --precision} value. */
     final String precision;
+    /** ZeRO-1 ({@code --shard-optimizer}): each data-parallel rank updates its 1/N only. */
+    final boolean shardOptimizer;
 
     /**
      * A worker that holds the whole model.
@@ -65,13 +67,13 @@ public final class WorkerConfig implements Serializable {
             int microbatches, int shards, int accumulate, boolean shuffle, long seed,
             int stepsPerEpoch) {
         this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards,
-                accumulate, 0, shuffle, seed, stepsPerEpoch, "none", 0, "fp32");
+                accumulate, 0, shuffle, seed, stepsPerEpoch, "none", 0, "fp32", false);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches, int stage, int fromLayer, int toLayer, int shards,
             int accumulate, double gpus, boolean shuffle, long seed, int stepsPerEpoch,
-            String compress, long bucketFloats, String precision) {
+            String compress, long bucketFloats, String precision, boolean shardOptimizer) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -89,6 +91,7 @@ public final class WorkerConfig implements Serializable {
         this.compress = compress;
         this.bucketFloats = bucketFloats;
         this.precision = precision;
+        this.shardOptimizer = shardOptimizer;
     }
 
     /**
@@ -102,7 +105,7 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig forStage(int s, int from, int to) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, s, from, to,
                 shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress, bucketFloats,
-                precision);
+                precision, shardOptimizer);
     }
 
     /**
@@ -114,7 +117,7 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig withGpus(double g) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, g, shuffle, seed, stepsPerEpoch, compress,
-                bucketFloats, precision);
+                bucketFloats, precision, shardOptimizer);
     }
 
     /** Whether the scheme is top-k, whose workers run the optimizer's momentum themselves. */
@@ -154,7 +157,7 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig withCompression(String scheme) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, scheme,
-                bucketFloats, precision);
+                bucketFloats, precision, shardOptimizer);
     }
 
     /**
@@ -167,7 +170,7 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig withBuckets(double megabytes) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
-                Math.round(megabytes * 1e6 / Float.BYTES), precision);
+                Math.round(megabytes * 1e6 / Float.BYTES), precision, shardOptimizer);
     }
 
     /**
@@ -179,7 +182,19 @@ public final class WorkerConfig implements Serializable {
     WorkerConfig withPrecision(String p) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
-                bucketFloats, p);
+                bucketFloats, p, shardOptimizer);
+    }
+
+    /**
+     * Returns the same config with the optimizer sharded over the data-parallel ranks.
+     *
+     * @param on {@code --shard-optimizer}
+     * @return a new config
+     */
+    WorkerConfig withShardedOptimizer(boolean on) {
+        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
+                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
+                bucketFloats, precision, on);
     }
 
     /** The rows of one micro-batch. */

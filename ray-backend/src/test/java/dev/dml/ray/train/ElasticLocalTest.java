@@ -50,14 +50,14 @@ class ElasticLocalTest {
         LocalRay.stop();
     }
 
-    private static TrainSpecBuilder job(Table t, String name) {
+    static TrainSpecBuilder job(Table t, String name) {
         ModelSpec model = TrainLocalTest.mlp(t);
         return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
                 .setModel(model).optOptimizer(OptimizerSpec.adam(0.01f)).optEpochs(2)
                 .optBatchSize(BATCH).optCpusPerWorker(0).optReportEvery(2).optName(name);
     }
 
-    private static TrainResult run(TrainSpec spec, WorkerRoom room, FakeDriverContext ctx) {
+    static TrainResult run(TrainSpec spec, WorkerRoom room, FakeDriverContext ctx) {
         JobRunner runner = JobRunner.of(spec, spec.name(), TIMEOUT);
         runner.room = room;
         TrainResult r = runner.run(ctx);

@@ -100,12 +100,17 @@ class RecoveryIT {
 
     private static TrainResult train(String name, Strategy strategy, int maxFailures,
             Saboteur saboteur) {
+        return train(name, strategy, maxFailures, saboteur, false);
+    }
+
+    private static TrainResult train(String name, Strategy strategy, int maxFailures,
+            Saboteur saboteur, boolean shardOptimizer) {
         TrainJob job = Dml.start(TrainSpec.builder().setTable(table)
                 .setColumns(SyntheticFraud.selection()).setModel(model)
                 .optOptimizer(OptimizerSpec.adam(0.01f)).optEpochs(2).optBatchSize(BATCH)
                 .optWorkers(2).optCpusPerWorker(0.5).optStrategy(strategy).optReportEvery(5)
-                .optMaxFailures(maxFailures).addListener(saboteur).optName(name).build(),
-                driver);
+                .optShardOptimizer(shardOptimizer).optMaxFailures(maxFailures)
+                .addListener(saboteur).optName(name).build(), driver);
         TrainResult result = job.await(WAIT);
         saboteur.listedAtEnd = job.workers();
         return result;
@@ -150,6 +155,21 @@ class RecoveryIT {
         assertEquals(0, preempted.stepsRedone());
         Recovery rec = preempted.recoveries().get(0);
         assertEquals(rec.failedAt(), rec.resumedFrom(), rec.toString());
+    }
+
+    /**
+     * With {@code --shard-optimizer} a killed worker's range of the optimizer state is gone
+     * with it: the job restores every worker from a peer's snapshot, gathered whole, re-shards
+     * it over the new group and ends with the unsharded job's parameters.
+     */
+    @Test
+    void aKilledWorkerOfAShardedJobIsReplacedAndEndsWithTheUnshardedParameters() {
+        TrainResult straight = train("straight-whole", Strategy.data(), 3,
+                new Saboteur(0, 0, null));
+        Saboteur killer = new Saboteur(30, 1, ProcessHandle::destroyForcibly);
+        TrainResult killed = train("killed-sharded", Strategy.data(), 3, killer, true);
+        assertRecovered(straight, killed, killer, false);
+        assertEquals(1, killed.failures());
     }
 
     @Test

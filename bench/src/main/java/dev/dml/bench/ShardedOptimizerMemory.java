@@ -1,0 +1,144 @@
+package dev.dml.bench;
+
+import dev.dml.events.ProcessSample;
+import dev.dml.events.StepMetrics;
+import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.RayCluster;
+import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.TrainSpec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tech.tablesaw.api.Table;
+
+/**
+ * M1: the optimizer state one worker holds with {@code --shard-optimizer} (ZeRO-1) over that of
+ * the same job unsharded, on 2 workers of a real embedded Ray head, for an MLP of about 20M
+ * parameters (784-4096-4096-10) with Adam (goal at most 0.55; about 1/N = 0.5 expected; smaller
+ * is better). The bytes are what each worker reports of its optimizer's state arrays ({@link
+ * ProcessSample#optimizerStateBytes}) in its last step; the larger worker's counts. Step time,
+ * the workers' heap and resident memory, and the parameters' agreement are context, measured
+ * in the same rounds, which alternate the two jobs.
+ */
+final class ShardedOptimizerMemory implements Benchmark {
+
+    static final double GOAL = 0.55;
+    static final int[] HIDDEN = {4096, 4096};
+    static final int BATCH = 64;
+    static final int STEPS = 5;
+    static final int EPOCHS = 2;
+    static final int WARMUPS = 0;
+    static final int REPETITIONS = 2;
+
+    @Override
+    public BenchResult run(String command) throws Exception {
+        MlpJobs.requireData("M1");
+        Table table = MlpJobs.table(2 * STEPS * BATCH);
+        Side whole = new Side("unsharded", spec(table, false));
+        Side sharded = new Side("sharded", spec(table, true));
+        double load0 = MlpJobs.loadAverage();
+        try (RayCluster cluster = MlpJobs.openCluster();
+                DriverProcess driver = cluster.openDriver()) {
+            new SideBySide(WARMUPS, REPETITIONS)
+                    .add(whole.samples, round -> whole.run(driver))
+                    .add(sharded.samples, round -> sharded.run(driver))
+                    .run();
+        }
+        double ratio = (double) sharded.stateBytes() / whole.stateBytes();
+        boolean same = Arrays.equals(whole.parameters, sharded.parameters);
+        System.out.printf("M1: optimizer state per worker %d B sharded / %d B unsharded = %.4f"
+                + " (goal %.2f); parameters %s%n", sharded.stateBytes(), whole.stateBytes(),
+                ratio, GOAL, same ? "bitwise equal" : "DIFFER");
+        Map<String, Object> setup = new LinkedHashMap<>();
+        setup.put("model", whole.spec.model().toString());
+        setup.put("parameters", whole.parameters.length);
+        setup.put("optimizer", "Adam lr " + MlpJobs.LEARNING_RATE + " (two moments per"
+                + " parameter)");
+        setup.put("data", "Fashion-MNIST train, first " + table.rowCount() + " rows");
+        setup.put("cluster", "embedded Ray head, optNumCpus(2); 2 workers, optCpusPerWorker(1),"
+                + " one PyTorch thread each");
+        setup.put("batch_per_worker", BATCH);
+        setup.put("steps_per_epoch", STEPS);
+        setup.put("epochs", EPOCHS);
+        setup.put("load_average_1min_at_start", load0);
+        setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
+        return new BenchResult("M1", GOAL, command).optSmallerIsBetter()
+                .setRatio(ratio)
+                .put("ratio_is", "bytes of optimizer state arrays held by the larger worker,"
+                        + " --shard-optimizer / unsharded, as each worker reports it")
+                .put("parameters_bitwise_equal", same)
+                .put("method", "one cluster and driver; " + REPETITIONS + " rounds that"
+                        + " alternate the two jobs (SideBySide); each job's first epoch is its"
+                        + " warm-up; step times over the epochs after it, medians")
+                .put("setup", setup)
+                .put("unsharded", whole.toJson())
+                .put("sharded", sharded.toJson());
+    }
+
+    private static TrainSpec spec(Table table, boolean shard) {
+        return MlpJobs.builder(table, 2, BATCH, EPOCHS, shard ? "m1-sharded" : "m1-whole")
+                .setModel(ModelSpec.Family.MLP, HIDDEN).optShardOptimizer(shard).build();
+    }
+
+    /** One of the two jobs and what it measured. */
+    private static final class Side {
+        final String name;
+        final TrainSpec spec;
+        final TrialTimes samples;
+        final int steadySteps;
+        final List<Double> stepMs = new ArrayList<>();
+        final List<Double> commMs = new ArrayList<>();
+        long[] state = new long[0];
+        long[] heap = new long[0];
+        long[] rss = new long[0];
+        float[] parameters;
+
+        Side(String name, TrainSpec spec) {
+            this.name = name;
+            this.spec = spec;
+            this.samples = new TrialTimes(name, 0);
+            this.steadySteps = (spec.epochs() - 1) * spec.stepsPerEpoch();
+            if (spec.stepsPerEpoch() != STEPS) {
+                throw new IllegalStateException(name + " has " + spec.stepsPerEpoch()
+                        + " steps per epoch, not " + STEPS + ".");
+            }
+        }
+
+        double run(DriverProcess driver) {
+            MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
+            List<StepMetrics> steps = j.result.steps();
+            List<ProcessSample> last = steps.get(steps.size() - 1).workers();
+            state = last.stream().mapToLong(ProcessSample::optimizerStateBytes).toArray();
+            heap = last.stream().mapToLong(ProcessSample::heapBytes).toArray();
+            rss = last.stream().mapToLong(ProcessSample::rssBytes).toArray();
+            parameters = j.result.parameters();
+            double ms = j.steadySeconds * 1e3 / steadySteps;
+            stepMs.add(ms);
+            commMs.add(j.stepCommMs);
+            System.out.printf("  %-9s %.0f ms a step (reduce %.0f ms); optimizer state %s B,"
+                    + " heap %s MiB%n", name, ms, j.stepCommMs, Arrays.toString(state),
+                    Arrays.toString(Arrays.stream(heap).map(b -> b >> 20).toArray()));
+            return j.steadySeconds;
+        }
+
+        long stateBytes() {
+            return Arrays.stream(state).max().orElse(0);
+        }
+
+        Map<String, Object> toJson() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("optimizer_state_bytes_per_worker", state);
+            m.put("heap_mib_per_worker_last_step", Arrays.stream(heap).map(b -> b >> 20)
+                    .toArray());
+            m.put("rss_mib_per_worker_last_step", Arrays.stream(rss).map(b -> b >> 20)
+                    .toArray());
+            m.put("step_ms", MlpJobs.series("wall ms per steady step (driver's epoch time /"
+                    + " steps)", stepMs, 1));
+            m.put("comm_ms", MlpJobs.series("ms per step in the collectives (all-reduce, or"
+                    + " reduce-scatter + all-gather)", commMs, 1));
+            return m;
+        }
+    }
+}

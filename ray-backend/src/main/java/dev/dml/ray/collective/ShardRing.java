@@ -1,0 +1,87 @@
+package dev.dml.ray.collective;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The halves of the ring all-reduce on their own, for an optimizer sharded as ZeRO-1: a
+ * reduce-scatter that leaves each rank the sums (or averages) of its own range of a flat array,
+ * and an all-gather that fills every other range from the rank that owns it. A rank's range is
+ * the chunk its ring position ends the reduce-scatter with ({@code (p + 1) mod n} for position
+ * {@code p}), so a reduce-scatter and an all-gather make the {@link Communicator}'s all-reduce,
+ * and the owned range holds bitwise what that all-reduce returns there. The ring is always the
+ * flat one (node by node), also where the all-reduce would be hierarchical. The algorithm is the
+ * communicator's, over its {@link Transport}; this class only runs its halves apart.
+ */
+final class ShardRing {
+
+    private ShardRing() {}
+
+    /** The range {@code {from, to}} of a {@code length}-element array this rank owns. */
+    static int[] range(Communicator c, int length) {
+        List<Integer> ring = c.ring();
+        int n = ring.size();
+        int own = (ring.indexOf(c.rank()) + 1) % n;
+        return new int[] {Communicator.lo(0, length, n, own),
+            Communicator.lo(0, length, n, own + 1)};
+    }
+
+    /**
+     * Sums every rank's {@code buf} into the range this rank owns, in place, and averages it
+     * there if asked; the rest of {@code buf} is left holding partial sums.
+     *
+     * @return the range this rank owns
+     */
+    static int[] reduceScatter(Communicator c, float[] buf, ReduceOp op) {
+        int[] mine = range(c, buf.length);
+        half(c, buf, true);
+        if (op == ReduceOp.AVERAGE && c.size() > 1) {
+            for (int i = mine[0]; i < mine[1]; i++) {
+                buf[i] /= c.size(); // as the all-reduce averages, element by element
+            }
+        }
+        return mine;
+    }
+
+    /** Fills {@code buf}, in place, with every rank's own range of it. */
+    static void allGather(Communicator c, float[] buf) {
+        half(c, buf, false);
+    }
+
+    /** One half of the ring over the whole of {@code buf}, as one collective of its own. */
+    private static void half(Communicator c, float[] buf, boolean reduce) {
+        synchronized (c) {
+            long t0 = System.nanoTime();
+            long s = c.begin();
+            List<Transport.Delivery> sent = new ArrayList<>();
+            if (c.size() > 1 && reduce) {
+                c.reduceScatter(c.ring(), buf, 0, buf.length, s, 0, sent);
+            } else if (c.size() > 1) {
+                c.allGather(c.ring(), buf, 0, buf.length, s, 0, sent);
+            }
+            c.end(buf, ReduceOp.SUM, sent, t0); // counts it and waits for its sends
+        }
+    }
+
+    /**
+     * The sum of every rank's {@code x}, the same on every rank: each sends its value as two
+     * floats (about 48 bits of the double), and every rank adds them in ring order.
+     */
+    static double sum(Communicator c, double x) {
+        int n = c.size();
+        if (n == 1) {
+            return x;
+        }
+        float[] pairs = new float[2 * n];
+        int at = range(c, pairs.length)[0];
+        float hi = (float) x;
+        pairs[at] = hi;
+        pairs[at + 1] = (float) (x - hi);
+        allGather(c, pairs);
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            total += (double) pairs[2 * i] + pairs[2 * i + 1];
+        }
+        return total;
+    }
+}
