@@ -8,6 +8,9 @@
 - Sampled PSS: every 0.2 s, the sum over the tree of each process's proportional set size, in
   which a page shared by n processes counts 1/n in each (RSS would count libtorch once per
   worker).
+- The cgroup's memory.stat at its working-set peak: anonymous memory, page cache (active and
+  inactive), shared memory, kernel memory and socket buffers, which says what the cgroup holds
+  that no process's PSS shows (page cache no process maps, say).
 """
 import contextlib
 import threading
@@ -16,12 +19,15 @@ from pathlib import Path
 
 MIB = 1 << 20
 # What a process is, by a mark on its command line; the first that matches names it.
-ROLES = [("DmlKernelMain", "kernel JVM"), ("DriverMain", "driver JVM"),
-         ("DefaultWorker", "worker JVM"), ("embedded_head.py", "Ray head: ray start --block"),
+# The raylet's command line names the Java worker's class, so it comes first.
+ROLES = [("raylet/raylet", "Ray head: raylet"), ("DmlKernelMain", "kernel JVM"),
+         ("DriverMain", "driver JVM"), ("DefaultWorker", "worker JVM"),
+         ("embedded_head.py", "Ray head: embedded_head.py (ray start)"),
+         ("while os.getppid() == parent", "Ray head: dashboard agent's stand-in"),
          ("ray::DashboardAgent", "Ray head: dashboard agent"),
          ("ray::RuntimeEnvAgent", "Ray head: runtime-env agent"),
          ("ray start", "Ray head: ray start --block"), ("gcs_server", "Ray head: GCS server"),
-         ("raylet/raylet", "Ray head: raylet"), ("dashboard/agent.py", "Ray head: dashboard agent"),
+         ("dashboard/agent.py", "Ray head: dashboard agent"),
          ("runtime_env/agent", "Ray head: runtime-env agent"),
          ("ray.util.client.server", "Ray head: Ray Client server"),
          ("dashboard/dashboard.py", "Ray head: API server"), ("ray::", "Ray worker"),
@@ -81,6 +87,7 @@ class TreeSampler:
     def __init__(self, cgroup=None, interval=0.2):
         self.cgroup, self.interval = cgroup, interval
         self.peak_pss = self.peak_rss = self.peak_working_set = 0
+        self.at_working_set_peak = {}  # the cgroup's breakdown() and summed PSS then
         self.at_peak = []  # (pss, rss, cmdline), largest first
         self.commands = {}  # pid -> command line
         self.process_peaks = {}  # pid -> [peak PSS, peak RSS]
@@ -104,7 +111,10 @@ class TreeSampler:
             total = sum(pss for pss, _ in sizes.values())
             self.peak_rss = max(self.peak_rss, sum(rss for _, rss in sizes.values()))
             if self.cgroup:
-                self.peak_working_set = max(self.peak_working_set, self.cgroup.working_set())
+                working_set = self.cgroup.working_set()
+                if working_set > self.peak_working_set:
+                    self.peak_working_set = working_set
+                    self.at_working_set_peak = {**self.cgroup.breakdown(), "pss": total}
             for pid, (pss, rss) in sizes.items():
                 # the last one: a Ray worker starts as Python, then execs java
                 self.commands[pid] = cmdline(pid) or self.commands.get(pid, "")
@@ -122,6 +132,16 @@ class TreeSampler:
                  "rss_peak_mib": round(rss / MIB), "command": self.commands.get(pid, "")[:100]}
                 for pid, (pss, rss) in self.process_peaks.items() if pss >= MIB]
         return sorted(rows, key=lambda r: -r["pss_peak_mib"])
+
+    def breakdown_at_working_set_peak(self):
+        """The cgroup's memory by kind (MiB) when its working set peaked; not_in_pss is the
+        working set less the summed PSS of the tree at that moment."""
+        if not self.at_working_set_peak:
+            return {}
+        out = {k + "_mib": round(v / MIB) for k, v in self.at_working_set_peak.items()}
+        out["not_in_pss_mib"] = round((self.peak_working_set - self.at_working_set_peak["pss"])
+                                      / MIB)
+        return out
 
     def processes_at_peak(self):
         """The processes at the peak of the summed PSS, largest first, as processes() has them."""
@@ -177,6 +197,28 @@ class MemoryCgroup:
         inactive = "inactive_file" if self.version == 2 else "total_inactive_file"
         stat = dict(line.split() for line in _read(self.path / "memory.stat").splitlines())
         return int(_read(self.path / usage) or 0) - int(stat.get(inactive, 0))
+
+    def breakdown(self):
+        """Bytes by kind, the same names in cgroup v1 and v2: anon, file (page cache, of which
+        active_file, inactive_file, and file_mapped mapped by a process), shmem (tmpfs and shared
+        memory, counted in file), kernel (slab, stacks, page tables) and sock (socket buffers)."""
+        stat = dict(line.split() for line in _read(self.path / "memory.stat").splitlines())
+        if self.version == 2:
+            names = {"anon": "anon", "file": "file", "active_file": "active_file",
+                     "inactive_file": "inactive_file", "file_mapped": "file_mapped",
+                     "shmem": "shmem", "kernel": "kernel", "sock": "sock"}
+            out = {k: int(stat.get(v, 0)) for k, v in names.items()}
+            if "kernel" not in stat:  # before Linux 5.18: its parts
+                out["kernel"] = sum(int(stat.get(k, 0)) for k in
+                                    ["slab", "kernel_stack", "pagetables", "percpu"])
+            return out
+        names = {"anon": "total_rss", "file": "total_cache", "active_file": "total_active_file",
+                 "inactive_file": "total_inactive_file", "file_mapped": "total_mapped_file",
+                 "shmem": "total_shmem"}
+        out = {k: int(stat.get(v, 0)) for k, v in names.items()}
+        out["kernel"] = int(_read(self.path / "memory.kmem.usage_in_bytes") or 0)
+        out["sock"] = int(_read(self.path / "memory.kmem.tcp.usage_in_bytes") or 0)
+        return out
 
     def oom_kills(self):
         name = "memory.events" if self.version == 2 else "memory.oom_control"

@@ -23,11 +23,13 @@ import java.util.concurrent.TimeUnit;
  * A single-node Ray head that dml starts and owns.
  *
  * <p>It runs {@code ray start --head --block} (through {@code embedded_head.py}, without the
- * processes a loopback head never serves) in a new session, with its own temporary folder
- * and free ports, so it shares nothing with other clusters on the machine. {@code --block} keeps
- * every Ray process a descendant of that one command, so {@link #close()} ends exactly this
- * cluster: SIGTERM to the command (Ray then stops its processes), then SIGKILL to whatever of
- * the tree is left. It never runs {@code ray stop}, which would end every cluster on the host.
+ * processes a loopback head never serves: the Ray Client server, the API server, the dashboard
+ * agent) in a new session, with its own temporary folder and free ports, so it shares nothing
+ * with other clusters on the machine. With {@code --block} the launcher keeps every Ray process
+ * a descendant of that one command (on Linux it adopts them as child subreaper, holding none
+ * of Ray's modules itself), so {@link #close()} ends exactly this cluster: SIGTERM to the
+ * command (which then stops Ray's processes), then SIGKILL to whatever of the tree is left. It
+ * never runs {@code ray stop}, which would end every cluster on the host.
  */
 final class EmbeddedHead implements AutoCloseable {
 
@@ -146,8 +148,9 @@ final class EmbeddedHead implements AutoCloseable {
     }
 
     /**
-     * {@code ray start}, through {@value #LAUNCHER}, which leaves out the Ray Client server and
-     * the API server; a count or size set in the spec wins over the environment's.
+     * {@code ray start}, through {@value #LAUNCHER}, which leaves out the Ray Client server,
+     * the API server and the dashboard agent; a count or size set in the spec wins over the
+     * environment's.
      */
     static List<String> command(
             RayInstallation ray, ClusterSpec spec, ClusterEnv limits, Path tempDir) {
