@@ -41,8 +41,21 @@ final class TcpTransport implements Transport {
     /** Smaller chunks go inline: a socket write costs less than the ring's bookkeeping. */
     static final int SHM_MIN_BYTES = 64 << 10;
 
-    /** One ring per link to a peer on the node: two in-flight chunks of a 50 MB all-reduce. */
+    /** The largest ring of a link to a peer on the node: two chunks of a 50 MB all-reduce. */
     static final int SHM_RING_BYTES = 32 << 20;
+    /** The smallest ring: a small model's chunks need little, and a ring's pages are all held. */
+    static final int SHM_RING_MIN_BYTES = 1 << 20;
+
+    /**
+     * The size of a link's ring, from the first chunk it carries: room for four such chunks, so
+     * two in flight and larger ones later fit, within {@link #SHM_RING_MIN_BYTES} and {@link
+     * #SHM_RING_BYTES}. A ring is claimed whole in {@code /dev/shm} (so a full tmpfs shows at
+     * once, not as a SIGBUS later), and a small model's 32 MB rings were most of a 2 GiB Binder
+     * session's shared memory; a chunk larger than its ring goes through the socket.
+     */
+    static int ringBytes(int firstChunk) {
+        return (int) Math.min(SHM_RING_BYTES, Math.max(SHM_RING_MIN_BYTES, 4L * firstChunk));
+    }
 
     private final int rank;
     private final long token;
@@ -252,7 +265,7 @@ final class TcpTransport implements Transport {
 
         synchronized void write(long seq, int step, byte[] payload) {
             try {
-                long at = payload.length >= SHM_MIN_BYTES && ring() != null
+                long at = payload.length >= SHM_MIN_BYTES && ring(payload.length) != null
                         ? ring.write(payload) : -1;
                 out.writeLong(seq);
                 out.writeInt(step);
@@ -278,11 +291,12 @@ final class TcpTransport implements Transport {
          * The ring to a peer on this node, made on first use; null where there is none, and
          * the socket carries everything, as across nodes.
          */
-        private ShmRing ring() {
+        private ShmRing ring(int firstChunk) {
             if (ringToMake) {
                 ringToMake = false;
                 try {
-                    ring = ShmRing.create(ShmRing.fileFor(token, rank, peer), SHM_RING_BYTES);
+                    ring = ShmRing.create(ShmRing.fileFor(token, rank, peer),
+                            ringBytes(firstChunk));
                 } catch (IOException e) {
                     noRing(peer, e); // /dev/shm filled up since the check, say
                 }

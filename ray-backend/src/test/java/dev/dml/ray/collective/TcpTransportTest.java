@@ -144,6 +144,32 @@ class TcpTransportTest {
         }
     }
 
+    /**
+     * A small model's rings are sized by its chunks, not 32 MB each: every ring's pages are held
+     * in /dev/shm while the group lives (B1, a 2 GiB Binder session, held 64 MB of them).
+     */
+    @Test
+    void aSmallModelsRingsAreSizedByItsChunks() throws Exception {
+        List<Communicator> g = group(new Topology(List.of("a", "a")), List.of(), null);
+        List<float[]> in = CommunicatorTest.randomInputs(2, 100_000, 1);
+        List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
+        assertArrayEquals(out.get(0), out.get(1), 0f, "ranks disagree");
+        assertTrue(((TcpTransport) transportOf(g.get(0))).sharedMemoryBytes() > 0,
+                "the chunks went through the rings");
+        // the files are unlinked once both ends have them mapped: the mappings tell their size
+        List<String> maps = Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                .filter(l -> ringsOf2().stream().anyMatch(f -> l.contains(f.toString())))
+                .toList();
+        assertFalse(maps.isEmpty(), "no ring is mapped");
+        for (String m : maps) {
+            String[] range = m.substring(0, m.indexOf(' ')).split("-");
+            long size = Long.parseUnsignedLong(range[1], 16) - Long.parseUnsignedLong(range[0], 16);
+            assertTrue(size <= TcpTransport.SHM_RING_MIN_BYTES + (64 << 10), m + ": " + size
+                    + " bytes for chunks of 200 KB");
+        }
+        tearDownGroup();
+    }
+
     private void tearDownGroup() {
         comms.forEach(Communicator::close);
         comms.clear();
