@@ -221,6 +221,9 @@ public final class RayCluster implements AutoCloseable {
                 (k, v) -> props.put("ray.job.runtime-env.env-vars." + k, v));
         DriverProcess[] self = new DriverProcess[1];
         List<String> driverJvm = new ArrayList<>(JobJvms.trimNativeHeap());
+        List<String> userJvm = new ArrayList<>(limits.driverJvmOptions());
+        userJvm.addAll(spec.jvmOptions());
+        driverJvm.addAll(JobJvms.driverHeap(userJvm));
         driverJvm.addAll(limits.driverJvmOptions());
         DriverSpec launched = spec.withJvmOptionsFirst(driverJvm);
         DriverProcess driver = DriverLauncher.launch(

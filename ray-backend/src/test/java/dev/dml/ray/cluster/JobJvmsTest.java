@@ -33,6 +33,32 @@ class JobJvmsTest {
     }
 
     @Test
+    void theDriverRunsTheSerialCollectorInASmallHeapUnlessTheUserPicksACollector()
+            throws Exception {
+        String flags = javaFlags(JobJvms.driverHeap(List.of("-Xmx128m")), "-Xmx128m");
+        assertTrue(flags.matches("(?s).*UseSerialGC\\s+=\\s+true\\s.*"), flags);
+        assertTrue(flags.matches("(?s).*InitialHeapSize\\s+=\\s+33554432\\s.*"), flags);
+        // the user's collector replaces ours: two would stop the JVM starting
+        List<String> g1 = JobJvms.driverHeap(List.of("-XX:+UseG1GC"));
+        assertEquals(List.of(JobJvms.DRIVER_INITIAL_HEAP), g1);
+        flags = javaFlags(g1, "-XX:+UseG1GC");
+        assertTrue(flags.matches("(?s).*UseG1GC\\s+=\\s+true\\s.*"), flags);
+    }
+
+    /** Starts this java with the options, user's last, and returns its final flags. */
+    private static String javaFlags(List<String> ours, String user) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(ours);
+        cmd.addAll(List.of(user, "-XX:+PrintFlagsFinal", "-version"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+
+    @Test
     void workersGetTheVectorModuleAndAJavaStartsWithIt() throws Exception {
         List<String> vector = JobJvms.vectorModule();
         assertEquals(List.of("--add-modules=jdk.incubator.vector"), vector);
