@@ -144,7 +144,8 @@ final class CrossNodeCost implements Benchmark {
             this.placement = placement;
             this.what = what;
             this.spec = MlpJobs.builder(table, 2, BATCH, EPOCHS, "p10-" + name)
-                    .opt(TrainOptions.PLACEMENT, placement).build();
+                    .opt(TrainOptions.PLACEMENT, TrainOptions.PLACEMENT.checkWord(placement))
+                    .build();
             this.examples = (long) (EPOCHS - 1) * STEPS * BATCH * 2;
             this.samples = new TrialTimes(name, 0);
         }

@@ -1,5 +1,6 @@
 package dev.dml.bench;
 
+import dev.dml.options.PipelineSchedule;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.EpochMetrics;
 import dev.dml.options.TrainOptions;
@@ -51,11 +52,11 @@ final class PipelineEfficiency implements Benchmark {
         Table table = table(STEPS * BATCH);
         int micro = BATCH / MICRO;
         Case p4 = new Case("pipeline_4x8", spec(table, BATCH,
-                Strategy.pipeline(4, MICRO, Strategy.Schedule.GPIPE)), 4, "tcp");
+                Strategy.pipeline(4, MICRO, PipelineSchedule.GPIPE)), 4, "tcp");
         Case p4ray = new Case("pipeline_4x8_ray", p4.spec, 4, "ray");
         Case a4 = new Case("stages_alone_4", spec(table, micro, Strategy.model(4)), 4, "tcp");
         Case p2 = new Case("pipeline_2x8", spec(table, BATCH,
-                Strategy.pipeline(2, MICRO, Strategy.Schedule.GPIPE)), 2, "tcp");
+                Strategy.pipeline(2, MICRO, PipelineSchedule.GPIPE)), 2, "tcp");
         Case a2 = new Case("stages_alone_2", spec(table, micro, Strategy.model(2)), 2, "tcp");
         double load0 = MlpJobs.loadAverage();
         try (RayCluster cluster = MlpJobs.openCluster();
@@ -181,7 +182,8 @@ final class PipelineEfficiency implements Benchmark {
             TrainSpec s = TrainSpec.builder().setTable(spec.table()).setColumns(spec.columns())
                     .setModel(spec.model()).optOptimizer(spec.optimizer()).optEpochs(EPOCHS)
                     .optBatchSize(spec.batchSize()).optCpusPerWorker(0)
-                    .optStrategy(spec.strategy()).opt(TrainOptions.TRANSPORT, transport)
+                    .optStrategy(spec.strategy())
+                    .opt(TrainOptions.TRANSPORT, TrainOptions.TRANSPORT.checkWord(transport))
                     .optName(name).addListener(this).build();
             TrainResult r = Dml.start(s, driver).await();
             double seconds = 0;

@@ -1,5 +1,6 @@
 package dev.dml.bench;
 
+import dev.dml.options.Placement;
 import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
@@ -167,7 +168,7 @@ final class RecoveryTime implements Benchmark {
         TrainSpec spec = TrainSpec.builder().setTable(table).setColumns(SyntheticFraud.selection())
                 .setModel(ModelSpec.Family.MLP, 64, 32).optOptimizer(OptimizerSpec.adam(1e-2f))
                 .optEpochs(1).optBatchSize(64).optWorkers(2).optCpusPerWorker(cpus)
-                .opt(TrainOptions.PLACEMENT, "spread").optReportEvery(1).addListener(probe)
+                .opt(TrainOptions.PLACEMENT, Placement.SPREAD).optReportEvery(1).addListener(probe)
                 .optName("r1-" + name).build();
         TrainJob job = Dml.start(spec, driver);
         if (act == null) {

@@ -184,6 +184,24 @@ public final class Option<T> {
         return value;
     }
 
+    /**
+     * Checks a value given in Java as the word a user would type, such as a choice's word.
+     *
+     * @param word the word, or null to leave the option unset
+     * @return the value, or null for a null word
+     * @throws DmlException naming the option, what it takes, and an example
+     */
+    public T checkWord(String word) {
+        if (word == null) {
+            return null;
+        }
+        T v = type.parseOrNull(word);
+        if (v == null) {
+            throw invalid(DmlException.literal(word));
+        }
+        return v;
+    }
+
     private DmlException invalid(String got) {
         return new DmlException("{" + name + "} must be " + type.expectation() + ", got " + got
                 + ".", "For example {" + name + "=" + example + "}: " + help + ".");

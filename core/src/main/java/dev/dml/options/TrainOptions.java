@@ -55,19 +55,18 @@ public final class TrainOptions {
             .done();
 
     /** The model family. */
-    public static final Option<String> MODEL = spec("model",
-            ValueType.choice("mlp", "logistic", "cnn", "mf"), "mlp|logistic|cnn|mf",
+    public static final Option<ModelFamily> MODEL = choice("model", ModelFamily.class,
             "the model family; mf is matrix factorization for recommenders: --features"
             + " USER,ITEM (ids, text or integers), a rating label (regression) or a 0/1 label"
-            + " (implicit feedback)").example("logistic").fixed("mlp")
+            + " (implicit feedback)").example("logistic").fixed(ModelFamily.MLP)
             .java("setModel(ModelSpec.Family)").done();
 
     /** The hidden layer sizes of an MLP, the channels of a CNN, the factors of MF. */
     public static final Option<List<Integer>> HIDDEN = spec("hidden", ValueType.sizes(),
             "64,32", "hidden layer sizes of an mlp (channels of a cnn; the embedding size of"
             + " mf)").example("64,32")
-            .derived("64 for an mlp, 16 for mf", v -> "mlp".equals(v.get(MODEL)) ? List.of(64)
-                    : "mf".equals(v.get(MODEL)) ? List.of(16) : null)
+            .derived("64 for an mlp, 16 for mf", v -> v.get(MODEL) == ModelFamily.MLP ? List.of(64)
+                    : v.get(MODEL) == ModelFamily.MF ? List.of(16) : null)
             .java("setModel(family, hidden...)").done();
 
     /** The shape of a cnn's images. */
@@ -121,15 +120,15 @@ public final class TrainOptions {
             .java("optStratify").done();
 
     /** The optimizer. */
-    public static final Option<String> OPTIMIZER = spec("optimizer",
-            ValueType.choice("adam", "sgd"), "adam|sgd", "the optimizer (sgd with momentum 0.9)")
-            .example("sgd").fixed("adam").java("optOptimizer").done();
+    public static final Option<OptimizerKind> OPTIMIZER = choice("optimizer",
+            OptimizerKind.class, "the optimizer (sgd with momentum 0.9)")
+            .example("sgd").fixed(OptimizerKind.ADAM).java("optOptimizer").done();
 
     /** The learning rate. */
     public static final Option<Double> LR = spec("lr", ValueType.positive(), "RATE",
             "the learning rate").example("0.001")
             .derived("0.001 for adam, 0.05 for sgd",
-                    v -> "sgd".equals(v.get(OPTIMIZER)) ? 0.05 : 0.001)
+                    v -> v.get(OPTIMIZER) == OptimizerKind.SGD ? 0.05 : 0.001)
             .java("optLearningRate").done();
 
     /** How the learning rate changes over the job. */
@@ -165,10 +164,9 @@ public final class TrainOptions {
             + " --validation)").example("3").noDefault("none").java("optEarlyStop").done();
 
     /** How the work is split. */
-    public static final Option<String> STRATEGY = spec("strategy",
-            ValueType.choice("data", "model", "pipeline", "hybrid"), "data|model|pipeline|hybrid",
-            "how the model and the data are split over the workers").example("pipeline")
-            .fixed("data").java("optStrategy").done();
+    public static final Option<StrategyKind> STRATEGY = choice("strategy",
+            StrategyKind.class, "how the model and the data are split over the workers")
+            .example("pipeline").fixed(StrategyKind.DATA).java("optStrategy").done();
 
     /** Stages of a staged job: a count, or layers per stage. */
     public static final Option<List<Integer>> STAGES = spec("stages", ValueType.sizes(),
@@ -176,30 +174,30 @@ public final class TrainOptions {
             .example("3").fixed(List.of(2)).java("the stages of optStrategy").done();
 
     /** How an automatic split balances the stages. */
-    public static final Option<String> BALANCE = spec("balance",
-            ValueType.choice("params", "time"), "params|time",
+    public static final Option<StageBalance> BALANCE = choice("balance", StageBalance.class,
             "split stages by parameter count or by measured time").example("time")
-            .fixed("params").java("the balance of optStrategy").done();
+            .fixed(StageBalance.PARAMETERS).java("the balance of optStrategy").done();
 
     /** Micro-batches per step of a pipeline. */
     public static final Option<Integer> MICROBATCHES = spec("microbatches", ValueType.count(), "M",
             "micro-batches per step (pipeline, hybrid)").example("8")
-            .derived("4; 1 for --strategy model", v -> "model".equals(v.get(STRATEGY)) ? 1 : 4)
+            .derived("4; 1 for --strategy model",
+                    v -> v.get(STRATEGY) == StrategyKind.MODEL ? 1 : 4)
             .java("the micro-batches of optStrategy").done();
 
     /** Data-parallel replicas of a pipeline. */
     public static final Option<Integer> REPLICAS = spec("replicas", ValueType.count(), "D",
             "data-parallel replicas of the pipeline (hybrid)").example("2")
-            .derived("2 for hybrid, else 1", v -> "hybrid".equals(v.get(STRATEGY)) ? 2 : 1)
+            .derived("2 for hybrid, else 1", v -> v.get(STRATEGY) == StrategyKind.HYBRID ? 2 : 1)
             .java("the replicas of optStrategy").done();
 
     /** The pipeline schedule. */
-    public static final Option<String> SCHEDULE = spec("schedule",
-            ValueType.choice("gpipe", "1f1b"), "gpipe|1f1b",
+    public static final Option<PipelineSchedule> SCHEDULE = choice("schedule",
+            PipelineSchedule.class,
             "the pipeline schedule: all forwards first, or one forward one backward")
             .example("1f1b")
-            .derived("gpipe; 1f1b for hybrid", v -> "hybrid".equals(v.get(STRATEGY)) ? "1f1b"
-                    : "gpipe")
+            .derived("gpipe; 1f1b for hybrid", v -> v.get(STRATEGY) == StrategyKind.HYBRID
+                    ? PipelineSchedule.ONE_F_ONE_B : PipelineSchedule.GPIPE)
             .java("the schedule of optStrategy").done();
 
     /**
@@ -225,18 +223,19 @@ public final class TrainOptions {
             .java("optGpusPerWorker").done();
 
     /** The number type of the layers' products. */
-    public static final Option<String> PRECISION = spec("precision",
-            ValueType.choice("fp32", "bf16", "fp16"), "fp32|bf16|fp16", "run the linear and"
-            + " convolution layers' products in half floats, with a dynamic loss scale, as"
+    public static final Option<Precision> PRECISION = choice("precision", Precision.class,
+            "run the linear and convolution layers' products in half floats, with a dynamic"
+            + " loss scale, as"
             + " PyTorch's autocast and GradScaler do (fp16, on GPUs); parameters, gradients and"
             + " the optimizer stay float32. bf16 is refused: DJL 0.35.1's PyTorch engine has no"
-            + " bfloat16 tensors").example("fp16").fixed("fp32").java("optPrecision").done();
+            + " bfloat16 tensors").example("fp16").fixed(Precision.FP32).java("optPrecision")
+            .done();
 
     /** How the workers are placed on the cluster's nodes. */
-    public static final Option<String> PLACEMENT = spec("placement",
-            ValueType.choice("pack", "spread"), "pack|spread",
+    public static final Option<Placement> PLACEMENT = choice("placement", Placement.class,
             "put the workers on as few nodes as hold them, or on as many nodes as there are")
-            .example("spread").fixed("pack").java("opt(TrainOptions.PLACEMENT, ...)").done();
+            .example("spread").fixed(Placement.PACK).java("opt(TrainOptions.PLACEMENT, ...)")
+            .done();
 
     /** Rows held out, or a table to validate on. */
     public static final Option<String> VALIDATION = kernel("validation",
@@ -255,17 +254,16 @@ public final class TrainOptions {
             .java("optCheckpointEvery").done();
 
     /** Who writes the checkpoints. */
-    public static final Option<String> CHECKPOINT_STORE = spec("checkpoint-store",
-            ValueType.choice("driver", "shared"), "driver|shared",
-            "who writes checkpoints: the driver, on its machine, or the workers, into a folder"
-                    + " every node mounts").example("shared").fixed("driver")
-            .java("opt(TrainOptions.CHECKPOINT_STORE, ...)").done();
+    public static final Option<CheckpointWriter> CHECKPOINT_STORE = choice("checkpoint-store",
+            CheckpointWriter.class, "who writes checkpoints: the driver, on its machine, or the"
+            + " workers, into a folder every node mounts").example("shared")
+            .fixed(CheckpointWriter.DRIVER).java("opt(TrainOptions.CHECKPOINT_STORE, ...)").done();
 
     /** What a failed checkpoint write does. */
-    public static final Option<String> CHECKPOINT_FAILURE = spec("checkpoint-failure",
-            ValueType.choice("warn", "stop"), "warn|stop",
-            "when a checkpoint cannot be written: say so and train on, or stop the job")
-            .example("stop").fixed("warn").java("opt(TrainOptions.CHECKPOINT_FAILURE, ...)")
+    public static final Option<CheckpointFailure> CHECKPOINT_FAILURE = choice(
+            "checkpoint-failure", CheckpointFailure.class, "when a checkpoint cannot be written:"
+            + " say so and train on, or stop the job").example("stop")
+            .fixed(CheckpointFailure.WARN).java("opt(TrainOptions.CHECKPOINT_FAILURE, ...)")
             .done();
 
     /** Continue from the newest checkpoint. */
@@ -290,11 +288,11 @@ public final class TrainOptions {
             .example("topk:0.01").fixed("none").java("optCompress").done();
 
     /** How the workers' collectives move data. */
-    public static final Option<String> TRANSPORT = spec("transport", ValueType.choice("tcp", "ray"),
-            "tcp|ray", "how the workers exchange gradients and parameters: direct TCP"
+    public static final Option<TransportKind> TRANSPORT = choice("transport",
+            TransportKind.class, "how the workers exchange gradients and parameters: direct TCP"
             + " connections between them (a link that cannot connect goes through Ray, and the"
             + " cell says so), or Ray's object store for every link").example("ray")
-            .fixed("tcp").java("opt(TrainOptions.TRANSPORT, ...)").done();
+            .fixed(TransportKind.TCP).java("opt(TrainOptions.TRANSPORT, ...)").done();
 
     /** The gradient buckets all-reduced during the backward pass. */
     public static final Option<Double> BUCKET_MB = spec("bucket-mb", ValueType.nonNegative(),
@@ -428,13 +426,19 @@ public final class TrainOptions {
     }
 
     private static WorkerRange workers(OptionValues v) {
-        return WorkerRange.of("data".equals(v.get(STRATEGY)) ? 1
+        return WorkerRange.of(v.get(STRATEGY) == StrategyKind.DATA ? 1
                 : v.get(REPLICAS) * stageCount(v));
     }
 
     static <T> Declaration<T> spec(String name, ValueType<T> type, String metavar,
             String help) {
         return new Declaration<>(name, type, metavar, help, Target.SPEC);
+    }
+
+    /** A choice option of the spec, its placeholder the enum's words: {@code pack|spread}. */
+    static <E extends Enum<E> & Choice> Declaration<E> choice(String name, Class<E> type,
+            String help) {
+        return spec(name, ValueType.choice(type), Choice.metavar(type), help);
     }
 
     static <T> Declaration<T> kernel(String name, ValueType<T> type, String metavar,

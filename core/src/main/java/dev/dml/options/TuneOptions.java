@@ -18,27 +18,30 @@ public final class TuneOptions {
             .noDefault("the grid's size; 10 with --search random").java("optTrials").done();
 
     /** How configurations are drawn from the space. */
-    public static final Option<String> SEARCH = TrainOptions.kernel("search",
-            ValueType.choice("grid", "random"), "grid|random", "grid: every combination of the"
+    public static final Option<SearchKind> SEARCH = TrainOptions.kernel("search",
+            ValueType.choice(SearchKind.class), Choice.metavar(SearchKind.class),
+            "grid: every combination of the"
             + " listed values; random: --trials draws, ranges sampled (log-uniformly with :log),"
             + " seeded by --seed").example("random")
             .noDefault("grid when every varied option lists its values, else random")
             .java("optSearch").done();
 
     /** Early stopping of weak trials. */
-    public static final Option<String> SCHEDULER = TrainOptions.kernel("scheduler",
-            ValueType.choice("asha", "none"), "asha|none", "asha stops a trial at an epoch rung"
+    public static final Option<TrialScheduler> SCHEDULER = TrainOptions.kernel("scheduler",
+            ValueType.choice(TrialScheduler.class), Choice.metavar(TrialScheduler.class),
+            "asha stops a trial at an epoch rung"
             + " (1, 3, 9, ... epochs) when its --metric is not in the top 1/--reduction of the"
             + " results recorded at that rung; none runs every trial to its end")
-            .example("asha").fixed("none").java("optScheduler").done();
+            .example("asha").fixed(TrialScheduler.NONE).java("optScheduler").done();
 
     /** The metric trials are ranked by. */
-    public static final Option<String> METRIC = TrainOptions.kernel("metric",
-            ValueType.choice("val_accuracy", "val_loss", "train_loss"), "METRIC",
+    public static final Option<TrialMetric> METRIC = TrainOptions.kernel("metric",
+            ValueType.choice(TrialMetric.class), "METRIC",
             "the epoch metric trials are ranked and stopped by (higher val_accuracy, lower"
             + " losses are better; val_ metrics need --validation)").example("val_accuracy")
             .derived("val_loss with --validation, else train_loss", v -> v.isSet(
-                    TrainOptions.VALIDATION) ? "val_loss" : "train_loss").java("optMetric").done();
+                    TrainOptions.VALIDATION) ? TrialMetric.VAL_LOSS
+                    : TrialMetric.TRAIN_LOSS).java("optMetric").done();
 
     /** ASHA's reduction factor. */
     public static final Option<Integer> REDUCTION = TrainOptions.kernel("reduction",

@@ -130,15 +130,15 @@ public final class ValueType<T> {
     }
 
     /**
-     * One of a few words, in any case; the value is the word in lower case.
+     * One of an enum's words ({@link Choice#word()}), in any case; the value is the constant.
      *
-     * @param choices the words, in lower case
+     * @param type the enum
+     * @param <E> the enum
      * @return the type
      */
-    public static ValueType<String> choice(String... choices) {
-        List<String> known = List.of(choices);
-        return new ValueType<>("one of " + String.join(", ", known),
-                s -> s.strip().toLowerCase(Locale.ROOT), known::contains, s -> s);
+    public static <E extends Enum<E> & Choice> ValueType<E> choice(Class<E> type) {
+        return new ValueType<>("one of " + String.join(", ", Choice.words(type)),
+                s -> Choice.of(type, s), e -> true, Choice::word);
     }
 
     /**

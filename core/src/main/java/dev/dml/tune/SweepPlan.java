@@ -1,5 +1,8 @@
 package dev.dml.tune;
 
+import dev.dml.options.TrialScheduler;
+import dev.dml.options.TrialMetric;
+import dev.dml.options.SearchKind;
 import dev.dml.DmlException;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
@@ -52,15 +55,15 @@ public final class SweepPlan {
                     + " search.", "Write a space where an option's value goes, e.g."
                     + " {lr=1e-4..1e-2:log} or {hidden=32|64,64}.");
         }
-        String metric = sweep.isSet(TuneOptions.METRIC) ? sweep.get(TuneOptions.METRIC)
-                : validated ? "val_loss" : "train_loss";
-        if (metric.startsWith("val_") && !validated) {
+        TrialMetric metric = sweep.isSet(TuneOptions.METRIC) ? sweep.get(TuneOptions.METRIC)
+                : validated ? TrialMetric.VAL_LOSS : TrialMetric.TRAIN_LOSS;
+        if (metric != TrialMetric.TRAIN_LOSS && !validated) {
             throw new DmlException(who + " ranks trials by {metric=" + metric + "}, which"
                     + " needs validation rows.", "Add {validation=0.2}, or rank by"
                     + " {metric=train_loss}.");
         }
-        SweepPlan plan = new SweepPlan(sweep, space, metric);
-        if (plan.search().equals("grid")) {
+        SweepPlan plan = new SweepPlan(sweep, space, metric.word());
+        if (plan.search() == SearchKind.GRID) {
             int size = space.gridSize();
             Integer trials = sweep.get(TuneOptions.TRIALS);
             if (trials != null && trials != size) {
@@ -105,15 +108,15 @@ public final class SweepPlan {
      * Returns how configurations are drawn: as given, else grid when every dimension lists its
      * values.
      *
-     * @return {@code grid} or {@code random}
+     * @return grid or random
      */
-    public String search() {
-        String given = sweep.get(TuneOptions.SEARCH);
+    public SearchKind search() {
+        SearchKind given = sweep.get(TuneOptions.SEARCH);
         if (given != null) {
             return given;
         }
         return space.dimensions().stream().allMatch(d -> d instanceof SearchSpace.Choices)
-                ? "grid" : "random";
+                ? SearchKind.GRID : SearchKind.RANDOM;
     }
 
     /**
@@ -127,7 +130,7 @@ public final class SweepPlan {
     public List<Trial> trials(OptionValues shared, String sweepId) {
         OptionValues base = SearchSpace.inSweep(shared, sweepId);
         Integer given = sweep.get(TuneOptions.TRIALS);
-        List<OptionValues> configs = search().equals("grid") ? space.grid(base)
+        List<OptionValues> configs = search() == SearchKind.GRID ? space.grid(base)
                 : space.random(base, given != null ? given : RANDOM_TRIALS,
                         base.get(TrainOptions.SEED));
         List<Trial> out = new ArrayList<>();
@@ -152,7 +155,7 @@ public final class SweepPlan {
      * @throws DmlException when the trials run too few epochs for a rung
      */
     public Asha asha(List<Trial> trials) {
-        if (!"asha".equals(sweep.get(TuneOptions.SCHEDULER))) {
+        if (sweep.get(TuneOptions.SCHEDULER) != TrialScheduler.ASHA) {
             return null;
         }
         int epochs = trials.stream().mapToInt(t -> t.options().get(TrainOptions.EPOCHS))

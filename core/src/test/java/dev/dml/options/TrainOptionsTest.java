@@ -78,23 +78,23 @@ class TrainOptionsTest {
     void derivedDefaultsFollowTheOptionsTheyDependOn() {
         OptionValues none = OptionValues.empty();
         assertEquals(0.001, none.get(TrainOptions.LR));
-        assertEquals(0.05, none.with(TrainOptions.OPTIMIZER, "sgd")
+        assertEquals(0.05, none.with(TrainOptions.OPTIMIZER, OptimizerKind.SGD)
                 .get(TrainOptions.LR));
         assertEquals(List.of(64), none.get(TrainOptions.HIDDEN));
-        assertNull(none.with(TrainOptions.MODEL, "logistic").get(TrainOptions.HIDDEN));
+        assertNull(none.with(TrainOptions.MODEL, ModelFamily.LOGISTIC).get(TrainOptions.HIDDEN));
         assertEquals(WorkerRange.of(1), none.get(TrainOptions.WORKERS));
-        OptionValues hybrid = none.with(TrainOptions.STRATEGY, "hybrid")
+        OptionValues hybrid = none.with(TrainOptions.STRATEGY, StrategyKind.HYBRID)
                 .with(TrainOptions.STAGES, List.of(2, 1, 1));
         assertEquals(WorkerRange.of(6), hybrid.get(TrainOptions.WORKERS));
-        assertEquals("1f1b", hybrid.get(TrainOptions.SCHEDULE));
-        assertEquals(1, none.with(TrainOptions.STRATEGY, "model")
+        assertEquals("1f1b", hybrid.get(TrainOptions.SCHEDULE).word());
+        assertEquals(1, none.with(TrainOptions.STRATEGY, StrategyKind.MODEL)
                 .get(TrainOptions.MICROBATCHES));
         assertFalse(hybrid.isSet(TrainOptions.WORKERS));
     }
 
     @Test
     void choicesIgnoreCaseAndListTheWords() {
-        assertEquals("sgd", TrainOptions.OPTIMIZER.parse("SGD"));
+        assertEquals("sgd", TrainOptions.OPTIMIZER.parse("SGD").word());
         DmlException e = assertThrows(DmlException.class,
                 () -> TrainOptions.OPTIMIZER.parse("rmsprop"));
         assertEquals("--optimizer must be one of adam, sgd, got 'rmsprop'.",

@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.options.ModelFamily;
 import dev.dml.DmlException;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
@@ -86,7 +87,7 @@ final class TrainRequests {
     private static ColumnSelection columns(Table table, TrainRequest r) {
         String label = r.get(TrainOptions.LABEL);
         LabelKind kind = labelKind(table, label);
-        if ("mf".equals(r.get(TrainOptions.MODEL)) && kind == LabelKind.CLASSES
+        if (r.get(TrainOptions.MODEL) == ModelFamily.MF && kind == LabelKind.CLASSES
                 && table.containsColumn(label)
                 && table.column(label) instanceof NumericColumn<?> stars
                 && stars.countUnique() > 2) {

@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,7 +82,7 @@ class TrainRequestsTest {
                 + " --batch-size 64").strategy();
         assertEquals(3, pipeline.stages());
         assertEquals(4, pipeline.microbatches());
-        assertEquals(Strategy.Schedule.ONE_F_ONE_B, pipeline.schedule());
+        assertEquals(PipelineSchedule.ONE_F_ONE_B, pipeline.schedule());
         Strategy.Staged model = (Strategy.Staged) spec("fraud --label is_fraud --hidden 32,16"
                 + " --strategy model --stages 2,1").strategy();
         assertEquals(2, model.stages());

@@ -102,7 +102,7 @@ record TuneRequest(String source, OptionValues fixed, SearchSpace space) {
      * @return {@code grid} or {@code random}
      */
     String search() {
-        return plan().search();
+        return plan().search().word();
     }
 
     /**

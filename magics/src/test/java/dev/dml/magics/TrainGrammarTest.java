@@ -32,14 +32,14 @@ class TrainGrammarTest {
         assertEquals(List.of(64, 32), r.get(TrainOptions.HIDDEN));
         assertEquals(WorkerRange.of(2), r.get(TrainOptions.WORKERS));
         assertEquals(0.01, r.get(TrainOptions.LR));
-        assertEquals("sgd", r.get(TrainOptions.OPTIMIZER));
+        assertEquals("sgd", r.get(TrainOptions.OPTIMIZER).word());
         assertEquals("0.2", r.get(TrainOptions.VALIDATION));
         assertEquals(0L, r.get(TrainOptions.SEED));
         assertEquals("model", r.into());
         assertTrue(r.debug());
         assertFalse(r.plots());
         assertEquals(List.of(2, 1), r.get(TrainOptions.STAGES));
-        assertEquals("1f1b", r.get(TrainOptions.SCHEDULE));
+        assertEquals("1f1b", r.get(TrainOptions.SCHEDULE).word());
         assertFalse(r.options().isSet(TrainOptions.EPOCHS));
         assertEquals(1, r.get(TrainOptions.EPOCHS), "the declared default");
         assertNull(r.cluster());

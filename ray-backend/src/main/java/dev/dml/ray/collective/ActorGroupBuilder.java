@@ -1,5 +1,6 @@
 package dev.dml.ray.collective;
 
+import dev.dml.options.TransportKind;
 import io.ray.api.ActorHandle;
 import io.ray.api.function.RayFunc0;
 import io.ray.api.placementgroup.PlacementGroup;

@@ -1,5 +1,6 @@
 package dev.dml.ray.collective;
 
+import dev.dml.options.TransportKind;
 import dev.dml.events.WorkerInfo;
 import io.ray.api.ActorHandle;
 import java.net.InetAddress;

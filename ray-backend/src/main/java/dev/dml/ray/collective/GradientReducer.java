@@ -1,5 +1,6 @@
 package dev.dml.ray.collective;
 
+import dev.dml.options.TransportKind;
 import dev.dml.DmlException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.dml.ray.model;
 
+import dev.dml.options.OptimizerKind;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.nn.Parameter;
@@ -34,7 +35,7 @@ final class DeviceOptimizer extends FlatOptimizer {
         this.total = buffers.total();
         this.offsets = new int[params.size()];
         this.decays = new boolean[params.size()];
-        int kinds = spec.kind() == OptimizerSpec.Kind.ADAM ? 2 : spec.momentum() == 0f ? 0 : 1;
+        int kinds = spec.kind() == OptimizerKind.ADAM ? 2 : spec.momentum() == 0f ? 0 : 1;
         for (int i = 0; i < params.size(); i++) {
             offsets[i] = buffers.offset(i);
             decays[i] = buffers.decays(i);
@@ -57,7 +58,7 @@ final class DeviceOptimizer extends FlatOptimizer {
                         NDArray g = p.getGradient()) {
                     g.tempAttach(scope);
                     float wd = decays[i] ? spec.weightDecay() : 0f;
-                    if (spec.kind() == OptimizerSpec.Kind.SGD) {
+                    if (spec.kind() == OptimizerKind.SGD) {
                         // L2: the decay joins the gradient, as FlatOptimizer.SgdMomentum adds it
                         sgd(p, wd == 0f ? g : decayed(p, g, wd, scope), moments.get(i));
                     } else {

@@ -1,8 +1,8 @@
 package dev.dml.ray.model;
 
+import dev.dml.options.ModelFamily;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
-import dev.dml.DmlException;
 import dev.dml.ray.data.FeatureStats;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -27,43 +27,49 @@ public final class ModelSpec implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /** The model families, by the name {@code --model} gives them. */
+    /** The model families: those of {@code --model} ({@link ModelFamily}), and a user's block. */
     public enum Family {
         /** One linear layer; with {@link Objective#L2} this is linear regression. */
-        LOGISTIC_REGRESSION("logistic"),
+        LOGISTIC_REGRESSION(ModelFamily.LOGISTIC),
         /** Linear layers with ReLU between them, sizes from {@link ModelSpecBuilder#addHidden}. */
-        MLP("mlp"),
+        MLP(ModelFamily.MLP),
         /** conv(5x5)-ReLU-maxpool-conv(5x5)-ReLU-maxpool-dense-ReLU-dense, for small images
          *  (a pool only while the image is at least 4 pixels wide). */
-        CNN("cnn"),
+        CNN(ModelFamily.CNN),
         /** Matrix factorization of two embedded id inputs, see {@link MatrixFactorization}. */
-        MF("mf"),
+        MF(ModelFamily.MF),
         /** A user's own block from a {@link BlockFactory} ({@code --block VAR}). */
-        CUSTOM("block");
+        CUSTOM(null);
 
-        private final String optionName;
+        private final ModelFamily option;
 
-        Family(String optionName) {
-            this.optionName = optionName;
+        Family(ModelFamily option) {
+            this.option = option;
         }
 
-        /** @return the family's value of {@code --model}, e.g. {@code logistic} */
+        /** @return the family's value of {@code --model}, e.g. {@code logistic}; {@code block} */
         public String optionName() {
-            return optionName;
+            return option == null ? "block" : option.word();
+        }
+
+        /** @return the family's value of {@code --model}, or null for {@link #CUSTOM} */
+        public ModelFamily option() {
+            return option;
         }
 
         /**
-         * @param name a {@code --model} value, e.g. {@code mlp}
+         * The one place {@code --model}'s values meet the engine's families.
+         *
+         * @param option a {@code --model} value
          * @return its family
          */
-        public static Family ofOption(String name) {
+        public static Family of(ModelFamily option) {
             for (Family f : values()) {
-                if (f.optionName.equals(name)) {
+                if (f.option == option) {
                     return f;
                 }
             }
-            throw new DmlException("No model family is called '" + DmlException.literal(name)
-                    + "'.", "Use one of mlp, logistic, cnn, mf ({model}).");
+            throw new IllegalArgumentException("no family for " + option);
         }
     }
 

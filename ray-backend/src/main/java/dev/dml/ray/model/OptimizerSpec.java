@@ -1,6 +1,7 @@
 package dev.dml.ray.model;
 
 import dev.dml.DmlException;
+import dev.dml.options.OptimizerKind;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -37,15 +38,7 @@ public final class OptimizerSpec implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /** The optimizer algorithms. */
-    public enum Kind {
-        /** Stochastic gradient descent with (optional) momentum. */
-        SGD,
-        /** Adam. */
-        ADAM
-    }
-
-    private final Kind kind;
+    private final OptimizerKind kind;
     private final float learningRate;
     private final float momentum;
     private final float beta1;
@@ -56,12 +49,13 @@ public final class OptimizerSpec implements Serializable {
     /** The global gradient norm to clip to; 0 does not clip. */
     private final float clipNorm;
 
-    private OptimizerSpec(Kind kind, float lr, float momentum, float b1, float b2, float eps) {
+    private OptimizerSpec(OptimizerKind kind, float lr, float momentum, float b1, float b2,
+            float eps) {
         this(kind, lr, momentum, b1, b2, eps, LearningRateSchedule.constant(), 0f, 0f);
     }
 
-    private OptimizerSpec(Kind kind, float lr, float momentum, float b1, float b2, float eps,
-            LearningRateSchedule schedule, float weightDecay, float clipNorm) {
+    private OptimizerSpec(OptimizerKind kind, float lr, float momentum, float b1, float b2,
+            float eps, LearningRateSchedule schedule, float weightDecay, float clipNorm) {
         this.kind = kind;
         this.learningRate = lr;
         this.momentum = momentum;
@@ -83,7 +77,7 @@ public final class OptimizerSpec implements Serializable {
     public static OptimizerSpec sgd(float learningRate, float momentum) {
         checkRate(learningRate);
         checkUnit(momentum, "momentum");
-        return new OptimizerSpec(Kind.SGD, learningRate, momentum, 0f, 0f, 0f);
+        return new OptimizerSpec(OptimizerKind.SGD, learningRate, momentum, 0f, 0f, 0f);
     }
 
     /**
@@ -113,7 +107,7 @@ public final class OptimizerSpec implements Serializable {
             throw new DmlException(
                     "Adam's epsilon must be positive, got " + epsilon + ".", "Use e.g. 1e-8.");
         }
-        return new OptimizerSpec(Kind.ADAM, learningRate, 0f, beta1, beta2, epsilon);
+        return new OptimizerSpec(OptimizerKind.ADAM, learningRate, 0f, beta1, beta2, epsilon);
     }
 
     /**
@@ -138,8 +132,8 @@ public final class OptimizerSpec implements Serializable {
      * @return a new spec
      */
     public OptimizerSpec forCorrectedDirections() {
-        return new OptimizerSpec(Kind.SGD, learningRate, 0f, 0f, 0f, 0f, schedule, weightDecay,
-                0f);
+        return new OptimizerSpec(OptimizerKind.SGD, learningRate, 0f, 0f, 0f, 0f, schedule,
+                weightDecay, 0f);
     }
 
     /** A spec saved before schedules existed reads back with the constant one. */
@@ -232,7 +226,7 @@ public final class OptimizerSpec implements Serializable {
      *
      * @return the kind
      */
-    public Kind kind() {
+    public OptimizerKind kind() {
         return kind;
     }
 
@@ -292,7 +286,7 @@ public final class OptimizerSpec implements Serializable {
 
     /** Creates the host optimizer state for {@code parameterCount} parameters. */
     FlatOptimizer newOptimizer(int parameterCount) {
-        return kind == Kind.SGD
+        return kind == OptimizerKind.SGD
                 ? new FlatOptimizer.SgdMomentum(this, parameterCount)
                 : new FlatOptimizer.Adam(this, parameterCount);
     }
@@ -320,7 +314,7 @@ public final class OptimizerSpec implements Serializable {
         String knobs = (schedule instanceof LearningRateSchedule.Constant ? ""
                 : ", schedule=" + schedule) + (weightDecay == 0 ? "" : ", weightDecay="
                 + weightDecay) + (clipNorm == 0 ? "" : ", clipNorm=" + clipNorm);
-        return kind == Kind.SGD
+        return kind == OptimizerKind.SGD
                 ? "SGD{lr=" + learningRate + ", momentum=" + momentum + knobs + "}"
                 : "Adam{lr=" + learningRate + ", betas=(" + beta1 + ", " + beta2 + "), eps="
                         + epsilon + knobs + "}";

@@ -4,47 +4,42 @@ import ai.djl.ndarray.types.DataType;
 import dev.dml.DmlException;
 
 /**
- * The number type a model's matrix products run in ({@code --precision}). The parameters, their
+ * The number type a model's matrix products run in: the engine's side of {@code --precision}
+ * ({@link dev.dml.options.Precision}, mapped by {@link #of}). The parameters, their
  * gradients and the optimizer state stay float32 whatever it is: a 16-bit type only runs the
  * linear and convolution layers' products ({@link MixedPrecision}), as PyTorch's autocast does.
  */
 public enum Precision {
     /** Everything in float32. */
-    FP32("fp32", DataType.FLOAT32),
+    FP32(DataType.FLOAT32),
     /**
      * bfloat16 products: float32's range, 8 significant bits. DJL 0.35.1's PyTorch engine cannot
      * make such tensors (its native library aborts the JVM), so jobs refuse it before they start.
      */
-    BF16("bf16", DataType.BFLOAT16),
+    BF16(DataType.BFLOAT16),
     /** IEEE half products, with a loss scale ({@link LossScale}) so small gradients survive. */
-    FP16("fp16", DataType.FLOAT16);
+    FP16(DataType.FLOAT16);
 
-    private final String optionName;
     private final DataType compute;
 
-    Precision(String optionName, DataType compute) {
-        this.optionName = optionName;
+    Precision(DataType compute) {
         this.compute = compute;
     }
 
     /**
-     * The precision of a {@code --precision} value.
+     * The precision of a {@code --precision} value: the one place the option's words meet the
+     * engine's types.
      *
-     * @param name {@code fp32}, {@code bf16} or {@code fp16}
-     * @return the precision
+     * @param option the option's value
+     * @return the precision of the same name
      */
-    public static Precision ofOption(String name) {
-        for (Precision p : values()) {
-            if (p.optionName.equals(name)) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("no precision " + name);
+    public static Precision of(dev.dml.options.Precision option) {
+        return valueOf(option.name());
     }
 
     /** Returns the option's value. @return e.g. {@code bf16} */
-    public String optionName() {
-        return optionName;
+    public dev.dml.options.Precision option() {
+        return dev.dml.options.Precision.valueOf(name());
     }
 
     /**

@@ -72,7 +72,7 @@ final class StateCodec {
             if (!kind.equals(opt.spec.kind().name())) {
                 throw new DmlException(
                         "The state holds " + kind + " optimizer state, but this model uses "
-                                + opt.spec.kind() + ".",
+                                + opt.spec.kind().name() + ".",
                         "Load it into a model with the same OptimizerSpec kind.");
             }
             opt.read(in);

@@ -2,7 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
-import dev.dml.ray.collective.TransportKind;
+import dev.dml.options.TransportKind;
 import io.ray.api.function.RayFunc0;
 import java.time.Duration;
 import java.util.List;

@@ -8,7 +8,7 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.CollectiveException;
 import dev.dml.ray.collective.Slot;
-import dev.dml.ray.collective.TransportKind;
+import dev.dml.options.TransportKind;
 import dev.dml.ray.ps.ServerGroup;
 import java.util.ArrayList;
 import java.util.List;

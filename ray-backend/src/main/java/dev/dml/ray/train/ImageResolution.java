@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.ray.model.ModelSpec;
 import dev.dml.DmlException;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
@@ -18,12 +19,13 @@ final class ImageResolution {
      * Refuses {@code --image} on a model that is not a cnn.
      *
      * @param v the options
-     * @param model the model's {@code --model} value, or {@code block} for the user's own
+     * @param model the model's family, {@link ModelSpec.Family#CUSTOM} for the user's own
      */
-    static void requireCnn(OptionValues v, String model) {
-        if (v.isSet(TrainOptions.IMAGE) && !"cnn".equals(model)) {
+    static void requireCnn(OptionValues v, ModelSpec.Family model) {
+        if (v.isSet(TrainOptions.IMAGE) && model != ModelSpec.Family.CNN) {
             throw new DmlException("{image} shapes the images of a cnn; this job trains "
-                    + ("block".equals(model) ? "its own {block}" : "the " + model + " family")
+                    + (model == ModelSpec.Family.CUSTOM ? "its own {block}"
+                            : "the " + model.optionName() + " family")
                     + ".", "Add {model=cnn}, or leave {image} out.");
         }
     }

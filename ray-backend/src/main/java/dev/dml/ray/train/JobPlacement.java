@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.Placement;
 import dev.dml.DmlException;
 import dev.dml.ray.collective.Slot;
 import io.ray.api.PlacementGroups;
@@ -31,11 +32,11 @@ final class JobPlacement implements AutoCloseable {
     private static final Duration TRY_WAIT = Duration.ofSeconds(5);
 
     private final String job;
-    private final String strategy;
+    private final Placement strategy;
     private final Map<String, Double> bundle;
     private final List<PlacementGroup> groups = new ArrayList<>();
 
-    private JobPlacement(String job, String strategy, double cpus, double gpus) {
+    private JobPlacement(String job, Placement strategy, double cpus, double gpus) {
         this.job = job;
         this.strategy = strategy;
         this.bundle = new HashMap<>(Map.of("CPU", Math.max(cpus, MIN_CPU)));
@@ -58,7 +59,7 @@ final class JobPlacement implements AutoCloseable {
      * @return the placement, or {@code null} in Ray's LOCAL mode (one process, no nodes)
      * @throws DmlException when the cluster does not place {@code min} bundles in time
      */
-    static JobPlacement open(String job, String strategy, int min, int max, double cpus,
+    static JobPlacement open(String job, Placement strategy, int min, int max, double cpus,
             double gpus, Duration timeout) {
         if (Ray.getRuntimeContext().isLocalMode()) {
             return null;
@@ -101,7 +102,7 @@ final class JobPlacement implements AutoCloseable {
                 new PlacementGroupCreationOptions.Builder()
                         .setName("dml-" + job + (groups.isEmpty() ? "" : "-" + groups.size()))
                         .setBundles(java.util.Collections.nCopies(count, bundle))
-                        .setStrategy("spread".equals(strategy) ? PlacementStrategy.SPREAD
+                        .setStrategy(strategy == Placement.SPREAD ? PlacementStrategy.SPREAD
                                 : PlacementStrategy.PACK).build());
         if (!pg.wait((int) Math.max(1, wait.toSeconds()))) {
             PlacementGroups.removePlacementGroup(pg.getId());
@@ -125,7 +126,7 @@ final class JobPlacement implements AutoCloseable {
     }
 
     /** Returns {@code pack} or {@code spread}. */
-    String strategy() {
+    Placement strategy() {
         return strategy;
     }
 

@@ -1,5 +1,8 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.CheckpointFailure;
+import dev.dml.options.CheckpointWriter;
+import dev.dml.options.Placement;
 import dev.dml.DmlException;
 import dev.dml.cost.Limits;
 import dev.dml.events.JobNotice;
@@ -14,7 +17,7 @@ import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.data.ArrowShards;
-import dev.dml.ray.collective.TransportKind;
+import dev.dml.options.TransportKind;
 import dev.dml.ray.data.ColumnSelection;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -56,13 +59,13 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final double cpus;
     private final double gpus;
     private final ArrayList<String> jvmOptions;
-    private final String transport;
+    private final TransportKind transport;
     private final String checkpointDir;
     private final int checkpointEvery;
     private final boolean resume;
     private final boolean sharedStore;
     private final boolean stopOnFailedCheckpoint;
-    private final String placement;
+    private final Placement placement;
     private final int maxFailures;
     private final Limits limits;
     private final Duration timeout;
@@ -110,8 +113,9 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.checkpointDir = spec.checkpointDir().map(Path::toString).orElse(null);
         this.checkpointEvery = spec.checkpointEvery();
         this.resume = spec.resume();
-        this.sharedStore = "shared".equals(spec.get(TrainOptions.CHECKPOINT_STORE));
-        this.stopOnFailedCheckpoint = "stop".equals(spec.get(TrainOptions.CHECKPOINT_FAILURE));
+        this.sharedStore = spec.get(TrainOptions.CHECKPOINT_STORE) == CheckpointWriter.SHARED;
+        this.stopOnFailedCheckpoint =
+                spec.get(TrainOptions.CHECKPOINT_FAILURE) == CheckpointFailure.STOP;
         this.placement = spec.get(TrainOptions.PLACEMENT);
         this.maxFailures = spec.get(TrainOptions.MAX_FAILURES);
         Double budget = spec.get(TrainOptions.BUDGET);
@@ -167,7 +171,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                     plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
             control.attach(where);
             List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
-                    where, TransportKind.of(transport), ActorSettings.worker(worker)), control);
+                    where, transport, ActorSettings.worker(worker)), control);
             started = true;
             events.add(new DivergenceCheck());
             // prices the workers' nodes as it hears them start

@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import dev.dml.DmlException;
 import dev.dml.ray.collective.CollectiveException;
 import dev.dml.ray.pipeline.Schedules;
@@ -50,7 +51,7 @@ final class PipelineStep {
      * @param handOffs how the stages hand micro-batches on, as linked when they opened
      * @param relink links the stages again, after a failed step closed the links
      */
-    PipelineStep(List<List<ActorHandle<TrainWorker>>> actors, Strategy.Schedule schedule,
+    PipelineStep(List<List<ActorHandle<TrainWorker>>> actors, PipelineSchedule schedule,
             int microbatches, Duration timeout, StageHandOffs handOffs,
             Supplier<StageHandOffs> relink) {
         this.actors = actors;
@@ -61,7 +62,7 @@ final class PipelineStep {
         int k = actors.get(0).size();
         this.ops = new int[k][];
         for (int s = 0; s < k; s++) {
-            ops[s] = schedule == Strategy.Schedule.GPIPE
+            ops[s] = schedule == PipelineSchedule.GPIPE
                     ? Schedules.gpipe(s, k, microbatches)
                     : Schedules.oneFOneB(s, k, microbatches);
         }

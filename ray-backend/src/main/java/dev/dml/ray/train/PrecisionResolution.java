@@ -27,11 +27,11 @@ final class PrecisionResolution {
      * @param model the resolved model
      */
     static void check(OptionValues v, Strategy strategy, ModelSpec model) {
-        String precision = v.get(TrainOptions.PRECISION);
-        if ("fp32".equals(precision)) {
+        dev.dml.options.Precision precision = v.get(TrainOptions.PRECISION);
+        if (precision == dev.dml.options.Precision.FP32) {
             return;
         }
-        Precision.ofOption(precision).requireEngineSupport();
+        Precision.of(precision).requireEngineSupport();
         String flag = "{precision=" + precision + "}";
         if (model.family() == ModelSpec.Family.CUSTOM || model.family() == ModelSpec.Family.MF) {
             throw new DmlException(flag + " runs dml's linear and convolution layers in half"

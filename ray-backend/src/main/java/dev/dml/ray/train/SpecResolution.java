@@ -1,5 +1,7 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.TransportKind;
+import dev.dml.options.ModelFamily;
 import dev.dml.DmlException;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
@@ -97,7 +99,7 @@ final class SpecResolution {
             if (columns.vocabulary().isEmpty()) {
                 // categories are learnt on the training rows: validation rows may hold unseen
                 // ones; an mf model embeds its id columns whatever they hold
-                boolean mf = b.modelSpec == null && "mf".equals(v.get(TrainOptions.MODEL))
+                boolean mf = b.modelSpec == null && v.get(TrainOptions.MODEL) == ModelFamily.MF
                         || b.modelSpec != null && b.modelSpec.family() == ModelSpec.Family.MF;
                 columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns,
                         FeatureVocabulary.DEFAULT_MAX_CATEGORIES, v.get(TrainOptions.EMBED_ABOVE),
@@ -192,7 +194,7 @@ final class SpecResolution {
                     + " workers read whole row groups.", "Leave {stratify} out; {shuffle}"
                     + " deals the row groups in a seeded order.");
         }
-        if (b.modelSpec == null && "mf".equals(v.get(TrainOptions.MODEL))
+        if (b.modelSpec == null && v.get(TrainOptions.MODEL) == ModelFamily.MF
                 || b.modelSpec != null && b.modelSpec.family() == ModelSpec.Family.MF) {
             throw new DmlException("{model=mf} learns its ids and mean rating from a table in the"
                     + " kernel; with {read-on-workers} the kernel never holds the rows.",
@@ -224,7 +226,7 @@ final class SpecResolution {
             why = "compressed gradients are all-reduced after the whole backward (their error"
                     + " feedback spans every gradient)";
             fix = "leave {compress} out";
-        } else if ("ray".equals(v.get(TrainOptions.TRANSPORT))) {
+        } else if (v.get(TrainOptions.TRANSPORT) == TransportKind.RAY) {
             why = "over {transport=ray} the all-reduce runs after the whole backward";
             fix = "leave {transport} out";
         }
@@ -324,13 +326,13 @@ final class SpecResolution {
             return given;
         }
         OptionValues v = spec.options;
-        ModelSpec.Family family = ModelSpec.Family.ofOption(v.get(TrainOptions.MODEL));
+        ModelSpec.Family family = ModelSpec.Family.of(v.get(TrainOptions.MODEL));
         List<Integer> hidden = v.get(TrainOptions.HIDDEN);
         if (family == ModelSpec.Family.LOGISTIC_REGRESSION && hidden != null) {
             throw new DmlException("{hidden} sets the hidden layers of an mlp or a cnn, not of a"
                     + " logistic model.", "Drop {hidden}, or train the mlp family.");
         }
-        ImageResolution.requireCnn(v, spec.block != null ? "block" : family.optionName());
+        ImageResolution.requireCnn(v, spec.block != null ? ModelSpec.Family.CUSTOM : family);
         if (spec.block != null) {
             return UserModels.of(spec.block, v, columns, stats, classes, embeddings);
         }

@@ -2,7 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.DmlException;
 import dev.dml.ray.collective.Gather;
-import dev.dml.ray.collective.TransportKind;
+import dev.dml.options.TransportKind;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import java.security.SecureRandom;

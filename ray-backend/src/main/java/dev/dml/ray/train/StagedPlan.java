@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.StageBalance;
 import dev.dml.Closeables;
 import dev.dml.events.PipelineMetrics;
 import dev.dml.events.StepMetrics;
@@ -7,7 +8,7 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
 import dev.dml.ray.collective.Gather;
-import dev.dml.ray.collective.TransportKind;
+import dev.dml.options.TransportKind;
 import dev.dml.ray.pipeline.Partition;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
@@ -167,7 +168,7 @@ final class StagedPlan implements StepPlan {
         if (k == 1) {
             return new int[] {config.model.layerCount()};
         }
-        boolean byTime = strategy.balance() == Strategy.Balance.TIME;
+        boolean byTime = strategy.balance() == StageBalance.TIME;
         double[] costs = groups.get(0).callOne(0, TrainWorker::layerCosts, config, byTime);
         LOG.info("{}: layer costs {} ({})", config.job, Arrays.toString(costs),
                 strategy.balance());

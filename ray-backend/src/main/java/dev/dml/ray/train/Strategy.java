@@ -1,6 +1,9 @@
 package dev.dml.ray.train;
 
 import dev.dml.DmlException;
+import dev.dml.options.PipelineSchedule;
+import dev.dml.options.StageBalance;
+import dev.dml.options.StrategyKind;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Optional;
@@ -12,8 +15,8 @@ import java.util.Optional;
  * Strategy.data()                                   // every worker a whole replica (default)
  * Strategy.model(3)                                 // 3 stages, balanced by parameter count
  * Strategy.modelLayers(2, 1)                        // 2 stages: layers 0-1 and layer 2
- * Strategy.pipeline(4, 8, Strategy.Schedule.ONE_F_ONE_B)
- * Strategy.hybrid(2, 2, 4).withBalance(Strategy.Balance.TIME)
+ * Strategy.pipeline(4, 8, PipelineSchedule.ONE_F_ONE_B)
+ * Strategy.hybrid(2, 2, 4).withBalance(StageBalance.TIME)
  * }</pre>
  *
  * <p>A staged strategy splits the model by layer ({@link dev.dml.ray.model.ModelSpec#layerCount
@@ -29,32 +32,6 @@ import java.util.Optional;
  * and the batch.
  */
 public sealed interface Strategy extends Serializable permits Strategy.Data, Strategy.Staged {
-
-    /** The order in which a stage runs its micro-batches' forward and backward passes. */
-    enum Schedule {
-        /** All forwards, then all backwards (GPipe): simple; keeps every activation. */
-        GPIPE,
-        /** One forward, one backward once the pipeline is full (PipeDream-flush): less memory. */
-        ONE_F_ONE_B
-    }
-
-    /** How an automatic split balances the stages. */
-    enum Balance {
-        /** Equal parameter counts, known before any actor starts. */
-        PARAMETERS,
-        /** Equal forward+backward time, measured on one micro-batch when the job starts. */
-        TIME
-    }
-
-    /** The kinds of staged strategy, for display. */
-    enum Kind {
-        /** Stages run one micro-batch (the whole batch) in turn. */
-        MODEL,
-        /** Stages work on several micro-batches at once. */
-        PIPELINE,
-        /** Data-parallel replicas of a pipeline. */
-        HYBRID
-    }
 
     /**
      * Data parallelism: every worker holds the whole model and trains on its shard; gradients
@@ -74,7 +51,8 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
      * @return the strategy
      */
     static Staged model(int stages) {
-        return new Staged(Kind.MODEL, 1, stages, 1, Schedule.GPIPE, Balance.PARAMETERS, null);
+        return new Staged(StrategyKind.MODEL, 1, stages, 1, PipelineSchedule.GPIPE,
+                StageBalance.PARAMETERS, null);
     }
 
     /**
@@ -97,9 +75,9 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
      * @param schedule GPipe or 1F1B
      * @return the strategy
      */
-    static Staged pipeline(int stages, int microbatches, Schedule schedule) {
-        return new Staged(Kind.PIPELINE, 1, stages, microbatches, schedule, Balance.PARAMETERS,
-                null);
+    static Staged pipeline(int stages, int microbatches, PipelineSchedule schedule) {
+        return new Staged(StrategyKind.PIPELINE, 1, stages, microbatches, schedule,
+                StageBalance.PARAMETERS, null);
     }
 
     /**
@@ -112,8 +90,8 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
      * @return the strategy
      */
     static Staged hybrid(int replicas, int stages, int microbatches) {
-        return new Staged(Kind.HYBRID, replicas, stages, microbatches, Schedule.ONE_F_ONE_B,
-                Balance.PARAMETERS, null);
+        return new Staged(StrategyKind.HYBRID, replicas, stages, microbatches,
+                PipelineSchedule.ONE_F_ONE_B, StageBalance.PARAMETERS, null);
     }
 
     /** Data parallelism, see {@link Strategy#data()}. */
@@ -139,22 +117,22 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
 
         private static final long serialVersionUID = 1L;
 
-        private final Kind kind;
+        private final StrategyKind kind;
         private final int replicas;
         private final int stages;
         private final int microbatches;
-        private final Schedule schedule;
-        private final Balance balance;
+        private final PipelineSchedule schedule;
+        private final StageBalance balance;
         private final int[] layers;
 
-        private Staged(Kind kind, int replicas, int stages, int microbatches, Schedule schedule,
-                Balance balance, int[] layers) {
+        private Staged(StrategyKind kind, int replicas, int stages, int microbatches,
+                PipelineSchedule schedule, StageBalance balance, int[] layers) {
             atLeastOne(replicas, "replicas");
             atLeastOne(stages, "stages");
             atLeastOne(microbatches, "microbatches");
             if (schedule == null || balance == null) {
                 throw new DmlException("The schedule or balance is null.",
-                        "Pass a Strategy.Schedule and a Strategy.Balance.");
+                        "Pass a PipelineSchedule and a StageBalance.");
             }
             this.kind = kind;
             this.replicas = replicas;
@@ -201,7 +179,7 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
          * @param b by parameter count or by measured time
          * @return a new strategy
          */
-        public Staged withBalance(Balance b) {
+        public Staged withBalance(StageBalance b) {
             return new Staged(kind, replicas, stages, microbatches, schedule, b, layers);
         }
 
@@ -211,12 +189,12 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
          * @param s GPipe or 1F1B
          * @return a new strategy
          */
-        public Staged withSchedule(Schedule s) {
+        public Staged withSchedule(PipelineSchedule s) {
             return new Staged(kind, replicas, stages, microbatches, s, balance, layers);
         }
 
         /** Returns the kind. @return model, pipeline or hybrid */
-        public Kind kind() {
+        public StrategyKind kind() {
             return kind;
         }
 
@@ -236,12 +214,12 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
         }
 
         /** Returns the schedule. @return GPipe or 1F1B */
-        public Schedule schedule() {
+        public PipelineSchedule schedule() {
             return schedule;
         }
 
         /** Returns the automatic balance. @return the balance */
-        public Balance balance() {
+        public StageBalance balance() {
             return balance;
         }
 
@@ -256,9 +234,10 @@ public sealed interface Strategy extends Serializable permits Strategy.Data, Str
 
         @Override
         public String toString() {
-            return kind.name().toLowerCase(java.util.Locale.ROOT) + "{replicas=" + replicas
+            return kind.word() + "{replicas=" + replicas
                     + ", stages=" + (layers != null ? Arrays.toString(layers) : stages)
-                    + ", microbatches=" + microbatches + ", " + schedule + ", " + balance + "}";
+                    + ", microbatches=" + microbatches + ", " + schedule.name() + ", "
+                    + balance.name() + "}";
         }
     }
 }

@@ -3,6 +3,8 @@ package dev.dml.ray.train;
 import dev.dml.DmlException;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
+import dev.dml.options.PipelineSchedule;
+import dev.dml.options.StrategyKind;
 import dev.dml.options.TrainOptions;
 import java.util.List;
 
@@ -39,8 +41,8 @@ final class StrategyOptions {
             }
             return given;
         }
-        String kind = v.get(TrainOptions.STRATEGY);
-        if (kind.equals("data")) {
+        StrategyKind kind = v.get(TrainOptions.STRATEGY);
+        if (kind == StrategyKind.DATA) {
             if (STAGED.stream().anyMatch(v::isSet)) {
                 throw new DmlException("{stages}, {microbatches}, {replicas}, {schedule} and"
                         + " {balance} apply to a model, pipeline or hybrid strategy.",
@@ -48,22 +50,21 @@ final class StrategyOptions {
             }
             return Strategy.data();
         }
-        if (kind.equals("model") && (v.isSet(TrainOptions.MICROBATCHES)
+        if (kind == StrategyKind.MODEL && (v.isSet(TrainOptions.MICROBATCHES)
                 || v.isSet(TrainOptions.SCHEDULE))) {
             throw new DmlException("{microbatches} and {schedule} apply to pipeline and hybrid"
                     + " jobs, not to the model strategy.",
                     "Use {strategy=pipeline}, or drop them.");
         }
-        if (!kind.equals("hybrid") && v.isSet(TrainOptions.REPLICAS)) {
+        if (kind != StrategyKind.HYBRID && v.isSet(TrainOptions.REPLICAS)) {
             throw new DmlException("{replicas} applies to the hybrid strategy.",
                     "Use {strategy=hybrid} with {replicas} and {stages}, or drop {replicas}.");
         }
         int k = TrainOptions.stageCount(v);
-        Strategy.Schedule schedule = v.get(TrainOptions.SCHEDULE).equals("1f1b")
-                ? Strategy.Schedule.ONE_F_ONE_B : Strategy.Schedule.GPIPE;
+        PipelineSchedule schedule = v.get(TrainOptions.SCHEDULE);
         Strategy.Staged staged = switch (kind) {
-            case "model" -> Strategy.model(k);
-            case "pipeline" -> Strategy.pipeline(k, v.get(TrainOptions.MICROBATCHES), schedule);
+            case MODEL -> Strategy.model(k);
+            case PIPELINE -> Strategy.pipeline(k, v.get(TrainOptions.MICROBATCHES), schedule);
             default -> Strategy.hybrid(v.get(TrainOptions.REPLICAS), k,
                     v.get(TrainOptions.MICROBATCHES)).withSchedule(schedule);
         };
@@ -71,9 +72,7 @@ final class StrategyOptions {
         if (stages.size() > 1) {
             staged = staged.withLayers(stages.stream().mapToInt(Integer::intValue).toArray());
         }
-        if (v.get(TrainOptions.BALANCE).equals("time")) {
-            staged = staged.withBalance(Strategy.Balance.TIME);
-        }
+        staged = staged.withBalance(v.get(TrainOptions.BALANCE));
         return staged;
     }
 }

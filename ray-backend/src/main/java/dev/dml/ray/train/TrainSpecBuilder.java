@@ -200,7 +200,7 @@ public final class TrainSpecBuilder extends TrainingSettings {
             throw new DmlException("A custom model is trained from its factory.",
                     "Call setBlock(name, factory) instead of setModel.");
         }
-        opt(TrainOptions.MODEL, family.optionName());
+        opt(TrainOptions.MODEL, family.option());
         if (hiddenSizes.length > 0) {
             opt(TrainOptions.HIDDEN, Arrays.stream(hiddenSizes).boxed().toList());
         }

@@ -110,7 +110,7 @@ public class TrainWorker extends CollectiveWorker {
         model = null;
         model = ModelStage.open(cfg.model, cfg.modelOptimizer(), cfg.fromLayer, cfg.toLayer,
                 cfg.job + "/" + cfg.stage + "/" + rank(), device.select(cfg.gpus),
-                Precision.ofOption(cfg.precision));
+                Precision.of(cfg.precision));
         if ((model.isFirst() || model.isLast()) && (data == null || !data.hasTrain())) {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
                     "The driver loads shards into first and last stages before init.");

@@ -210,6 +210,6 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
      * @return this builder
      */
     public TrainSpecBuilder optPrecision(Precision precision) {
-        return opt(TrainOptions.PRECISION, precision == null ? null : precision.optionName());
+        return opt(TrainOptions.PRECISION, precision == null ? null : precision.option());
     }
 }

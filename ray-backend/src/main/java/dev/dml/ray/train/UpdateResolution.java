@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.OptimizerKind;
 import dev.dml.DmlException;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
@@ -34,7 +35,7 @@ final class UpdateResolution {
         if (b.optimizer != null) {
             base = v.isSet(TrainOptions.LR) ? b.optimizer.withLearningRate(lr) : b.optimizer;
         } else {
-            base = v.get(TrainOptions.OPTIMIZER).equals("sgd")
+            base = v.get(TrainOptions.OPTIMIZER) == OptimizerKind.SGD
                     ? OptimizerSpec.sgd(lr, SGD_MOMENTUM) : OptimizerSpec.adam(lr);
         }
         long total = (long) v.get(TrainOptions.EPOCHS) * stepsPerEpoch;

@@ -1,5 +1,7 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.Precision;
+import dev.dml.options.OptimizerKind;
 import dev.dml.ray.collective.GradientCompression;
 import dev.dml.ray.collective.MomentumCorrection;
 import dev.dml.ray.collective.TopK;
@@ -45,7 +47,7 @@ public final class WorkerConfig implements Serializable {
      */
     final long bucketFloats;
     /** The type of the layers' products: a {@code --precision} value. */
-    final String precision;
+    final Precision precision;
     /** ZeRO-1 ({@code --shard-optimizer}): each data-parallel rank updates its 1/N only. */
     final boolean shardOptimizer;
 
@@ -67,13 +69,13 @@ public final class WorkerConfig implements Serializable {
             int microbatches, int shards, int accumulate, boolean shuffle, long seed,
             int stepsPerEpoch) {
         this(job, model, optimizer, batchSize, microbatches, 0, 0, model.layerCount(), shards,
-                accumulate, 0, shuffle, seed, stepsPerEpoch, "none", 0, "fp32", false);
+                accumulate, 0, shuffle, seed, stepsPerEpoch, "none", 0, Precision.FP32, false);
     }
 
     private WorkerConfig(String job, ModelSpec model, OptimizerSpec optimizer, int batchSize,
             int microbatches, int stage, int fromLayer, int toLayer, int shards,
             int accumulate, double gpus, boolean shuffle, long seed, int stepsPerEpoch,
-            String compress, long bucketFloats, String precision, boolean shardOptimizer) {
+            String compress, long bucketFloats, Precision precision, boolean shardOptimizer) {
         this.job = job;
         this.model = model;
         this.optimizer = optimizer;
@@ -142,7 +144,7 @@ public final class WorkerConfig implements Serializable {
         if (!correctsMomentum()) {
             return null;
         }
-        return optimizer.kind() == OptimizerSpec.Kind.ADAM
+        return optimizer.kind() == OptimizerKind.ADAM
                 ? new MomentumCorrection.Adam(optimizer.beta1(), optimizer.beta2(),
                         optimizer.epsilon(), optimizer.clipNorm())
                 : new MomentumCorrection.Sgd(optimizer.momentum(), optimizer.clipNorm());
@@ -179,7 +181,7 @@ public final class WorkerConfig implements Serializable {
      * @param p a {@code --precision} value
      * @return a new config
      */
-    WorkerConfig withPrecision(String p) {
+    WorkerConfig withPrecision(Precision p) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
                 bucketFloats, p, shardOptimizer);

@@ -204,7 +204,7 @@ public final class Tuner {
          * @return this builder
          */
         public Builder optSearch(String search) {
-            return set(TuneOptions.SEARCH, search);
+            return setWord(TuneOptions.SEARCH, search);
         }
 
         /**
@@ -214,7 +214,7 @@ public final class Tuner {
          * @return this builder
          */
         public Builder optScheduler(String scheduler) {
-            return set(TuneOptions.SCHEDULER, scheduler);
+            return setWord(TuneOptions.SCHEDULER, scheduler);
         }
 
         /**
@@ -256,7 +256,7 @@ public final class Tuner {
          * @return this builder
          */
         public Builder optMetric(String metric) {
-            return set(TuneOptions.METRIC, metric);
+            return setWord(TuneOptions.METRIC, metric);
         }
 
         /**
@@ -333,6 +333,16 @@ public final class Tuner {
             } catch (DmlException e) {
                 throw java(e);
             }
+        }
+
+        private <T> Builder setWord(Option<T> option, String word) { // a choice's word
+            T value;
+            try {
+                value = option.checkWord(word);
+            } catch (DmlException e) {
+                throw java(e);
+            }
+            return set(option, value);
         }
 
         private <T> Builder set(Option<T> option, T value) {

@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.options.Placement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,7 +39,7 @@ class AsyncNodesIT extends NamespacedRay {
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 32)
                 .optEpochs(1).optWorkers(4).optCpusPerWorker(0.5).optSync("async")
                 .optParameterServers(2).optName("async-nodes")
-                .opt(TrainOptions.PLACEMENT, "pack").build(), driver).await(WAIT);
+                .opt(TrainOptions.PLACEMENT, Placement.PACK).build(), driver).await(WAIT);
         List<WorkerInfo> w = r.workers();
         assertEquals(w.get(0).nodeIp(), w.get(1).nodeIp(), "ranks of a node side by side");
         assertEquals(w.get(2).nodeIp(), w.get(3).nodeIp());

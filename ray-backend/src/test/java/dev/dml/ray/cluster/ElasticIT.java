@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.options.Placement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,7 +50,7 @@ class ElasticIT extends NamespacedRay {
                 .setModel(ModelSpec.Family.MLP, 1024, 1024)
                 .optOptimizer(OptimizerSpec.adam(0.001f))
                 .optEpochs(12).optBatchSize(64).optWorkers(min, max).optReportEvery(2)
-                .optSeed(5).opt(TrainOptions.PLACEMENT, "spread").optName(name);
+                .optSeed(5).opt(TrainOptions.PLACEMENT, Placement.SPREAD).optName(name);
         return (listener == null ? b : b.addListener(listener)).build();
     }
 

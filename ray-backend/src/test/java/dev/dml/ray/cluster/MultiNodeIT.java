@@ -1,5 +1,7 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.options.Placement;
+import dev.dml.options.CheckpointWriter;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -121,7 +123,7 @@ class MultiNodeIT extends NamespacedRay {
         TrainResult r = Dml.start(TrainSpec.builder().setTable(SyntheticFraud.generate(4_000, 3))
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 32)
                 .optEpochs(1).optWorkers(2).optName("spread").addListener(rec)
-                .opt(TrainOptions.PLACEMENT, "spread").build(), driver).await(WAIT);
+                .opt(TrainOptions.PLACEMENT, Placement.SPREAD).build(), driver).await(WAIT);
         assertEquals(nodeIps(), ips(r.workers()), "one worker on each node: " + r.workers());
         StepMetrics s = rec.steps.get(rec.steps.size() - 1);
         assertTrue(s.allReduceBytes() > 0);
@@ -150,12 +152,13 @@ class MultiNodeIT extends NamespacedRay {
         train = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TRAIN, 10_000);
         test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST, 2_000);
         Recorder two = new Recorder();
-        acrossNodes = Dml.start(fashion("fashion", 1, two).opt(TrainOptions.PLACEMENT, "spread")
+        acrossNodes = Dml.start(fashion("fashion", 1, two)
+                .opt(TrainOptions.PLACEMENT, Placement.SPREAD)
                 .optCheckpoints(kernelDir, 26).build(), driver).await(WAIT);
         firstNodes = ips(acrossNodes.workers());
         assertEquals(nodeIps(), firstNodes, "the workers ran on distinct nodes");
         TrainResult oneNode = Dml.start(fashion("one-node", 1, new Recorder())
-                .optCpusPerWorker(0.5).opt(TrainOptions.PLACEMENT, "pack").build(), driver)
+                .optCpusPerWorker(0.5).opt(TrainOptions.PLACEMENT, Placement.PACK).build(), driver)
                 .await(WAIT);
         assertEquals(1, ips(oneNode.workers()).size(), "pack: both workers on one node");
         double a = accuracy(acrossNodes);
@@ -171,12 +174,14 @@ class MultiNodeIT extends NamespacedRay {
     void theSharedStoreNeedsAFolderEveryNodeSees() {
         DmlException e = assertThrows(DmlException.class, () -> Dml.start(
                 fashion("unshared", 1, new Recorder()).optCheckpoints(kernelDir, 26)
-                        .opt(TrainOptions.CHECKPOINT_STORE, "shared").build(), driver)
+                        .opt(TrainOptions.CHECKPOINT_STORE, CheckpointWriter.SHARED).build(),
+                        driver)
                 .await(WAIT));
         assertTrue(e.what().contains("is not shared with every worker"), e.what());
         TrainResult r = Dml.start(fashion("shared", 1, new Recorder())
-                .optCheckpoints(nodes.shared(), 26).opt(TrainOptions.CHECKPOINT_STORE, "shared")
-                .opt(TrainOptions.PLACEMENT, "spread").build(), driver).await(WAIT);
+                .optCheckpoints(nodes.shared(), 26)
+                .opt(TrainOptions.CHECKPOINT_STORE, CheckpointWriter.SHARED)
+                .opt(TrainOptions.PLACEMENT, Placement.SPREAD).build(), driver).await(WAIT);
         assertEquals(nodeIps(), ips(r.workers()));
     }
 
@@ -191,7 +196,7 @@ class MultiNodeIT extends NamespacedRay {
         nodes.addNode();
         Recorder rec = new Recorder();
         TrainResult resumed = Dml.start(fashion("fashion", 2, rec)
-                .opt(TrainOptions.PLACEMENT, "spread").optCheckpoints(kernelDir, 26)
+                .opt(TrainOptions.PLACEMENT, Placement.SPREAD).optCheckpoints(kernelDir, 26)
                 .optResume(true).build(), driver).await(WAIT);
         assertEquals(acrossNodes.globalSteps(), resumed.resumedFromStep());
         assertEquals(2 * acrossNodes.globalSteps(), resumed.globalSteps());
@@ -202,7 +207,8 @@ class MultiNodeIT extends NamespacedRay {
         assertTrue(accuracy(resumed) >= accuracy(acrossNodes) - 0.01, "it trained on");
 
         TrainResult shared = Dml.start(fashion("shared", 2, new Recorder())
-                .optCheckpoints(nodes.shared(), 26).opt(TrainOptions.CHECKPOINT_STORE, "shared")
+                .optCheckpoints(nodes.shared(), 26)
+                .opt(TrainOptions.CHECKPOINT_STORE, CheckpointWriter.SHARED)
                 .optResume(true).build(), driver).await(WAIT);
         assertEquals(acrossNodes.globalSteps(), shared.resumedFromStep(),
                 "new nodes read the stage files the old ones wrote");
@@ -216,7 +222,7 @@ class MultiNodeIT extends NamespacedRay {
         TrainResult r = Dml.start(TrainSpec.builder().setTable(SyntheticFraud.generate(8_000, 4))
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 32)
                 .optEpochs(1).optWorkers(4).optCpusPerWorker(0.5).optName("hierarchical")
-                .addListener(rec).opt(TrainOptions.PLACEMENT, "pack").build(), driver)
+                .addListener(rec).opt(TrainOptions.PLACEMENT, Placement.PACK).build(), driver)
                 .await(WAIT);
         List<WorkerInfo> w = r.workers();
         assertEquals(w.get(0).nodeIp(), w.get(1).nodeIp(), "ranks of a node side by side");
@@ -258,7 +264,7 @@ class MultiNodeIT extends NamespacedRay {
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 32, 16)
                 .optOptimizer(OptimizerSpec.adam(0.01f))
                 .optEpochs(2).optBatchSize(64).optWorkers(2).optReportEvery(5).optSeed(5)
-                .opt(TrainOptions.PLACEMENT, "spread").optName(name);
+                .opt(TrainOptions.PLACEMENT, Placement.SPREAD).optName(name);
         return (listener == null ? b : b.addListener(listener)).build();
     }
 

@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.options.Placement;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -75,7 +76,7 @@ class S3NodesIT extends NamespacedRay {
                 .setColumns(ColumnSelection.allExcept(check, "diagnosis", LabelKind.CLASSES))
                 .setModel(ModelSpec.Family.MLP, 16).optOptimizer(OptimizerSpec.adam(1e-3f))
                 .optEpochs(2).optWorkers(2).optBatchSize(64).optSeed(11).optName(name)
-                .opt(TrainOptions.PLACEMENT, "spread");
+                .opt(TrainOptions.PLACEMENT, Placement.SPREAD);
         s3.workerCredentials().forEach(b::addWorkerJvmOption);
         return b;
     }

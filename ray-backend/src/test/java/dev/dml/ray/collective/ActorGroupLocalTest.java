@@ -1,5 +1,6 @@
 package dev.dml.ray.collective;
 
+import dev.dml.options.TransportKind;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -58,10 +59,10 @@ class ActorGroupLocalTest {
                 List<float[]> in = CommunicatorTest.randomInputs(3, 10_001, 8);
                 List<float[]> out = group.allReduce(in, ReduceOp.AVERAGE);
                 for (float[] o : out) {
-                    assertArrayEquals(CommunicatorTest.mean(in), o, 1e-6f, kind.label());
+                    assertArrayEquals(CommunicatorTest.mean(in), o, 1e-6f, kind.word());
                 }
                 for (var w : group.workers()) {
-                    assertEquals(kind.label(), w.transport(), "rank " + w.rank());
+                    assertEquals(kind.word(), w.transport(), "rank " + w.rank());
                 }
             }
         }

@@ -1,5 +1,6 @@
 package dev.dml.ray.collective;
 
+import dev.dml.options.TransportKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

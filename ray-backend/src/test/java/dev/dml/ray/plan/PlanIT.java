@@ -1,5 +1,6 @@
 package dev.dml.ray.plan;
 
+import dev.dml.options.StrategyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -118,7 +119,7 @@ class PlanIT {
     @Test
     void aStagedJobIsRefusedInOneLine() {
         TrainSpec staged = job().setModel(ModelSpec.Family.MLP, 32, 16)
-                .opt(TrainOptions.STRATEGY, "pipeline").build();
+                .opt(TrainOptions.STRATEGY, StrategyKind.PIPELINE).build();
         DmlException e = assertThrows(DmlException.class, () -> JobPlanner.builder()
                 .setSpec(staged).setDriver(driver).build().plan());
         assertTrue(e.what().startsWith("A plan compares data-parallel sizes"), e.what());

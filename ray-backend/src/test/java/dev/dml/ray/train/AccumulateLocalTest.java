@@ -1,5 +1,7 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.TransportKind;
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,7 +83,7 @@ class AccumulateLocalTest {
     void stagedStrategiesAndTooFewRowsRefuseInOneLine() {
         Table t = SyntheticFraud.generate(2 * 48 * 5, 11);
         DmlException staged = assertThrows(DmlException.class, () -> job(t, "staged", 16, 2)
-                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE)).build());
+                .optStrategy(Strategy.pipeline(2, 2, PipelineSchedule.GPIPE)).build());
         assertTrue(staged.whatTemplate().startsWith("{accumulate} adds up whole batches"),
                 staged.what());
         DmlException few = assertThrows(DmlException.class, () -> job(t, "few", 100, 3)
@@ -125,7 +127,8 @@ class AccumulateLocalTest {
         assertTrue(compressed.hintTemplate().contains("leave {compress} out"),
                 compressed.hintTemplate());
         DmlException ray = assertThrows(DmlException.class, () -> variant(t, "r", 16, 2)
-                .opt(TrainOptions.BUCKET_MB, 2.0).opt(TrainOptions.TRANSPORT, "ray").build());
+                .opt(TrainOptions.BUCKET_MB, 2.0).opt(TrainOptions.TRANSPORT, TransportKind.RAY)
+                .build());
         assertTrue(ray.whatTemplate().contains("{transport=ray}"), ray.whatTemplate());
         variant(t, "zero", 16, 1).opt(TrainOptions.BUCKET_MB, 0.0).build(); // 0 asks for nothing
     }

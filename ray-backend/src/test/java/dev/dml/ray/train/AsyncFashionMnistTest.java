@@ -45,7 +45,8 @@ class AsyncFashionMnistTest {
                 .setColumns(FashionMnist.selection()).setModel(ModelSpec.Family.MLP, 64)
                 .optEpochs(2).optBatchSize(32).optOptimizer(OptimizerSpec.adam(1e-3f))
                 .optWorkers(2).optCpusPerWorker(0).optSync(sync)
-                .opt(dev.dml.options.TrainOptions.TRANSPORT, transport)
+                .opt(dev.dml.options.TrainOptions.TRANSPORT,
+                        dev.dml.options.TrainOptions.TRANSPORT.checkWord(transport))
                 .optName("fmnist-" + sync.replace(':', '-'));
         if (!"sync".equals(sync)) {
             b.optParameterServers(2);

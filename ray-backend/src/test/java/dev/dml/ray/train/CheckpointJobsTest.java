@@ -1,5 +1,7 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.CheckpointFailure;
+import dev.dml.options.CheckpointWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -137,7 +139,8 @@ class CheckpointJobsTest {
     void aFailedWriteStopsTheJobWhenAsked() throws IOException {
         Path blocked = Files.writeString(dir.resolve("not-a-folder"), "x");
         DmlException e = assertThrows(DmlException.class, () -> TrainLocalTest.run(
-                job(3, blocked, 5).opt(TrainOptions.CHECKPOINT_FAILURE, "stop").build(),
+                job(3, blocked, 5).opt(TrainOptions.CHECKPOINT_FAILURE, CheckpointFailure.STOP)
+                        .build(),
                 new FakeDriverContext()));
         e.speaking(Vocabulary.NOTEBOOK);
         assertTrue(e.what().startsWith("The checkpoint of step 5 could not be written: "),
@@ -167,7 +170,8 @@ class CheckpointJobsTest {
 
     @Test
     void theSharedStoreWritesStageFilesThatResumeReads() throws IOException {
-        TrainLocalTest.run(job(1, dir, 5).opt(TrainOptions.CHECKPOINT_STORE, "shared").build(),
+        TrainLocalTest.run(job(1, dir, 5)
+                .opt(TrainOptions.CHECKPOINT_STORE, CheckpointWriter.SHARED).build(),
                 new FakeDriverContext());
         Path jobDir = onlyFolder(dir);
         try (Stream<Path> s = Files.list(jobDir)) {

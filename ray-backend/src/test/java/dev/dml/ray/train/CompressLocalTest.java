@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,7 +71,7 @@ class CompressLocalTest {
         assertEquals("--compress int8 compresses the gradients workers exchange, but one worker"
                 + " exchanges none.", one.speaking(Vocabulary.NOTEBOOK).what());
         DmlException staged = assertThrows(DmlException.class, () -> job(t, "fp16", 4)
-                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE)).build());
+                .optStrategy(Strategy.pipeline(2, 2, PipelineSchedule.GPIPE)).build());
         assertTrue(staged.speaking(Vocabulary.NOTEBOOK).what().startsWith("--compress"
                 + " compresses the gradients of data parallelism;"), staged.what());
         DmlException bad = assertThrows(DmlException.class, () -> job(t, "topk:2", 2));

@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -207,7 +208,7 @@ class ElasticLocalTest {
     void aStagedStrategyRefusesARange() {
         Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 7);
         DmlException e = assertThrows(DmlException.class, () -> job(t, "staged")
-                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE))
+                .optStrategy(Strategy.pipeline(2, 2, PipelineSchedule.GPIPE))
                 .optWorkers(2, 4).build());
         assertTrue(e.getMessage().contains("elastic"), e.getMessage());
     }

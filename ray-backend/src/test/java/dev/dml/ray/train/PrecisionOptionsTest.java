@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -33,8 +34,8 @@ class PrecisionOptionsTest {
     void float32IsTheDefaultAndFp16ReachesTheSpecOfAGpuJob() {
         TrainSpec plain = TrainSpec.builder().setTable(T).setColumns(SyntheticFraud.selection())
                 .setModel(TrainLocalTest.mlp(T)).build();
-        assertEquals("fp32", plain.get(TrainOptions.PRECISION));
-        assertEquals("fp16", job(Precision.FP16, 1).build().get(TrainOptions.PRECISION));
+        assertEquals("fp32", plain.get(TrainOptions.PRECISION).word());
+        assertEquals("fp16", job(Precision.FP16, 1).build().get(TrainOptions.PRECISION).word());
     }
 
     @Test
@@ -60,7 +61,7 @@ class PrecisionOptionsTest {
                 + " strategy pipeline{replicas=1, stages=2, microbatches=2, GPIPE, PARAMETERS}"
                 + " splits the gradients over stages, which would each skip different steps.",
                 refused(job(Precision.FP16, 1).optWorkers(2).optStrategy(Strategy.pipeline(2,
-                        2, Strategy.Schedule.GPIPE))).speaking(Vocabulary.NOTEBOOK).what());
+                        2, PipelineSchedule.GPIPE))).speaking(Vocabulary.NOTEBOOK).what());
         DmlException own = refused(TrainSpec.builder().setTable(T)
                 .setColumns(SyntheticFraud.selection())
                 .setBlock("net", new UserBlockTrainingTest.TwoLayers(8)).optGpusPerWorker(1)

@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -140,7 +141,7 @@ class ShardOptimizerLocalTest {
                 + " optimizer reduce-scatters the gradients after it.",
                 refusal(job(TABLE, adam, true, "b").opt(TrainOptions.BUCKET_MB, 2.0)).what());
         DmlException staged = refusal(job(TABLE, adam, true, "p")
-                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE)));
+                .optStrategy(Strategy.pipeline(2, 2, PipelineSchedule.GPIPE)));
         assertEquals(true, staged.speaking(Vocabulary.NOTEBOOK).what().contains(
                 "already splits the model over stages"), staged.what());
         DmlException gpu = refusal(job(TABLE, adam, true, "g").optGpusPerWorker(1));

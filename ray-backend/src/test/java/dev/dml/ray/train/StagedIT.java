@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import static dev.dml.ray.train.StagedLocalTest.assertSameTraining;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -104,7 +105,7 @@ class StagedIT {
 
         Recorder piped = new Recorder();
         TrainResult oneFOneB = train(table, BATCH, Strategy.pipeline(3, 4,
-                Strategy.Schedule.ONE_F_ONE_B), piped);
+                PipelineSchedule.ONE_F_ONE_B), piped);
         assertSameTraining(whole, oneFOneB);
         PipelineMetrics p = piped.pipeline.get(piped.pipeline.size() - 1);
         assertEquals(3, p.stages().size());
@@ -128,7 +129,7 @@ class StagedIT {
     void eachStagedStrategyValidatesCheckpointsAndResumesOnTheCluster(
             @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         for (Strategy strategy : List.of(Strategy.model(2),
-                Strategy.pipeline(2, 4, Strategy.Schedule.GPIPE), Strategy.hybrid(2, 2, 2))) {
+                Strategy.pipeline(2, 4, PipelineSchedule.GPIPE), Strategy.hybrid(2, 2, 2))) {
             String name = strategy.toString().substring(0, 5);
             TrainResult straight = job(name + "-2", strategy, 2, dir.resolve(name + "-x"), false);
             // the first epoch alone, checkpointed at every step; then the second from its last

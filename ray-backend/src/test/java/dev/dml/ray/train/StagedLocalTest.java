@@ -1,5 +1,8 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.TransportKind;
+import dev.dml.options.StageBalance;
+import dev.dml.options.PipelineSchedule;
 import static dev.dml.ray.train.TrainLocalTest.assertClose;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -37,7 +40,7 @@ class StagedLocalTest {
     private static final int BATCH = 16;
     /** One of each kind of staged strategy. */
     private static final List<Strategy> STAGED = List.of(Strategy.model(3),
-            Strategy.pipeline(2, 4, Strategy.Schedule.ONE_F_ONE_B), Strategy.hybrid(2, 2, 2));
+            Strategy.pipeline(2, 4, PipelineSchedule.ONE_F_ONE_B), Strategy.hybrid(2, 2, 2));
     private static Table table;
     private static ModelSpec model;
 
@@ -106,12 +109,12 @@ class StagedLocalTest {
     @Test
     void explicitSplitAndTimeBalanceTrainTheSameModel() {
         TrainResult byParams = run(spec("params").optStrategy(
-                Strategy.pipeline(2, 4, Strategy.Schedule.GPIPE)).build(),
+                Strategy.pipeline(2, 4, PipelineSchedule.GPIPE)).build(),
                 new FakeDriverContext());
         TrainResult explicit = run(spec("explicit").optStrategy(
                 Strategy.modelLayers(1, 2)).build(), new FakeDriverContext());
         TrainResult byTime = run(spec("time").optStrategy(Strategy.pipeline(3, 2,
-                Strategy.Schedule.ONE_F_ONE_B).withBalance(Strategy.Balance.TIME)).build(),
+                PipelineSchedule.ONE_F_ONE_B).withBalance(StageBalance.TIME)).build(),
                 new FakeDriverContext());
         assertSameTraining(explicit, byParams);
         assertSameTraining(explicit, byTime);
@@ -120,7 +123,7 @@ class StagedLocalTest {
     @Test
     void gpipeAndOneFOneBEqualTheUnsplitModelOnTheWholeBatch() {
         TrainResult whole = run(spec("whole-p").optEpochs(1).build(), new FakeDriverContext());
-        for (Strategy.Schedule s : Strategy.Schedule.values()) {
+        for (PipelineSchedule s : PipelineSchedule.values()) {
             FakeDriverContext ctx = new FakeDriverContext();
             TrainResult piped = run(spec("pipe-" + s).optEpochs(1)
                     .optStrategy(Strategy.pipeline(3, 4, s)).build(), ctx);
@@ -146,7 +149,7 @@ class StagedLocalTest {
         TrainResult direct = run(spec("h-tcp").optStrategy(strategy).build(),
                 new FakeDriverContext());
         TrainResult byRay = run(spec("h-ray").optStrategy(strategy)
-                .opt(TrainOptions.TRANSPORT, "ray").build(), new FakeDriverContext());
+                .opt(TrainOptions.TRANSPORT, TransportKind.RAY).build(), new FakeDriverContext());
         assertSameTraining(byRay, direct);
         assertTrue(direct.workers().stream().allMatch(w -> w.transport().equals(
                 "tcp; stage hand-offs tcp")), direct.workers().toString());

@@ -1,5 +1,7 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.StageBalance;
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -39,7 +41,7 @@ class StrategyTest {
                 assertThrows(DmlException.class, () -> Strategy.model(0)).what());
         assertEquals("A staged strategy needs at least 1 of microbatches, got 0.",
                 assertThrows(DmlException.class, () -> Strategy.pipeline(2, 0,
-                        Strategy.Schedule.GPIPE)).what());
+                        PipelineSchedule.GPIPE)).what());
         assertEquals("A staged strategy needs at least 1 of replicas, got -1.",
                 assertThrows(DmlException.class, () -> Strategy.hybrid(-1, 2, 2)).what());
         assertTrue(assertThrows(DmlException.class, () -> Strategy.modelLayers(2, 0)).hint()
@@ -52,7 +54,7 @@ class StrategyTest {
                 fails(mlp(Strategy.model(4), 32, 16)).what());
         assertEquals("Set optBatchSize to a multiple of 5, such as 60 or 65, or change the"
                 + " micro-batches of optStrategy.", fails(mlp(Strategy.pipeline(2, 5,
-                        Strategy.Schedule.GPIPE), 32)).hint());
+                        PipelineSchedule.GPIPE), 32)).hint());
         assertEquals("Leave optWorkers out, or set it to 4.",
                 fails(mlp(Strategy.hybrid(2, 2, 2), 32).optWorkers(3)).hint());
         assertEquals("The split [1, 1] names 2 layers; the model has 3.",
@@ -64,7 +66,7 @@ class StrategyTest {
 
     @Test
     void aStagedSpecCountsItsActorsAndKeepsTheStrategy() {
-        Strategy.Staged h = Strategy.hybrid(2, 3, 4).withBalance(Strategy.Balance.TIME);
+        Strategy.Staged h = Strategy.hybrid(2, 3, 4).withBalance(StageBalance.TIME);
         TrainSpec spec = mlp(h, 32, 16).optWorkers(6).build();
         assertEquals(6, spec.workers());
         assertSame(h, spec.strategy());

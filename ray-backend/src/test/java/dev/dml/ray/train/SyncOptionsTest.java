@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -59,7 +60,7 @@ class SyncOptionsTest {
                 + " servers than the 2 workers that feed them.", refusal(job("async", 2)
                         .optParameterServers(3)));
         DmlException staged = assertThrows(DmlException.class, job("async", 2)
-                .optStrategy(Strategy.pipeline(2, 2, Strategy.Schedule.GPIPE))::build);
+                .optStrategy(Strategy.pipeline(2, 2, PipelineSchedule.GPIPE))::build);
         assertEquals("optSync(async) trains through parameter servers, but the strategy"
                 + " pipeline{replicas=1, stages=2, microbatches=2, GPIPE, PARAMETERS} passes"
                 + " each batch through stages in step.", staged.speaking(Vocabulary.JAVA)

@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -89,7 +90,7 @@ class TrainSpecTest {
                 + " less to keep this message away."), s.notices());
         TrainSpec staged = TrainSpec.builder().setTable(FRAUD.inRange(0, 30))
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 8, 8)
-                .optStrategy(Strategy.pipeline(2, 4, Strategy.Schedule.GPIPE))
+                .optStrategy(Strategy.pipeline(2, 4, PipelineSchedule.GPIPE))
                 .optBatchSize(64).build();
         assertEquals(28, staged.batchSize(), "a multiple of the 4 micro-batches");
         DmlException e = assertThrows(DmlException.class, () -> TrainSpec.builder()

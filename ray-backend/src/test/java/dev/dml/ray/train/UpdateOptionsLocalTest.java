@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.PipelineSchedule;
 import static dev.dml.ray.train.RealTableJobs.accuracy;
 import static dev.dml.ray.train.RealTableJobs.run;
 import static dev.dml.ray.train.TrainLocalTest.assertClose;
@@ -110,7 +111,7 @@ class UpdateOptionsLocalTest {
                 new FakeDriverContext());
         TrainResult piped = TrainLocalTest.run(knobs(fraud(t, model, "piped"), 0)
                 .optLrSchedule("step:1:0.5").optBatchSize(BATCH)
-                .optStrategy(Strategy.pipeline(3, 4, Strategy.Schedule.ONE_F_ONE_B)).build(),
+                .optStrategy(Strategy.pipeline(3, 4, PipelineSchedule.ONE_F_ONE_B)).build(),
                 new FakeDriverContext());
         StagedLocalTest.assertSameTraining(whole, piped);
         assertEquals(0.025, piped.steps().get(piped.steps().size() - 1).learningRate(), 1e-6,

@@ -1,10 +1,7 @@
-package dev.dml.ray.collective;
+package dev.dml.options;
 
-import java.util.Arrays;
-import java.util.Locale;
-
-/** How the ranks of a group move collective data between them. */
-public enum TransportKind {
+/** How the ranks of a group move collective data between them ({@code --transport}). */
+public enum TransportKind implements Choice {
 
     /**
      * Direct TCP connections between ranks, set up through Ray when the group forms; a link
@@ -14,11 +11,6 @@ public enum TransportKind {
 
     /** Ray's object store and actor tasks: slower per chunk, but needs no open ports. */
     RAY;
-
-    /** The name users type: {@code tcp} or {@code ray}. */
-    public String label() {
-        return name().toLowerCase(Locale.ROOT);
-    }
 
     /**
      * Whether a rank's links, as its transport describes them, all go over direct sockets:
@@ -33,16 +25,8 @@ public enum TransportKind {
                 && !described.contains("; ray for rank ");
     }
 
-    /**
-     * Finds a kind by the name users type.
-     *
-     * @param label {@code tcp} or {@code ray}
-     * @return the kind
-     * @throws IllegalArgumentException for another name
-     */
-    public static TransportKind of(String label) {
-        return Arrays.stream(values()).filter(k -> k.label().equals(label)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no transport '" + label
-                        + "'; use tcp or ray"));
+    @Override
+    public String toString() {
+        return word();
     }
 }
