@@ -54,4 +54,22 @@ final class Declaration<T> {
         return new Option<>(name, type, metavar, help, defaultText, defaultValue, example,
                 javaTerm, target);
     }
+
+    /** An option the training spec takes as it is. */
+    static <T> Declaration<T> spec(String name, ValueType<T> type, String metavar,
+            String help) {
+        return new Declaration<>(name, type, metavar, help, Target.SPEC);
+    }
+
+    /** An option the notebook side resolves. */
+    static <T> Declaration<T> kernel(String name, ValueType<T> type, String metavar,
+            String help) {
+        return new Declaration<>(name, type, metavar, help, Target.KERNEL);
+    }
+
+    /** A choice option of the spec, its placeholder the enum's words: {@code pack|spread}. */
+    static <E extends Enum<E> & Choice> Declaration<E> choice(String name, Class<E> type,
+            String help) {
+        return spec(name, ValueType.choice(type), Choice.metavar(type), help);
+    }
 }

@@ -13,14 +13,14 @@ public final class PlanOptions {
     private PlanOptions() {}
 
     /** Instance types to price beside the cluster's own. */
-    public static final Option<List<String>> INSTANCES = TrainOptions.kernel("instances",
+    public static final Option<List<String>> INSTANCES = Declaration.kernel("instances",
             ValueType.names(), "T1,T2,...", "instance types from the price catalogue to list"
             + " beside the cluster's own nodes; a type the cluster has no node of shows its"
             + " price with its time not measured").example("m5.2xlarge,g5.xlarge")
             .noDefault("only the cluster's own nodes").java("JobPlanner.addInstance").done();
 
     /** Steps each probe trains. */
-    public static final Option<Integer> PROBE_STEPS = TrainOptions.kernel("probe-steps",
+    public static final Option<Integer> PROBE_STEPS = Declaration.kernel("probe-steps",
             ValueType.count(), "N", "steps each probe trains, on the real cluster, to measure"
             + " a size's step time (at least 30; the first half warms up)").example("60")
             .fixed(100)

@@ -12,22 +12,22 @@ public final class PredictOptions {
     private PredictOptions() {}
 
     /** Worker actors that score the table, one contiguous shard each. */
-    public static final Option<Integer> WORKERS = TrainOptions.spec("workers", ValueType.count(),
+    public static final Option<Integer> WORKERS = Declaration.spec("workers", ValueType.count(),
             "N", "worker actors, each its own JVM scoring one contiguous shard of the rows")
             .example("2").fixed(1).java("optWorkers").done();
 
     /** Rows each worker scores in one forward pass. */
-    public static final Option<Integer> BATCH_SIZE = TrainOptions.spec("batch-size",
+    public static final Option<Integer> BATCH_SIZE = Declaration.spec("batch-size",
             ValueType.count(), "B", "rows each worker scores in one forward pass").example("1024")
             .fixed(4096).java("optBatchSize").done();
 
     /** CPUs each worker reserves. */
-    public static final Option<Double> CPUS_PER_WORKER = TrainOptions.spec("cpus-per-worker",
+    public static final Option<Double> CPUS_PER_WORKER = Declaration.spec("cpus-per-worker",
             ValueType.nonNegative(), "C", "CPUs each worker reserves (0 lets workers share)")
             .example("2").fixed(1.0).java("optCpusPerWorker").done();
 
     /** The notebook variable the scored table is bound to. */
-    public static final Option<String> INTO = TrainOptions.kernel("into",
+    public static final Option<String> INTO = Declaration.kernel("into",
             ValueType.variableName(), "NAME", "bind the scored table (the input's columns and"
             + " the predictions) to this variable").example("scored").fixed("scored").done();
 

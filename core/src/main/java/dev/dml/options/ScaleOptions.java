@@ -12,7 +12,7 @@ public final class ScaleOptions {
     private ScaleOptions() {}
 
     /** The validation accuracy each size is timed to. */
-    public static final Option<Double> TARGET = TrainOptions.kernel("target",
+    public static final Option<Double> TARGET = Declaration.kernel("target",
             ValueType.positive(), "ACCURACY", "the validation accuracy whose first reaching"
             + " each size times (classification, with --validation)").example("0.9")
             .noDefault("none").java("ScaleStudy.optTarget").done();

@@ -7,7 +7,6 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import tech.tablesaw.api.Table;
@@ -39,9 +38,8 @@ import tech.tablesaw.api.Table;
  * {@code [t*B, (t+1)*B)} of each shard's reading order, and an epoch has {@code floor(smallest
  * shard / B)} steps on every rank (the few rows past that wait for another epoch's order).
  */
-public final class TrainSpec {
+public final class TrainSpec extends ResolvedOptions {
 
-    private final OptionValues options;
     private final Table table;
     private final Table trainTable;
     private final Table validationTable;
@@ -65,7 +63,7 @@ public final class TrainSpec {
             Strategy strategy, OptimizerSpec optimizer, int workers, Table train,
             Table validation, ModelSpec model, int stepsPerEpoch, List<String> notices,
             FileInput files) {
-        this.options = options;
+        super(options);
         this.table = b.table;
         this.trainTable = train;
         this.validationTable = validation;
@@ -107,26 +105,6 @@ public final class TrainSpec {
      */
     public TrainSpec probe(int workers, int steps) {
         return SpecResolution.probe(this, workers, steps);
-    }
-
-    /**
-     * Returns an option's value: the one given, else its declared default.
-     *
-     * @param option an option of {@link TrainOptions}
-     * @param <T> the value's type
-     * @return the value, or null for an option with no value and no default
-     */
-    public <T> T get(Option<T> option) {
-        return options.get(option);
-    }
-
-    /**
-     * Returns the options that were given.
-     *
-     * @return the values
-     */
-    public OptionValues options() {
-        return options;
     }
 
     /**
@@ -217,42 +195,6 @@ public final class TrainSpec {
     }
 
     /**
-     * Returns the number of epochs.
-     *
-     * @return at least 1
-     */
-    public int epochs() {
-        return options.get(TrainOptions.EPOCHS);
-    }
-
-    /**
-     * Returns the batch size of each worker; the global batch is this times {@link #workers()}.
-     *
-     * @return rows per worker per step
-     */
-    public int batchSize() {
-        return options.get(TrainOptions.BATCH_SIZE);
-    }
-
-    /**
-     * Returns the batches a data-parallel worker adds up before each optimizer step.
-     *
-     * @return at least 1
-     */
-    public int accumulate() {
-        return options.get(TrainOptions.ACCUMULATE);
-    }
-
-    /**
-     * Returns the seed of the validation split and of a model built from a family.
-     *
-     * @return the seed
-     */
-    public long seed() {
-        return options.get(TrainOptions.SEED);
-    }
-
-    /**
      * Returns the number of workers (Ray actors, each its own JVM on a cluster).
      *
      * @return at least 1
@@ -273,24 +215,6 @@ public final class TrainSpec {
     }
 
     /**
-     * Returns the CPUs Ray reserves for each worker.
-     *
-     * @return CPUs, 0 or more
-     */
-    public double cpusPerWorker() {
-        return options.get(TrainOptions.CPUS_PER_WORKER);
-    }
-
-    /**
-     * Returns the GPUs Ray reserves for each worker.
-     *
-     * @return GPUs, 0 or more
-     */
-    public double gpusPerWorker() {
-        return options.get(TrainOptions.GPUS_PER_WORKER);
-    }
-
-    /**
      * Returns the cluster address, if set; else {@link dev.dml.ray.Dml} uses the embedded
      * default (or {@code RAY_ADDRESS}).
      *
@@ -307,33 +231,6 @@ public final class TrainSpec {
      */
     public double validationFraction() {
         return validationFraction;
-    }
-
-    /**
-     * Returns the checkpoint folder, if set.
-     *
-     * @return the folder
-     */
-    public Optional<Path> checkpointDir() {
-        return Optional.ofNullable(options.get(TrainOptions.CHECKPOINT_DIR)).map(Path::of);
-    }
-
-    /**
-     * Returns the checkpoint interval.
-     *
-     * @return steps between checkpoints, 0 without checkpoints
-     */
-    public int checkpointEvery() {
-        return checkpointDir().isPresent() ? options.get(TrainOptions.CHECKPOINT_EVERY) : 0;
-    }
-
-    /**
-     * Tells whether the job continues from the newest good checkpoint.
-     *
-     * @return {@code true} to resume
-     */
-    public boolean resume() {
-        return options.get(TrainOptions.RESUME);
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.dml.events.ProgressListener;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
-import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.ModelSpec;
@@ -222,39 +221,6 @@ public final class TrainSpecBuilder extends TrainingSettings {
     }
 
     /**
-     * Sets the seed of the validation split and of a model set by family.
-     *
-     * @param s the seed
-     * @return this builder
-     */
-    public TrainSpecBuilder optSeed(long s) {
-        return opt(TrainOptions.SEED, s);
-    }
-
-    /**
-     * Sets the number of workers; a staged strategy runs {@code replicas * stages}.
-     *
-     * @param n at least 1
-     * @return this builder
-     */
-    public TrainSpecBuilder optWorkers(int n) {
-        return opt(TrainOptions.WORKERS, WorkerRange.of(n));
-    }
-
-    /**
-     * Makes a data-parallel job elastic: it starts with what the cluster can place (at least
-     * {@code min}), shrinks when lost workers cannot be replaced, and grows when nodes join.
-     * The rows stay in {@code max} shards, so every step trains {@code max} batches.
-     *
-     * @param min at least 1
-     * @param max at least {@code min}
-     * @return this builder
-     */
-    public TrainSpecBuilder optWorkers(int min, int max) {
-        return opt(TrainOptions.WORKERS, new WorkerRange(min, max));
-    }
-
-    /**
      * Sets how the job spreads the model and the data (default {@link Strategy#data()}). A
      * staged strategy runs {@code replicas * stages} workers, so {@link #optWorkers} may be left
      * out; {@link #optBatchSize} is then the batch of each replica, cut into micro-batches.
@@ -266,27 +232,6 @@ public final class TrainSpecBuilder extends TrainingSettings {
         this.strategy = required(s, "strategy",
                 "Pass Strategy.data(), model(k), pipeline(k, m, schedule) or hybrid(d, k, m).");
         return this;
-    }
-
-    /**
-     * Sets the CPUs Ray reserves per worker (0 lets workers share CPUs).
-     *
-     * @param cpus 0 or more
-     * @return this builder
-     */
-    public TrainSpecBuilder optCpusPerWorker(double cpus) {
-        return opt(TrainOptions.CPUS_PER_WORKER, cpus);
-    }
-
-    /**
-     * Sets the GPUs Ray reserves per worker. The job fails at once when the cluster has fewer
-     * GPUs than {@code workers * gpus}.
-     *
-     * @param gpus 0 or more
-     * @return this builder
-     */
-    public TrainSpecBuilder optGpusPerWorker(double gpus) {
-        return opt(TrainOptions.GPUS_PER_WORKER, gpus);
     }
 
     /**
@@ -339,38 +284,6 @@ public final class TrainSpecBuilder extends TrainingSettings {
         required(dir, "checkpoint folder", "Pass a folder for the checkpoints.");
         opt(TrainOptions.CHECKPOINT_DIR, dir.toAbsolutePath().normalize().toString());
         return optCheckpointEvery(everySteps);
-    }
-
-    /**
-     * Sets the steps between checkpoints ({@code --checkpoint-every}).
-     *
-     * @param everySteps at least 1
-     * @return this builder
-     */
-    public TrainSpecBuilder optCheckpointEvery(int everySteps) {
-        return opt(TrainOptions.CHECKPOINT_EVERY, everySteps);
-    }
-
-    /**
-     * Continues from the newest checkpoint of this job's model in the checkpoint folder. Needs
-     * {@link #optCheckpoints}.
-     *
-     * @param resume {@code true} to resume
-     * @return this builder
-     */
-    public TrainSpecBuilder optResume(boolean resume) {
-        return opt(TrainOptions.RESUME, resume);
-    }
-
-    /**
-     * Sets how many lost workers the job recovers from before it fails ({@code
-     * --max-failures}, default 3); 0 fails at the first loss.
-     *
-     * @param failures at least 0
-     * @return this builder
-     */
-    public TrainSpecBuilder optMaxFailures(int failures) {
-        return opt(TrainOptions.MAX_FAILURES, failures);
     }
 
     /**

@@ -2,16 +2,19 @@ package dev.dml.ray.train;
 
 import dev.dml.options.Option;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.model.Precision;
 import java.util.Locale;
 
 /**
- * The optional settings of {@link TrainSpecBuilder} for how the model trains: epochs, batches
- * and their row order, the learning rate and its schedule, weight decay, gradient clipping,
- * gradient compression and early stopping. Each is a typed shortcut for {@link #opt(Option,
- * Object)} on the option of {@link TrainOptions} of the same name, whose declaration holds its
- * default and help; a value is checked at once.
+ * The optional settings of {@link TrainSpecBuilder} that each set one option: how the model
+ * trains (epochs, batches and their row order, the learning rate and its schedule, weight
+ * decay, gradient clipping, gradient compression, early stopping), on how many workers with
+ * what resources, and how the job checkpoints and survives failures. Each is a typed shortcut
+ * for {@link #opt(Option, Object)} on the option of {@link TrainOptions} of the same name,
+ * whose declaration holds its default and help; a value is checked at once. The builder
+ * itself keeps what is more than one option: the data, the model, the strategy, listeners.
  */
 public abstract sealed class TrainingSettings permits TrainSpecBuilder {
 
@@ -211,5 +214,91 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
      */
     public TrainSpecBuilder optPrecision(Precision precision) {
         return opt(TrainOptions.PRECISION, precision == null ? null : precision.option());
+    }
+
+    /**
+     * Sets the seed of the validation split and of a model set by family.
+     *
+     * @param s the seed
+     * @return this builder
+     */
+    public TrainSpecBuilder optSeed(long s) {
+        return opt(TrainOptions.SEED, s);
+    }
+
+    /**
+     * Sets the number of workers; a staged strategy runs {@code replicas * stages}.
+     *
+     * @param n at least 1
+     * @return this builder
+     */
+    public TrainSpecBuilder optWorkers(int n) {
+        return opt(TrainOptions.WORKERS, WorkerRange.of(n));
+    }
+
+    /**
+     * Makes a data-parallel job elastic: it starts with what the cluster can place (at least
+     * {@code min}), shrinks when lost workers cannot be replaced, and grows when nodes join.
+     * The rows stay in {@code max} shards, so every step trains {@code max} batches.
+     *
+     * @param min at least 1
+     * @param max at least {@code min}
+     * @return this builder
+     */
+    public TrainSpecBuilder optWorkers(int min, int max) {
+        return opt(TrainOptions.WORKERS, new WorkerRange(min, max));
+    }
+
+    /**
+     * Sets the CPUs Ray reserves per worker (0 lets workers share CPUs).
+     *
+     * @param cpus 0 or more
+     * @return this builder
+     */
+    public TrainSpecBuilder optCpusPerWorker(double cpus) {
+        return opt(TrainOptions.CPUS_PER_WORKER, cpus);
+    }
+
+    /**
+     * Sets the GPUs Ray reserves per worker. The job fails at once when the cluster has fewer
+     * GPUs than {@code workers * gpus}.
+     *
+     * @param gpus 0 or more
+     * @return this builder
+     */
+    public TrainSpecBuilder optGpusPerWorker(double gpus) {
+        return opt(TrainOptions.GPUS_PER_WORKER, gpus);
+    }
+
+    /**
+     * Sets the steps between checkpoints ({@code --checkpoint-every}).
+     *
+     * @param everySteps at least 1
+     * @return this builder
+     */
+    public TrainSpecBuilder optCheckpointEvery(int everySteps) {
+        return opt(TrainOptions.CHECKPOINT_EVERY, everySteps);
+    }
+
+    /**
+     * Continues from the newest checkpoint of this job's model in the checkpoint folder. Needs
+     * {@link #optCheckpoints}.
+     *
+     * @param resume {@code true} to resume
+     * @return this builder
+     */
+    public TrainSpecBuilder optResume(boolean resume) {
+        return opt(TrainOptions.RESUME, resume);
+    }
+
+    /**
+     * Sets how many lost workers the job recovers from before it fails ({@code
+     * --max-failures}, default 3); 0 fails at the first loss.
+     *
+     * @param failures at least 0
+     * @return this builder
+     */
+    public TrainSpecBuilder optMaxFailures(int failures) {
+        return opt(TrainOptions.MAX_FAILURES, failures);
     }
 }
