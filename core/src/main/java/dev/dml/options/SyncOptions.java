@@ -46,17 +46,17 @@ interface SyncOptions {
             .java("optShardOptimizer").done();
 
     /** Synchronous all-reduce, or asynchronous updates through parameter servers. */
-    Option<String> SYNC = spec("sync", ValueType.syncMode(),
+    Option<SyncMode> SYNC = spec("sync", ValueType.syncMode(),
             "sync|async|ssp:S", "how data-parallel workers agree on the parameters: an"
             + " all-reduce every step (sync); or each worker pushes its update to parameter"
             + " servers and pulls their parameters without waiting for the others (async), at"
-            + " most S steps ahead of the slowest (ssp:S)").example("ssp:2").fixed("sync")
+            + " most S steps ahead of the slowest (ssp:S)").example("ssp:2").fixed(SyncMode.SYNC)
             .java("optSync").done();
 
     /** Parameter-server actors of an asynchronous job. */
     Option<Integer> PS = spec("ps", ValueType.count(), "N",
             "parameter-server actors of --sync async or ssp:S, each holding whole parameter"
             + " tensors, balanced by size").example("2")
-            .derived("1 with --sync async or ssp:S", v -> "sync".equals(v.get(SYNC)) ? null : 1)
+            .derived("1 with --sync async or ssp:S", v -> v.get(SYNC).isSync() ? null : 1)
             .java("optParameterServers").done();
 }

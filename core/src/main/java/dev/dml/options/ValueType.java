@@ -239,14 +239,14 @@ public final class ValueType<T> {
 
     /**
      * How data-parallel workers agree on the parameters: {@code sync}, {@code async} or {@code
-     * ssp:S} with a whole {@code S >= 0}; the value is the mode in lower case.
+     * ssp:S} with a whole {@code S >= 0}, in any case.
      *
      * @return the type
      */
-    public static ValueType<String> syncMode() {
+    public static ValueType<SyncMode> syncMode() {
         return new ValueType<>("sync, async, or ssp:S with S a whole number of at least 0",
-                s -> s.strip().toLowerCase(Locale.ROOT), s -> s.equals("sync")
-                        || s.equals("async") || s.matches("ssp:\\d{1,9}"), s -> s);
+                s -> SyncMode.parse(s.strip().toLowerCase(Locale.ROOT)), m -> true,
+                SyncMode::toString);
     }
 
     /**

@@ -93,6 +93,30 @@ class TrainOptionsTest {
     }
 
     @Test
+    void aChoiceIsAnEnumThatReadsAndWritesTheWordsTheHelpLists() {
+        assertEquals("--schedule gpipe|1f1b", TrainOptions.SCHEDULE.usage());
+        assertEquals(PipelineSchedule.ONE_F_ONE_B, TrainOptions.SCHEDULE.parse(" 1F1B "));
+        assertEquals("--balance params|time", TrainOptions.BALANCE.usage());
+        assertEquals("params", TrainOptions.BALANCE.defaultText());
+        assertEquals(StageBalance.PARAMETERS, TrainOptions.BALANCE.checkWord("params"));
+        assertEquals(SyncMode.SYNC, TrainOptions.SYNC.parse("SYNC"));
+        assertEquals(new SyncMode(SyncMode.Kind.SSP, 3), TrainOptions.SYNC.parse("ssp:3"));
+        DmlException e = assertThrows(DmlException.class,
+                () -> TrainOptions.PLACEMENT.checkWord("scatter"));
+        assertEquals("--placement must be one of pack, spread, got scatter.",
+                e.speaking(Vocabulary.NOTEBOOK).what());
+        for (Option<?> o : TrainOptions.ALL) {
+            assertWritesWhatItReads(o);
+        }
+    }
+
+    /** The example, read and written back, reads as the same value. */
+    private static <T> void assertWritesWhatItReads(Option<T> o) {
+        T v = o.parse(o.example());
+        assertEquals(v, o.parse(o.type().format(v)), o.flag());
+    }
+
+    @Test
     void choicesIgnoreCaseAndListTheWords() {
         assertEquals("sgd", TrainOptions.OPTIMIZER.parse("SGD").word());
         DmlException e = assertThrows(DmlException.class,

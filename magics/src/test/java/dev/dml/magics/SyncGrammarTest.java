@@ -19,12 +19,12 @@ class SyncGrammarTest {
     @Test
     void syncTakesAModeAndPsACountWithDefaultsThatFollowIt() {
         TrainRequest plain = line("fraud --label y");
-        assertEquals("sync", plain.get(TrainOptions.SYNC));
+        assertEquals("sync", plain.get(TrainOptions.SYNC).toString());
         assertNull(plain.get(TrainOptions.PS), "no servers for a synchronous job");
         assertEquals(1, line("fraud --label y --sync ASYNC").get(TrainOptions.PS));
         TrainRequest ssp = TrainRequest.parse(List.of(), "table: fraud\nlabel: y\n"
                 + "sync: ssp:3\nps: 2");
-        assertEquals("ssp:3", ssp.get(TrainOptions.SYNC));
+        assertEquals("ssp:3", ssp.get(TrainOptions.SYNC).toString());
         assertEquals(2, ssp.get(TrainOptions.PS));
     }
 

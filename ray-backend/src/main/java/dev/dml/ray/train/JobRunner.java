@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.SyncMode;
 import dev.dml.options.CheckpointFailure;
 import dev.dml.options.CheckpointWriter;
 import dev.dml.options.Placement;
@@ -82,7 +83,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     transient Object worker;
     private final ArrayList<String> notices;
     /** {@code --sync} and {@code --ps}: 0 servers for a synchronous job. */
-    private final String sync;
+    private final SyncMode sync;
     private final int parameterServers;
 
     private JobRunner(TrainSpec spec, String job, List<byte[]> shards, byte[] validation,

@@ -35,7 +35,7 @@ final class ShardResolution {
         } else if (workers == 1) {
             why = "one worker has no peer to split it with";
             fix = "raise {workers} to 2 or more";
-        } else if (!"sync".equals(v.get(TrainOptions.SYNC))) {
+        } else if (!v.get(TrainOptions.SYNC).isSync()) {
             why = "{sync=" + v.get(TrainOptions.SYNC) + "} updates through parameter servers,"
                     + " which hold the optimizer themselves";
             fix = "leave {sync} out";

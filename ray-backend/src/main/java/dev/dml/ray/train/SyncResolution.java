@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.SyncMode;
 import dev.dml.DmlException;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
@@ -22,8 +23,8 @@ final class SyncResolution {
      * @param workers the job's workers (the most, when elastic)
      */
     static void check(OptionValues v, Strategy strategy, int workers) {
-        String mode = v.get(TrainOptions.SYNC);
-        if ("sync".equals(mode)) {
+        SyncMode mode = v.get(TrainOptions.SYNC);
+        if (mode.isSync()) {
             if (v.isSet(TrainOptions.PS)) {
                 throw new DmlException("{ps} starts parameter servers for an asynchronous job,"
                         + " but this one all-reduces every step ({sync=sync}).",
@@ -69,14 +70,14 @@ final class SyncResolution {
     /**
      * The staleness bound of a {@code --sync} value.
      *
-     * @param mode {@code sync}, {@code async} or {@code ssp:S}
+     * @param mode sync, async or ssp:S
      * @return S, or -1 for none (async), or -2 for sync (no servers)
      */
-    static int staleness(String mode) {
-        return switch (mode) {
-            case "sync" -> -2;
-            case "async" -> -1;
-            default -> Integer.parseInt(mode.substring("ssp:".length()));
+    static int staleness(SyncMode mode) {
+        return switch (mode.kind()) {
+            case SYNC -> -2;
+            case ASYNC -> -1;
+            case SSP -> mode.staleness();
         };
     }
 }

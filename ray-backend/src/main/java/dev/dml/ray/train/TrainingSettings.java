@@ -189,7 +189,7 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
      * @return this builder
      */
     public TrainSpecBuilder optSync(String mode) {
-        return opt(TrainOptions.SYNC, mode == null ? null : mode.strip().toLowerCase(Locale.ROOT));
+        return opt(TrainOptions.SYNC, TrainOptions.SYNC.checkWord(mode));
     }
 
     /**

@@ -31,13 +31,13 @@ class SyncOptionsTest {
     void syncIsTheDefaultWithNoServersAndAsyncTakesOne() {
         TrainSpec sync = TrainSpec.builder().setTable(T).setColumns(SyntheticFraud.selection())
                 .setModel(TrainLocalTest.mlp(T)).optWorkers(2).build();
-        assertEquals("sync", sync.get(TrainOptions.SYNC));
+        assertEquals("sync", sync.get(TrainOptions.SYNC).toString());
         assertNull(sync.get(TrainOptions.PS));
         TrainSpec async = job("ASYNC", 2).build();
-        assertEquals("async", async.get(TrainOptions.SYNC));
+        assertEquals("async", async.get(TrainOptions.SYNC).toString());
         assertEquals(1, async.get(TrainOptions.PS));
-        assertEquals(3, SyncResolution.staleness("ssp:3"));
-        assertEquals(-1, SyncResolution.staleness("async"));
+        assertEquals(3, SyncResolution.staleness(TrainOptions.SYNC.parse("ssp:3")));
+        assertEquals(-1, SyncResolution.staleness(TrainOptions.SYNC.parse("async")));
     }
 
     @Test
