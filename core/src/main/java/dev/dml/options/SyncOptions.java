@@ -11,14 +11,14 @@ import static dev.dml.options.Declaration.spec;
 interface SyncOptions {
 
     /** How gradients are compressed on the wire. */
-    Option<String> COMPRESS = spec("compress", ValueType.compression(),
+    Option<Compression> COMPRESS = spec("compress", ValueType.compression(),
             "none|fp16|bf16|int8|topk:RATIO[:WARMUP]|powersgd:RANK", "compress the gradients"
             + " the workers exchange (data parallelism): half floats, 8-bit integers, the"
             + " largest RATIO of the optimizer's local velocities (Deep Gradient Compression;"
             + " the share sent falls from 25 % to RATIO over the first WARMUP epochs), or each"
             + " weight matrix as a rank-RANK product (PowerSGD); what a lossy scheme drops is"
             + " added to the next step (error feedback)")
-            .example("topk:0.01").fixed("none").java("optCompress").done();
+            .example("topk:0.01").fixed(Compression.NONE).java("optCompress").done();
 
     /** How the workers' collectives move data. */
     Option<TransportKind> TRANSPORT = choice("transport",

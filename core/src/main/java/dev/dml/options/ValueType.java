@@ -230,11 +230,11 @@ public final class ValueType<T> {
      *
      * @return the type
      */
-    public static ValueType<String> compression() {
+    public static ValueType<Compression> compression() {
         return new ValueType<>("none, fp16, bf16, int8, topk:RATIO[:WARMUP] with 0 < RATIO"
                 + " \u2264 1 and WARMUP \u2265 0 epochs, or powersgd:RANK with a whole RANK"
                 + " \u2265 1",
-                s -> s.strip().toLowerCase(Locale.ROOT), ValueType::isCompression, s -> s);
+                ValueType::compressionOf, c -> true, Compression::toString);
     }
 
     /**
@@ -272,6 +272,14 @@ public final class ValueType<T> {
         }
         double gamma = Double.parseDouble(parts[2]);
         return Integer.parseInt(parts[1]) >= 1 && gamma > 0 && gamma < 1;
+    }
+
+    private static Compression compressionOf(String text) {
+        String s = text.strip().toLowerCase(Locale.ROOT);
+        if (!isCompression(s)) {
+            throw new IllegalArgumentException(text);
+        }
+        return Compression.of(s);
     }
 
     private static boolean isCompression(String s) {

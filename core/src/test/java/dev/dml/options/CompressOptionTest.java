@@ -17,17 +17,18 @@ class CompressOptionTest {
 
     @Test
     void theSchemesParseInAnyCase() {
-        assertEquals("none", OptionValues.empty().get(TrainOptions.COMPRESS));
-        assertEquals("fp16", TrainOptions.COMPRESS.parse("FP16"));
-        assertEquals("bf16", TrainOptions.COMPRESS.parse(" bf16 "));
-        assertEquals("int8", TrainOptions.COMPRESS.parse("int8"));
-        assertEquals("topk:0.01", TrainOptions.COMPRESS.parse("TopK:0.01"));
-        assertEquals("topk:1", TrainOptions.COMPRESS.parse("topk:1"));
-        assertEquals("topk:0.01:0.5", TrainOptions.COMPRESS.parse("topk:0.01:0.5"));
-        assertEquals("topk:0.01:0", TrainOptions.COMPRESS.parse("topk:0.01:0"));
-        assertEquals("powersgd:4", TrainOptions.COMPRESS.parse("PowerSGD:4"));
-        assertEquals("powersgd:1", OptionValues.empty().with(TrainOptions.COMPRESS, "powersgd:1")
-                .get(TrainOptions.COMPRESS), "the Java side takes it too");
+        assertEquals("none", OptionValues.empty().get(TrainOptions.COMPRESS).toString());
+        assertEquals("fp16", TrainOptions.COMPRESS.parse("FP16").toString());
+        assertEquals("bf16", TrainOptions.COMPRESS.parse(" bf16 ").toString());
+        assertEquals("int8", TrainOptions.COMPRESS.parse("int8").toString());
+        assertEquals("topk:0.01", TrainOptions.COMPRESS.parse("TopK:0.01").toString());
+        assertEquals("topk:1", TrainOptions.COMPRESS.parse("topk:1").toString());
+        assertEquals("topk:0.01:0.5", TrainOptions.COMPRESS.parse("topk:0.01:0.5").toString());
+        assertEquals("topk:0.01:0", TrainOptions.COMPRESS.parse("topk:0.01:0").toString());
+        assertEquals("powersgd:4", TrainOptions.COMPRESS.parse("PowerSGD:4").toString());
+        assertEquals("powersgd:1", OptionValues.empty().with(TrainOptions.COMPRESS,
+                TrainOptions.COMPRESS.checkWord("powersgd:1")).get(TrainOptions.COMPRESS)
+                .toString(), "the Java side takes it too");
     }
 
     @Test
@@ -43,10 +44,10 @@ class CompressOptionTest {
             assertEquals(1, e.what().lines().count());
         }
         DmlException java = assertThrows(DmlException.class,
-                () -> TrainOptions.COMPRESS.check("topk:2"));
+                () -> TrainOptions.COMPRESS.checkWord("topk:2"));
         assertEquals("optCompress must be " + SCHEMES + ", got topk:2.", java.what());
         DmlException rank = assertThrows(DmlException.class,
-                () -> TrainOptions.COMPRESS.check("powersgd:0"));
+                () -> TrainOptions.COMPRESS.checkWord("powersgd:0"));
         assertEquals("optCompress must be " + SCHEMES + ", got powersgd:0.", rank.what());
     }
 }

@@ -77,13 +77,13 @@ class TrainGrammarTest {
     @Test
     void compressTakesASchemeAndRefusesOthersInOneLine() {
         assertEquals("topk:0.01", line("fraud --label y --compress topk:0.01")
-                .get(TrainOptions.COMPRESS));
+                .get(TrainOptions.COMPRESS).toString());
         assertEquals("int8", TrainRequest.parse(List.of(), "table: fraud\nlabel: y\n"
-                + "compress: int8").get(TrainOptions.COMPRESS));
+                + "compress: int8").get(TrainOptions.COMPRESS).toString());
         assertEquals("topk:0.01:0.5", line("fraud --label y --compress topk:0.01:0.5")
-                .get(TrainOptions.COMPRESS));
+                .get(TrainOptions.COMPRESS).toString());
         assertEquals("powersgd:4", line("fraud --label y --compress powersgd:4")
-                .get(TrainOptions.COMPRESS));
+                .get(TrainOptions.COMPRESS).toString());
         assertTrue(error(() -> line("fraud --label y --compress topk:2")).startsWith(
                 "%dml train: --compress must be none, fp16, bf16, int8, topk:RATIO[:WARMUP]"
                 + " with 0 < RATIO \u2264 1 and WARMUP \u2265 0 epochs, or powersgd:RANK with"

@@ -98,7 +98,7 @@ final class JobRunner implements DriverTask<TrainResult> {
                 shards.size(), spec.accumulate(),
                 spec.get(TrainOptions.SHUFFLE), spec.seed(), spec.stepsPerEpoch())
                 .withGpus(spec.gpusPerWorker())
-                .withCompression(spec.get(TrainOptions.COMPRESS))
+                .withCompression(spec.get(TrainOptions.COMPRESS).toString())
                 .withBuckets(spec.get(TrainOptions.BUCKET_MB))
                 .withPrecision(spec.get(TrainOptions.PRECISION))
                 .withShardedOptimizer(spec.get(TrainOptions.SHARD_OPTIMIZER));

@@ -50,7 +50,7 @@ final class PrecisionResolution {
             why = "the strategy " + DmlException.literal(s) + " splits the gradients over"
                     + " stages, which would each skip different steps";
             fix = "use {strategy=data}";
-        } else if (!"none".equals(v.get(TrainOptions.COMPRESS))) {
+        } else if (!v.get(TrainOptions.COMPRESS).isNone()) {
             why = "{compress} would send the loss-scaled gradients, up to 65536 times their"
                     + " size, and keep overflows in its error feedback";
             fix = "leave {compress} out";

@@ -39,7 +39,7 @@ final class ShardResolution {
             why = "{sync=" + v.get(TrainOptions.SYNC) + "} updates through parameter servers,"
                     + " which hold the optimizer themselves";
             fix = "leave {sync} out";
-        } else if (!"none".equals(v.get(TrainOptions.COMPRESS))) {
+        } else if (!v.get(TrainOptions.COMPRESS).isNone()) {
             why = "{compress} sends the gradients compressed, not as the exact sums each"
                     + " worker's range needs";
             fix = "leave {compress} out";

@@ -149,7 +149,7 @@ final class SpecResolution {
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
             checkStaged(v, s, model);
-        } else if (workers == 1 && !"none".equals(v.get(TrainOptions.COMPRESS))) {
+        } else if (workers == 1 && !v.get(TrainOptions.COMPRESS).isNone()) {
             throw new DmlException("{compress=" + v.get(TrainOptions.COMPRESS) + "} compresses"
                     + " the gradients workers exchange, but one worker exchanges none.",
                     "Raise {workers} to 2 or more, or leave {compress} out.");
@@ -222,7 +222,7 @@ final class SpecResolution {
         } else if (workers == 1) {
             why = "one worker all-reduces nothing";
             fix = "raise {workers} to 2 or more";
-        } else if (!"none".equals(v.get(TrainOptions.COMPRESS))) {
+        } else if (!v.get(TrainOptions.COMPRESS).isNone()) {
             why = "compressed gradients are all-reduced after the whole backward (their error"
                     + " feedback spans every gradient)";
             fix = "leave {compress} out";
@@ -265,7 +265,7 @@ final class SpecResolution {
                     + " the strategy " + strategy + " cuts each batch into {microbatches}.",
                     "Leave {accumulate} out, or raise {microbatches} and {batch-size}.");
         }
-        if (!"none".equals(v.get(TrainOptions.COMPRESS))) {
+        if (!v.get(TrainOptions.COMPRESS).isNone()) {
             throw new DmlException("{compress} compresses the gradients of data parallelism;"
                     + " the strategy " + strategy + " does not all-reduce them that way yet.",
                     "Leave {compress} out, or use {strategy=data}.");

@@ -46,7 +46,7 @@ final class SyncResolution {
             why = "{workers=" + v.get(TrainOptions.WORKERS) + "} changes the workers while"
                     + " the servers count on each of them";
             fix = "give {workers} one number";
-        } else if (!"none".equals(v.get(TrainOptions.COMPRESS))) {
+        } else if (!v.get(TrainOptions.COMPRESS).isNone()) {
             why = "{compress} compresses the all-reduce, which an asynchronous job does not run";
             fix = "leave {compress} out";
         } else if (v.isSet(TrainOptions.BUCKET_MB) && v.get(TrainOptions.BUCKET_MB) > 0) {

@@ -175,8 +175,7 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
      * @return this builder
      */
     public TrainSpecBuilder optCompress(String scheme) {
-        return opt(TrainOptions.COMPRESS, scheme == null ? null
-                : scheme.strip().toLowerCase(Locale.ROOT));
+        return opt(TrainOptions.COMPRESS, TrainOptions.COMPRESS.checkWord(scheme));
     }
 
     /**

@@ -123,7 +123,7 @@ class AccumulateLocalTest {
         assertEquals("{bucket-mb} overlaps the all-reduce with the backward pass, but one worker"
                 + " all-reduces nothing.", one.whatTemplate());
         DmlException compressed = assertThrows(DmlException.class, () -> variant(t, "c", 16, 2)
-                .opt(TrainOptions.BUCKET_MB, 2.0).opt(TrainOptions.COMPRESS, "int8").build());
+                .opt(TrainOptions.BUCKET_MB, 2.0).optCompress("int8").build());
         assertTrue(compressed.hintTemplate().contains("leave {compress} out"),
                 compressed.hintTemplate());
         DmlException ray = assertThrows(DmlException.class, () -> variant(t, "r", 16, 2)
