@@ -56,11 +56,11 @@ interface LoopOptions {
             .java("optLearningRate").done();
 
     /** How the learning rate changes over the job. */
-    Option<String> LR_SCHEDULE = spec("lr-schedule", ValueType.lrSchedule(),
+    Option<LrSchedule> LR_SCHEDULE = spec("lr-schedule", ValueType.lrSchedule(),
             "constant|step:EVERY:GAMMA|cosine", "how the learning rate changes: constant;"
             + " multiplied by GAMMA every EVERY epochs; or decayed along a half cosine to 0 at"
             + " the job's last step (after any --warmup)").example("step:10:0.5")
-            .fixed("constant").java("optLrSchedule").done();
+            .fixed(LrSchedule.CONSTANT).java("optLrSchedule").done();
 
     /** Steps of linear warm-up. */
     Option<Integer> WARMUP = spec("warmup", ValueType.countOrNone(), "STEPS",

@@ -251,27 +251,15 @@ public final class ValueType<T> {
 
     /**
      * A learning-rate schedule: {@code constant}, {@code cosine}, or {@code step:EVERY:GAMMA}
-     * with a whole {@code EVERY} of at least 1 and {@code 0 < GAMMA < 1}; the value is the
-     * schedule in lower case.
+     * with a whole {@code EVERY} of at least 1 and {@code 0 < GAMMA < 1}, in any case.
      *
      * @return the type
      */
-    public static ValueType<String> lrSchedule() {
+    public static ValueType<LrSchedule> lrSchedule() {
         return new ValueType<>("constant, cosine, or step:EVERY:GAMMA with EVERY a whole number"
-                + " of at least 1 and 0 < GAMMA < 1", s -> s.strip().toLowerCase(Locale.ROOT),
-                ValueType::isLrSchedule, s -> s);
-    }
-
-    private static boolean isLrSchedule(String s) {
-        if (s.equals("constant") || s.equals("cosine")) {
-            return true;
-        }
-        String[] parts = s.split(":", -1);
-        if (parts.length != 3 || !parts[0].equals("step")) {
-            return false;
-        }
-        double gamma = Double.parseDouble(parts[2]);
-        return Integer.parseInt(parts[1]) >= 1 && gamma > 0 && gamma < 1;
+                + " of at least 1 and 0 < GAMMA < 1",
+                s -> LrSchedule.parse(s.strip().toLowerCase(Locale.ROOT)), l -> true,
+                LrSchedule::toString);
     }
 
     private static Compression compressionOf(String text) {

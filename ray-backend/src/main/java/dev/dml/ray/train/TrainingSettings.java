@@ -5,7 +5,6 @@ import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.model.Precision;
-import java.util.Locale;
 
 /**
  * The optional settings of {@link TrainSpecBuilder} that each set one option: how the model
@@ -118,8 +117,7 @@ public abstract sealed class TrainingSettings permits TrainSpecBuilder {
      * @return this builder
      */
     public TrainSpecBuilder optLrSchedule(String schedule) {
-        return opt(TrainOptions.LR_SCHEDULE, schedule == null ? null
-                : schedule.strip().toLowerCase(Locale.ROOT));
+        return opt(TrainOptions.LR_SCHEDULE, TrainOptions.LR_SCHEDULE.checkWord(schedule));
     }
 
     /**

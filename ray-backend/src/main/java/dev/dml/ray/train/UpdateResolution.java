@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.LrSchedule;
 import dev.dml.options.OptimizerKind;
 import dev.dml.DmlException;
 import dev.dml.options.OptionValues;
@@ -60,17 +61,13 @@ final class UpdateResolution {
     }
 
     /** The schedule a valid {@code --lr-schedule} value names, over the job's steps. */
-    static LearningRateSchedule schedule(String text, int warmup, int stepsPerEpoch,
+    static LearningRateSchedule schedule(LrSchedule s, int warmup, int stepsPerEpoch,
             long total) {
-        if (text.equals("constant")) {
-            return LearningRateSchedule.constant();
-        }
-        if (text.equals("cosine")) {
-            return new LearningRateSchedule.Cosine(warmup, total);
-        }
-        String[] p = text.split(":");
-        return new LearningRateSchedule.StepDecay(Integer.parseInt(p[1]),
-                Double.parseDouble(p[2]), stepsPerEpoch);
+        return switch (s.kind()) {
+            case CONSTANT -> LearningRateSchedule.constant();
+            case COSINE -> new LearningRateSchedule.Cosine(warmup, total);
+            case STEP -> new LearningRateSchedule.StepDecay(s.every(), s.gamma(), stepsPerEpoch);
+        };
     }
 
     /**

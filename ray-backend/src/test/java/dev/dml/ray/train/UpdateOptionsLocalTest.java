@@ -160,7 +160,7 @@ class UpdateOptionsLocalTest {
         TrainSpec probe = spec.probe(2, 3);
         assertEquals(null, probe.get(TrainOptions.EARLY_STOP));
         assertEquals(1.0, probe.get(TrainOptions.CLIP_NORM));
-        assertEquals("cosine", probe.get(TrainOptions.LR_SCHEDULE));
+        assertEquals("cosine", probe.get(TrainOptions.LR_SCHEDULE).toString());
         TrainResult r = TrainLocalTest.run(probe, new FakeDriverContext());
         assertEquals(3, r.globalSteps());
         assertEquals(0, r.stoppedEarlyAfter());
