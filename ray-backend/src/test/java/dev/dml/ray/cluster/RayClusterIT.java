@@ -91,6 +91,8 @@ class RayClusterIT {
         assertTrue(cluster.address().matches(".+:\\d+"), cluster.address());
         ClusterAddress.parse(cluster.address(), "test").probe(Duration.ofSeconds(5));
         assertTrue(driver.isAlive());
+        // a control process: the serial collector in a small heap (JobJvms.driverHeap)
+        assertEquals("Copy,MarkSweepCompact", driver.call(new DriverHeapProbe()));
     }
 
     @Test
