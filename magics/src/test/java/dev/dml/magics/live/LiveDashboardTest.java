@@ -36,12 +36,7 @@ class LiveDashboardTest {
 
     @Test
     void writesASampleFrameWithEveryChart() throws Exception {
-        LiveDashboard d = samples.dashboard(5, 5_000);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 5, 3_000, true, true);
-        d.onPipeline(Samples.pipeline(3_000));
-        samples.advanceSeconds(63);
-        Frame f = d.frame();
+        Frame f = samples.everyChart();
         Files.writeString(Path.of("target", "live-sample.svg"), f.svg(), StandardCharsets.UTF_8);
 
         SvgText svg = new SvgText(f.svg());

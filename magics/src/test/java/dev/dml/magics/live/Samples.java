@@ -68,6 +68,19 @@ final class Samples {
     }
 
     /** Four pipeline stages at a step; the middle ones wait longest. */
+    /**
+     * The frame of a job with every chart: 4 workers on 2 nodes, at step 3,000 of 5,000 in its
+     * 5th epoch, with validation, GPUs and pipeline stages, 63 s after it started.
+     */
+    Frame everyChart() {
+        LiveDashboard d = dashboard(5, 5_000);
+        d.onStart(WORKERS);
+        feed(d, 5, 3_000, true, true);
+        d.onPipeline(pipeline(3_000));
+        advanceSeconds(63);
+        return d.frame();
+    }
+
     static PipelineMetrics pipeline(long step) {
         List<PipelineMetrics.StageTime> out = new ArrayList<>();
         for (int s = 0; s < 4; s++) {
