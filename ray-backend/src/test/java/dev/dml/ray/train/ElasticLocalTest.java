@@ -12,20 +12,17 @@ import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.JoinFailingWorker;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.collective.NodeLayouts;
 import dev.dml.ray.data.SyntheticFraud;
-import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
@@ -34,27 +31,16 @@ import tech.tablesaw.api.Table;
  * per shard, and a job that grows mid-way ends with the same parameters. Also ranks that a
  * recovery moves between nodes, and new workers that fail as they join.
  */
+@ExtendWith(LocalRayExtension.class)
 class ElasticLocalTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
     private static final int BATCH = 16;
     private static final int SHARDS = 4;
 
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
-
     static TrainSpecBuilder job(Table t, String name) {
-        ModelSpec model = TrainLocalTest.mlp(t);
-        return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
-                .setModel(model).optOptimizer(OptimizerSpec.adam(0.01f)).optEpochs(2)
-                .optBatchSize(BATCH).optCpusPerWorker(0).optReportEvery(2).optName(name);
+        return TrainLocalTest.fraudJob(t, OptimizerSpec.adam(0.01f), 2, BATCH).optReportEvery(2)
+                .optName(name);
     }
 
     static TrainResult run(TrainSpec spec, WorkerRoom room, FakeDriverContext ctx) {
