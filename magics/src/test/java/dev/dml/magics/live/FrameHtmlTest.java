@@ -53,9 +53,7 @@ class FrameHtmlTest {
 
     @Test
     void theSvgFormHoldsTheSameChartsAtTheFrameLayout() throws Exception {
-        LiveDashboard d = samples.dashboard(1, 10);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 1, 10, false, false);
+        LiveDashboard d = samples.fed(1, 10, false, false);
         Frame f = d.frame();
         SvgText svg = new SvgText(f.svg());
         for (String title : List.of("loss", "cost (not priced)", "throughput", "CPU per worker",
