@@ -51,11 +51,15 @@ class ElasticLocalTest {
         return r;
     }
 
+    /** The job on one worker per shard, with room for all: what an elastic one must equal. */
+    private static TrainResult fixed(Table t, String name) {
+        return run(job(t, name).optWorkers(SHARDS).build(), () -> 99, new FakeDriverContext());
+    }
+
     @Test
     void fewerWorkersThanShardsTrainWhatOnePerShardWould() {
         Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 7);
-        TrainResult fixed = run(job(t, "fixed4").optWorkers(SHARDS).build(), () -> 99,
-                new FakeDriverContext());
+        TrainResult fixed = fixed(t, "fixed4");
         FakeDriverContext ctx = new FakeDriverContext();
         TrainResult two = run(job(t, "elastic2").optWorkers(1, SHARDS).build(), () -> 2, ctx);
         FakeDriverContext alone = new FakeDriverContext();
@@ -77,8 +81,7 @@ class ElasticLocalTest {
     @Test
     void aJobGrowsWhenRoomAppearsAndEndsWhereAFixedOneDoes() {
         Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 9);
-        TrainResult fixed = run(job(t, "fixedg").optWorkers(SHARDS).build(), () -> 99,
-                new FakeDriverContext());
+        TrainResult fixed = fixed(t, "fixedg");
         AtomicInteger reads = new AtomicInteger();
         // two workers fit at the start (a read to start, one before the first call); from the
         // fourth read on, before the third call, a node has joined
@@ -99,8 +102,7 @@ class ElasticLocalTest {
     @Test
     void row2AGrowWhoseNewWorkerFailsGoesOnWithItsWorkersAndSaysWhy() {
         Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 9);
-        TrainResult fixed = run(job(t, "fixedf").optWorkers(SHARDS).build(), () -> 99,
-                new FakeDriverContext());
+        TrainResult fixed = fixed(t, "fixedf");
         AtomicInteger reads = new AtomicInteger();
         // two workers fit at the start; from the fourth read on a node has joined, and the
         // workers started from then on die as they join, after the others listened anew
