@@ -70,35 +70,33 @@ def processes_mentioning(text):
     return pids
 
 
-def wait_shell_reply(kc, msg_id, timeout=CELL_TIMEOUT):
-    """The shell reply whose parent is msg_id; other replies are dropped."""
+def _replies(get, msg_id, timeout, missing):
+    """The messages get() returns whose parent is msg_id, others dropped, for at most timeout
+    seconds; then AssertionError(missing())."""
     deadline = time.monotonic() + timeout
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise AssertionError(f"no shell reply to {msg_id} within {timeout} s")
+            raise AssertionError(missing())
         try:
-            msg = kc.get_shell_msg(timeout=remaining)
+            msg = get(timeout=remaining)
         except queue.Empty:
             continue
         if msg["parent_header"].get("msg_id") == msg_id:
-            return msg
+            yield msg
+
+
+def wait_shell_reply(kc, msg_id, timeout=CELL_TIMEOUT):
+    """The shell reply whose parent is msg_id; other replies are dropped."""
+    return next(_replies(kc.get_shell_msg, msg_id, timeout,
+                         lambda: f"no shell reply to {msg_id} within {timeout} s"))
 
 
 def collect_outputs(kc, msg_id, timeout=CELL_TIMEOUT):
     """IOPub messages of one request, up to its 'idle' status (status and input left out)."""
-    deadline = time.monotonic() + timeout
     outputs = []
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise AssertionError(f"no idle status for {msg_id} within {timeout} s; got {outputs}")
-        try:
-            msg = kc.get_iopub_msg(timeout=remaining)
-        except queue.Empty:
-            continue
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
+    for msg in _replies(kc.get_iopub_msg, msg_id, timeout,
+                        lambda: f"no idle status for {msg_id} within {timeout} s; got {outputs}"):
         kind = msg["msg_type"]
         if kind == "status" and msg["content"]["execution_state"] == "idle":
             return outputs

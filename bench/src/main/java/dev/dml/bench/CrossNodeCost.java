@@ -9,7 +9,6 @@ import dev.dml.ray.cluster.CodeShipment;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.NamespacedCluster;
 import dev.dml.ray.cluster.RayCluster;
-import dev.dml.ray.train.TrainSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,9 +35,10 @@ import tech.tablesaw.api.Table;
 final class CrossNodeCost implements Benchmark {
 
     static final double GOAL = 0.9;
-    static final int BATCH = 1024;
-    static final int STEPS = 10;
-    static final int EPOCHS = 4;
+    /** P2's job. */
+    static final int BATCH = TwoWorkerScaling.BATCH;
+    static final int STEPS = TwoWorkerScaling.STEPS;
+    static final int EPOCHS = TwoWorkerScaling.EPOCHS;
     static final int WARMUPS = 1;
     static final int REPETITIONS = 5;
 
@@ -121,33 +121,22 @@ final class CrossNodeCost implements Benchmark {
     }
 
     /** One placement of the job, and its measurements. */
-    private static final class Case {
-        final String name;
+    private static final class Case extends JobCase {
         final String placement;
-        final String what;
-        final TrainSpec spec;
-        final TrialTimes samples;
         final List<Double> toWorkers = new ArrayList<>();
         final List<Double> toFirstStep = new ArrayList<>();
-        final List<Double> compute = new ArrayList<>();
-        final List<Double> comm = new ArrayList<>();
         double coldToWorkers = Double.NaN;
         double coldToFirstStep = Double.NaN;
-        long allReduceBytes;
         long interNodeBytes;
         Set<String> nodes = Set.of();
         final Set<String> links = new java.util.TreeSet<>();
-        final long examples;
 
         Case(String name, String placement, String what, Table table) {
-            this.name = name;
-            this.placement = placement;
-            this.what = what;
-            this.spec = MlpJobs.builder(table, 2, BATCH, EPOCHS, "p10-" + name)
+            super(name, what, MlpJobs.builder(table, 2, BATCH, EPOCHS, "p10-" + name)
                     .opt(TrainOptions.PLACEMENT, TrainOptions.PLACEMENT.checkWord(placement))
-                    .build();
-            this.examples = (long) (EPOCHS - 1) * STEPS * BATCH * 2;
-            this.samples = new TrialTimes(name, 0);
+                    .build(),
+                    (long) (EPOCHS - 1) * STEPS * BATCH * 2);
+            this.placement = placement;
         }
 
         double run(Round round, DriverProcess driver) {
@@ -180,9 +169,7 @@ final class CrossNodeCost implements Benchmark {
             if (round.timed()) {
                 toWorkers.add(at[0]);
                 toFirstStep.add(at[1]);
-                compute.add(j.stepComputeMs);
-                comm.add(j.stepCommMs);
-                allReduceBytes = j.allReduceBytes;
+                keepStep(j);
                 interNodeBytes = j.interNodeBytes;
             }
             System.out.printf("  %-9s %.0f examples/s: compute %.1f ms, all-reduce %.1f ms;"
@@ -191,12 +178,8 @@ final class CrossNodeCost implements Benchmark {
             return j.steadySeconds;
         }
 
-        double medianRate() {
-            return samples.medianRate(examples);
-        }
-
         Map<String, Object> toJson() {
-            List<Double> rates = samples.rates(examples);
+            List<Double> rates = rates();
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("what", what + " (--placement " + placement + ")");
             m.put("nodes", nodes);

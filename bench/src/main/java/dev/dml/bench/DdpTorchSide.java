@@ -23,21 +23,15 @@ import java.util.concurrent.TimeUnit;
  * <p>The Python is {@code $DML_BENCH_PYTHON}, else {@code bench/.venv/bin/python} (what {@code
  * bash bench/torch/setup} makes), else {@code python3}; it needs {@code torch} and {@code numpy}.
  * The benchmark never installs them: PyTorch for Python is no dependency of dml.
+ *
+ * @param python the Python that runs the script
+ * @param version its PyTorch version, e.g. {@code 2.13.0+cpu}
+ * @param log where the script's output goes
  */
-final class DdpTorchSide {
+record DdpTorchSide(String python, String version, Path log) {
 
     static final Path SCRIPT = Path.of("bench/torch/p3_ddp.py");
     private static final Path VENV_PYTHON = Path.of("bench/.venv/bin/python");
-
-    private final String python;
-    private final String version;
-    private final Path log;
-
-    private DdpTorchSide(String python, String version, Path log) {
-        this.python = python;
-        this.version = version;
-        this.log = log;
-    }
 
     /** Finds a Python with PyTorch, or fails saying how to get one. */
     static DdpTorchSide find() throws IOException, InterruptedException {
@@ -58,16 +52,6 @@ final class DdpTorchSide {
         }
         String v = Files.readString(log).strip();
         return new DdpTorchSide(python, v.substring(v.lastIndexOf('\n') + 1), log);
-    }
-
-    /** Returns the PyTorch version, e.g. {@code 2.13.0+cpu}. */
-    String version() {
-        return version;
-    }
-
-    /** Returns the Python command. */
-    String python() {
-        return python;
     }
 
     /** Runs the setting once; a trajectory run also scores the test split. */

@@ -67,12 +67,12 @@ final class PipelineEfficiency implements Benchmark {
             }
             sbs.run();
         }
-        double ratio4 = p4.rate() / p4.ideal(a4);
-        double ratio2 = p2.rate() / p2.ideal(a2);
-        double ratioRay = p4ray.rate() / p4.ideal(a4);
+        double ratio4 = p4.medianRate() / p4.ideal(a4);
+        double ratio2 = p2.medianRate() / p2.ideal(a2);
+        double ratioRay = p4ray.medianRate() / p4.ideal(a4);
         System.out.printf("P8: 4 stages %.0f ex/s, ideal %.0f, ratio %.3f; bubble %.3f (theory"
-                + " %.3f); 2 stages ratio %.3f; 4 stages through Ray %.0f ex/s%n", p4.rate(),
-                p4.ideal(a4), ratio4, p4.bubble(), p4.theory(), ratio2, p4ray.rate());
+                + " %.3f); 2 stages ratio %.3f; 4 stages through Ray %.0f ex/s%n", p4.medianRate(),
+                p4.ideal(a4), ratio4, p4.bubble(), p4.theory(), ratio2, p4ray.medianRate());
         Map<String, Object> setup = new LinkedHashMap<>();
         setup.put("model", "MLP " + FEATURES + "-" + WIDTH + "x4-10 (5 layers of which 4 of"
                 + " 262k parameters), SGD lr 0.01; split by parameter count: 4 stages"
@@ -102,7 +102,8 @@ final class PipelineEfficiency implements Benchmark {
                         + " (step wall - busy) / (stages * step wall), median over the timed"
                         + " steps")
                 .put("ratio_4_stages_hand_offs_through_ray", TrialTimes.round(ratioRay, 4))
-                .put("direct_over_ray_4_stages", TrialTimes.round(p4.rate() / p4ray.rate(), 4))
+                .put("direct_over_ray_4_stages", TrialTimes.round(p4.medianRate()
+                        / p4ray.medianRate(), 4))
                 .put("ratio_2_stages", TrialTimes.round(ratio2, 4))
                 .put("bubble_2_stages_measured", TrialTimes.round(p2.bubble(), 4))
                 .put("bubble_2_stages_theoretical", TrialTimes.round(p2.theory(), 4))
@@ -145,13 +146,9 @@ final class PipelineEfficiency implements Benchmark {
     }
 
     /** One job and what it measured over the timed rounds. */
-    private static final class Case implements TrainingListener {
-        final String name;
-        final TrainSpec spec;
+    private static final class Case extends JobCase implements TrainingListener {
         final int stages;
         final String transport;
-        final TrialTimes samples;
-        final long examples;
         final List<PipelineMetrics> events = new CopyOnWriteArrayList<>();
         final List<Double> bubbles = new ArrayList<>();
         final List<Double> slowestBusy = new ArrayList<>();
@@ -162,12 +159,10 @@ final class PipelineEfficiency implements Benchmark {
         int timedSteps;
 
         Case(String name, TrainSpec spec, int stages, String transport) {
-            this.name = name;
-            this.spec = spec;
+            super(name, spec.strategy() + " over " + transport, spec,
+                    (long) (EPOCHS - 1) * spec.stepsPerEpoch() * spec.batchSize());
             this.stages = stages;
             this.transport = transport;
-            this.samples = new TrialTimes(name, 0);
-            this.examples = (long) (EPOCHS - 1) * spec.stepsPerEpoch() * spec.batchSize();
             this.busySum = new double[stages];
             this.idleSum = new double[stages];
         }
@@ -212,10 +207,6 @@ final class PipelineEfficiency implements Benchmark {
             return seconds;
         }
 
-        double rate() {
-            return samples.medianRate(examples);
-        }
-
         double bubble() {
             return MlpJobs.median(bubbles);
         }
@@ -231,7 +222,7 @@ final class PipelineEfficiency implements Benchmark {
         }
 
         Map<String, Object> toJson() {
-            List<Double> rates = samples.rates(examples);
+            List<Double> rates = rates();
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("strategy", spec.strategy().toString());
             m.put("transport", transport);

@@ -102,28 +102,17 @@ final class TwoWorkerScaling implements Benchmark {
     }
 
     /** One job configuration and its measurements. */
-    private static final class Case {
-        final String name;
-        final TrainSpec spec;
-        final String what;
-        final TrialTimes samples;
-        final long examples;
+    private static final class Case extends JobCase {
         final int steadySteps;
-        final List<Double> compute = new ArrayList<>();
-        final List<Double> comm = new ArrayList<>();
         final List<Double> driverMs = new ArrayList<>();
         final List<Double> startup = new ArrayList<>();
         final List<Double> firstEpoch = new ArrayList<>();
         final List<Double> cpu = new ArrayList<>();
-        long allReduceBytes;
 
         Case(String name, TrainSpec spec, String what) {
-            this.name = name;
-            this.spec = spec;
-            this.what = what;
-            this.samples = new TrialTimes(name, 0);
+            super(name, what, spec, (long) (spec.epochs() - 1) * spec.stepsPerEpoch()
+                    * spec.batchSize() * spec.workers());
             this.steadySteps = (spec.epochs() - 1) * spec.stepsPerEpoch();
-            this.examples = (long) steadySteps * spec.batchSize() * spec.workers();
             if (spec.stepsPerEpoch() != STEPS) {
                 throw new IllegalStateException(name + " has " + spec.stepsPerEpoch()
                         + " steps per epoch, not " + STEPS + ".");
@@ -133,8 +122,7 @@ final class TwoWorkerScaling implements Benchmark {
         double run(Round round, DriverProcess driver) {
             MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
             if (round.timed()) {
-                compute.add(j.stepComputeMs);
-                comm.add(j.stepCommMs);
+                keepStep(j);
                 driverMs.add(j.driverMsPerStep(steadySteps));
                 startup.add(j.startupSeconds());
                 firstEpoch.add(j.firstEpochSeconds);
@@ -143,7 +131,6 @@ final class TwoWorkerScaling implements Benchmark {
                     c += x;
                 }
                 cpu.add(c / j.cpuPercent.length);
-                allReduceBytes = j.allReduceBytes;
             }
             System.out.printf("  %-19s %.0f examples/s: compute %.1f ms, all-reduce %.1f ms,"
                     + " driver %.1f ms per step; startup %.1f s%n", name,
@@ -152,12 +139,8 @@ final class TwoWorkerScaling implements Benchmark {
             return j.steadySeconds;
         }
 
-        double medianRate() {
-            return samples.medianRate(examples);
-        }
-
         Map<String, Object> toJson() {
-            List<Double> rates = samples.rates(examples);
+            List<Double> rates = rates();
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("what", what);
             m.put("workers", spec.workers());

@@ -111,11 +111,19 @@ class JShellEvaluatorTest extends EvaluatorTestBase {
         assertEquals(3, value("arr.length"));
     }
 
-    @Test
-    void interruptStopsABusyLoopAndTheNextCellRuns() throws Exception {
+    /** Runs a cell, interrupts it once it runs, and returns what it threw (null: nothing). */
+    private Throwable interrupted(String code) throws Exception {
+        return interrupted(code, 1);
+    }
+
+    /**
+     * Runs a cell, interrupts it {@code clicks} times 200 ms apart once it runs (the stop
+     * button clicked again), and returns what it threw (null: nothing).
+     */
+    private Throwable interrupted(String code, int clicks) throws Exception {
         CompletableFuture<Throwable> cell = CompletableFuture.supplyAsync(() -> {
             try {
-                evaluator.eval("long spins = 0;\nwhile (true) { spins++; }");
+                evaluator.eval(code);
                 return null;
             } catch (Throwable t) {
                 return t;
@@ -123,24 +131,23 @@ class JShellEvaluatorTest extends EvaluatorTestBase {
         });
         waitUntilRunning();
         evaluator.interrupt();
-        Throwable thrown = cell.get(20, TimeUnit.SECONDS);
+        for (int i = 1; i < clicks; i++) {
+            Thread.sleep(200);
+            evaluator.interrupt();
+        }
+        return cell.get(20, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void interruptStopsABusyLoopAndTheNextCellRuns() throws Exception {
+        Throwable thrown = interrupted("long spins = 0;\nwhile (true) { spins++; }");
         assertTrue(thrown instanceof CellException.Interrupted, String.valueOf(thrown));
         assertEquals(2, value("1 + 1"));
     }
 
     @Test
     void interruptStopsASleepingCell() throws Exception {
-        CompletableFuture<Throwable> cell = CompletableFuture.supplyAsync(() -> {
-            try {
-                evaluator.eval("Thread.sleep(600_000);");
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        });
-        waitUntilRunning();
-        evaluator.interrupt();
-        assertTrue(cell.get(20, TimeUnit.SECONDS) instanceof CellException.Interrupted);
+        assertTrue(interrupted("Thread.sleep(600_000);") instanceof CellException.Interrupted);
     }
 
     /**
@@ -150,25 +157,13 @@ class JShellEvaluatorTest extends EvaluatorTestBase {
      */
     @Test
     void cooperativeCodeFinishesItsCleanUpBeforeAnyForcedStop() throws Exception {
-        CompletableFuture<Throwable> cell = CompletableFuture.supplyAsync(() -> {
-            try {
-                evaluator.eval("try (var scope = dev.dml.CellThread.cooperating()) {\n"
-                        + "  try { Thread.sleep(600_000); } catch (InterruptedException e) {\n"
-                        + "    long end = System.nanoTime() + 2_500_000_000L;\n"
-                        + "    while (System.nanoTime() < end) { }\n"
-                        + "    throw new dev.dml.DmlException(\"cleaned up\", \"run it again\");\n"
-                        + "  }\n"
-                        + "}");
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        });
-        waitUntilRunning();
-        evaluator.interrupt();
-        Thread.sleep(200);
-        evaluator.interrupt(); // a second click on the stop button
-        Throwable thrown = cell.get(20, TimeUnit.SECONDS);
+        Throwable thrown = interrupted("try (var scope = dev.dml.CellThread.cooperating()) {\n"
+                + "  try { Thread.sleep(600_000); } catch (InterruptedException e) {\n"
+                + "    long end = System.nanoTime() + 2_500_000_000L;\n"
+                + "    while (System.nanoTime() < end) { }\n"
+                + "    throw new dev.dml.DmlException(\"cleaned up\", \"run it again\");\n"
+                + "  }\n"
+                + "}", 2);
         assertTrue(String.valueOf(thrown).contains("cleaned up"), String.valueOf(thrown));
         assertEquals(2, value("1 + 1"));
     }

@@ -2,7 +2,7 @@ package dev.dml.magics;
 
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
-
+import java.util.function.Supplier;
 
 /** What a failed command shows: dml's two lines, plus the stack trace with {@code --debug}. */
 final class Failures {
@@ -26,5 +26,21 @@ final class Failures {
         }
         return new DmlException("Unexpected failure: " + e + ".",
                 "Run the command again with --debug to see the stack trace.", e);
+    }
+
+    /**
+     * Runs a command's work and throws any failure as {@link #shown(RuntimeException, boolean)}
+     * makes it.
+     *
+     * @param debug whether the cell asked for {@code --debug}
+     * @param work the command's work, after its words were parsed
+     * @return what the work returned
+     */
+    static Object showing(boolean debug, Supplier<Object> work) {
+        try {
+            return work.get();
+        } catch (RuntimeException e) {
+            throw shown(e, debug);
+        }
     }
 }

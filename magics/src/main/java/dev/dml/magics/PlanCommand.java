@@ -1,13 +1,10 @@
 package dev.dml.magics;
 
-import dev.dml.DmlException;
 import dev.dml.cost.JobPlan;
 import dev.dml.options.Option;
 import dev.dml.options.PlanOptions;
 import dev.dml.options.TrainOptions;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code %dml plan}: probes the job at each size on the session's cluster, predicts its wall
@@ -40,7 +37,7 @@ final class PlanCommand implements DmlCommand {
 
     @Override
     public List<String> usage() {
-        List<String> lines = new ArrayList<>(List.of(USAGE, "",
+        return TrainGrammar.helpLines(List.of(USAGE, "",
                 "Runs a short probe of the job at each number of workers on the cluster,",
                 "predicts the whole job's wall time and cost, and ranks the configurations.",
                 "--workers 1:4 compares every size from 1 to 4 (default: 1 up to what the"
@@ -49,40 +46,25 @@ final class PlanCommand implements DmlCommand {
                         + " within it.",
                 "Then: %dml train --plan BEST (or a row number) runs that configuration.",
                 "Example: %dml plan fraud --label is_fraud --epochs 5 --deadline 10m", "",
-                "Options, besides every option of %dml train:"));
-        lines.addAll(TrainGrammar.optionLines(PlanOptions.ALL));
-        return lines;
+                "Options, besides every option of %dml train:"), PlanOptions.ALL);
     }
 
     @Override
     public Object run(CommandContext context, List<String> args, String body) {
         TrainRequest request = TrainGrammar.PLAN.read(args, body);
-        try {
-            for (Option<?> o : NOT_PLANNED) {
-                if (request.options().isSet(o)) {
-                    throw new DmlException("%dml plan does not take " + o.flag() + ": it plans"
-                            + " a job before it runs.", "Drop " + o.flag() + "; give it to"
-                            + " %dml train --plan BEST after the plan.");
-                }
-            }
-            return plan(context, request);
-        } catch (RuntimeException e) {
-            throw Failures.shown(e, request.debug());
-        }
+        return Failures.showing(request.debug(), () -> {
+            Sizing.refuseOptions(request, NOT_PLANNED, "plan", "it plans a job before it runs",
+                    flag -> "Drop " + flag + "; give it to %dml train --plan BEST after the"
+                            + " plan.");
+            Sizing.measure(context, "plan", request, (b, status) -> b.plan(request, status),
+                    plan -> show(context, request, plan));
+            return null;
+        });
     }
 
-    private Object plan(CommandContext context, TrainRequest request) {
-        DmlSession session = context.session();
-        Sizing.refuseWhileAJobRuns(session, "plan");
-        DmlBackend backend = session.backend();
-        Consumer<String> status = context.statusLine();
-        JobPlan plan = Sizing.stoppably("plan", () -> backend.plan(request, status));
-        session.keepPlan(new DmlSession.PlannedJob(request, plan));
+    private static void show(CommandContext context, TrainRequest request, JobPlan plan) {
+        context.session().keepPlan(new DmlSession.PlannedJob(request, plan));
         context.display(PlanView.table(plan));
         context.display(PlanView.chart(plan));
-        if (request.into() != null) {
-            backend.bind(request.into(), plan);
-        }
-        return null;
     }
 }

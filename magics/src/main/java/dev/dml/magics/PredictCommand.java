@@ -3,7 +3,6 @@ package dev.dml.magics;
 import dev.dml.DmlException;
 import dev.dml.events.PredictProgress;
 import dev.dml.options.PredictOptions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -32,7 +31,7 @@ final class PredictCommand implements DmlCommand {
 
     @Override
     public List<String> usage() {
-        List<String> lines = new ArrayList<>(List.of(USAGE, "",
+        return TrainGrammar.helpLines(List.of(USAGE, "",
                 "MODEL is the --into of a finished %dml train (a TrainResult variable), or a"
                         + " folder model.save(dir) wrote.",
                 "TABLE is a Tablesaw Table variable; FILE a file %dml train reads (.csv,"
@@ -45,9 +44,7 @@ final class PredictCommand implements DmlCommand {
                 "Line form:", "  %dml predict model test --workers 2 --into scored",
                 "Cell form (one 'key: value' per line):",
                 "  %%dml predict", "  model: model", "  data: test", "  workers: 2", "",
-                "Options:"));
-        lines.addAll(TrainGrammar.optionLines(PredictOptions.ACCEPTED));
-        return lines;
+                "Options:"), PredictOptions.ACCEPTED);
     }
 
     /** Parses the words and body of a {@code %dml predict} cell. */
@@ -68,7 +65,7 @@ final class PredictCommand implements DmlCommand {
     @Override
     public Object run(CommandContext context, List<String> args, String body) {
         PredictRequest request = parse(args, body);
-        try {
+        return Failures.showing(request.debug(), () -> {
             DmlBackend backend = context.session().backend();
             Consumer<String> status = context.statusLine();
             int workers = request.get(PredictOptions.WORKERS);
@@ -81,9 +78,7 @@ final class PredictCommand implements DmlCommand {
             status.accept(summary);
             context.display(Html.data(p.headText(), p.headHtml()));
             return null;
-        } catch (RuntimeException e) {
-            throw Failures.shown(e, request.debug());
-        }
+        });
     }
 
     /** The status line while the workers score. */

@@ -1,13 +1,10 @@
 package dev.dml.magics;
 
-import dev.dml.DmlException;
 import dev.dml.options.Option;
 import dev.dml.options.ScaleOptions;
 import dev.dml.options.TrainOptions;
 import dev.dml.scaling.ScaleTable;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code %dml scale}: runs the same job at each size on the session's cluster and shows the
@@ -37,7 +34,7 @@ final class ScaleCommand implements DmlCommand {
 
     @Override
     public List<String> usage() {
-        List<String> lines = new ArrayList<>(List.of(USAGE, "",
+        return TrainGrammar.helpLines(List.of(USAGE, "",
                 "Runs the job at each number of workers (--workers 1:4 is every size from 1 to"
                         + " 4; default 1:2),",
                 "each for --epochs of --steps-per-epoch steps (default 4 of 50), evaluating"
@@ -46,34 +43,21 @@ final class ScaleCommand implements DmlCommand {
                         + " its ideal.",
                 "Example: %dml scale fraud --label is_fraud --validation 0.1 --workers 1:2"
                         + " --target 0.95", "",
-                "Options, besides every option of %dml train:"));
-        lines.addAll(TrainGrammar.optionLines(ScaleOptions.ALL));
-        return lines;
+                "Options, besides every option of %dml train:"), ScaleOptions.ALL);
     }
 
     @Override
     public Object run(CommandContext context, List<String> args, String body) {
         TrainRequest request = TrainGrammar.SCALE.read(args, body);
-        try {
-            for (Option<?> o : NOT_SCALED) {
-                if (request.options().isSet(o)) {
-                    throw new DmlException("%dml scale does not take " + o.flag() + ": its"
-                            + " runs are timed, not kept.", "Drop " + o.flag() + ".");
-                }
-            }
-            DmlSession session = context.session();
-            Sizing.refuseWhileAJobRuns(session, "scale");
-            DmlBackend backend = session.backend();
-            Consumer<String> status = context.statusLine();
-            ScaleTable table = Sizing.stoppably("scale", () -> backend.scale(request, status));
-            context.display(ScaleView.table(table));
-            context.display(ScaleView.chart(table));
-            if (request.into() != null) {
-                backend.bind(request.into(), table);
-            }
+        return Failures.showing(request.debug(), () -> {
+            Sizing.refuseOptions(request, NOT_SCALED, "scale", "its runs are timed, not kept",
+                    flag -> "Drop " + flag + ".");
+            Sizing.measure(context, "scale", request, (b, status) -> b.scale(request, status),
+                    (ScaleTable table) -> {
+                        context.display(ScaleView.table(table));
+                        context.display(ScaleView.chart(table));
+                    });
             return null;
-        } catch (RuntimeException e) {
-            throw Failures.shown(e, request.debug());
-        }
+        });
     }
 }

@@ -7,7 +7,6 @@ import dev.dml.magics.live.LiveCell;
 import dev.dml.magics.live.LiveDashboard;
 import dev.dml.magics.live.SummaryTable;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -46,7 +45,7 @@ final class TrainCommand implements DmlCommand {
 
     @Override
     public List<String> usage() {
-        List<String> lines = new ArrayList<>(List.of(TrainGrammar.usage(), "",
+        return TrainGrammar.helpLines(List.of(TrainGrammar.usage(), "",
                 "Line form:",
                 "  %dml train fraud --label is_fraud --hidden 64,32 --workers 2 --epochs 3"
                         + " --into model",
@@ -55,19 +54,13 @@ final class TrainCommand implements DmlCommand {
                 "  into: model",
                 "TABLE is a Tablesaw Table variable; FILE a .csv or Arrow IPC (.arrow) file.",
                 "The result (model.predict(table), model.metrics()) is bound to --into.", "",
-                "Options:"));
-        lines.addAll(TrainGrammar.optionLines(TrainOptions.ALL));
-        return lines;
+                "Options:"), TrainOptions.ALL);
     }
 
     @Override
     public Object run(CommandContext context, List<String> args, String body) {
         TrainRequest request = TrainGrammar.parse(args, body);
-        try {
-            return train(context, request);
-        } catch (RuntimeException e) {
-            throw Failures.shown(e, request.debug());
-        }
+        return Failures.showing(request.debug(), () -> train(context, request));
     }
 
     private Object train(CommandContext context, TrainRequest request) {

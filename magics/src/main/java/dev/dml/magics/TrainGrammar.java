@@ -97,6 +97,19 @@ final class TrainGrammar {
         return s.toString();
     }
 
+    /**
+     * A command's help: its own lines, then one line per option.
+     *
+     * @param intro the command's usage and what it does, ending with a heading for the options
+     * @param options the options it takes
+     * @return the lines, a list the caller may add to
+     */
+    static List<String> helpLines(List<String> intro, List<Option<?>> options) {
+        List<String> lines = new ArrayList<>(intro);
+        lines.addAll(optionLines(options));
+        return lines;
+    }
+
     /** One line per option: how it is written, what it does, and its default. */
     static List<String> optionLines(List<Option<?>> options) {
         int width = options.stream().mapToInt(o -> o.usage().length()).max().orElse(0);

@@ -12,7 +12,6 @@ import dev.dml.tune.Trial;
 import dev.dml.tune.TrialLauncher;
 import dev.dml.tune.TrialStatus;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
@@ -45,7 +44,7 @@ final class TuneCommand implements DmlCommand {
 
     @Override
     public List<String> usage() {
-        List<String> lines = new ArrayList<>(List.of(USAGE, "",
+        List<String> lines = TrainGrammar.helpLines(List.of(USAGE, "",
                 "A space goes where the option's value would: LOW..HIGH (add :log to sample on"
                         + " a log scale) or values A|B|C.",
                 "  %dml tune fashion --label y --validation 0.2 --lr 1e-4..1e-2:log"
@@ -55,8 +54,8 @@ final class TuneCommand implements DmlCommand {
                 "Every other option of %dml train passes to each trial; --budget and"
                         + " --deadline hold for the whole sweep.",
                 "The best trial's result is bound to --into (default: best); its runs are"
-                        + " listed by %dml runs --where 'sweep = ID'.", "", "Options:"));
-        lines.addAll(TrainGrammar.optionLines(TuneOptions.ALL));
+                        + " listed by %dml runs --where 'sweep = ID'.", "", "Options:"),
+                TuneOptions.ALL);
         lines.add("  (and every option of %dml train; %dml help train lists them)");
         return lines;
     }
@@ -64,11 +63,8 @@ final class TuneCommand implements DmlCommand {
     @Override
     public Object run(CommandContext context, List<String> args, String body) {
         TuneRequest request = TuneRequest.parse(args, body);
-        try {
-            return tune(context, request);
-        } catch (RuntimeException e) {
-            throw Failures.shown(e, request.fixed().get(TrainOptions.DEBUG));
-        }
+        return Failures.showing(request.fixed().get(TrainOptions.DEBUG),
+                () -> tune(context, request));
     }
 
     private Object tune(CommandContext context, TuneRequest request) {
@@ -143,26 +139,7 @@ final class TuneCommand implements DmlCommand {
     }
 
     private static TrialLauncher.Running running(RunningJob job) {
-        return new TrialLauncher.Running() {
-            @Override
-            public boolean awaitEnd(Duration timeout) throws InterruptedException {
-                return job.awaitEnd(timeout);
-            }
-
-            @Override
-            public void stop() {
-                job.stop();
-            }
-
-            @Override
-            public Object result() {
-                return job.outcome().result();
-            }
-
-            @Override
-            public boolean stopped() {
-                return job.outcome().stopped();
-            }
-        };
+        return TrialLauncher.Running.of(job::awaitEnd, job::stop, () -> job.outcome().result(),
+                () -> job.outcome().stopped());
     }
 }

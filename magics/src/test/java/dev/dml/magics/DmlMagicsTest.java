@@ -38,6 +38,11 @@ class DmlMagicsTest {
         assertTrue(shownText().contains("%dml version"));
     }
 
+    /** The error a line of {@code words} after {@code %dml} fails with. */
+    private DmlException refused(String... words) {
+        return assertThrows(DmlException.class, () -> magics.eval(kernel, List.of(words)));
+    }
+
     @Test
     void helpForOneCommandShowsItsUsage() {
         magics.eval(kernel, List.of("help", "version"));
@@ -46,8 +51,7 @@ class DmlMagicsTest {
 
     @Test
     void helpForAnUnknownCommandSuggestsTheClosest() {
-        DmlException e = assertThrows(DmlException.class,
-                () -> magics.eval(kernel, List.of("help", "verison")));
+        DmlException e = refused("help", "verison");
         assertTrue(e.getMessage().contains("Did you mean '%dml help version'?"), e.getMessage());
     }
 
@@ -65,8 +69,7 @@ class DmlMagicsTest {
 
     @Test
     void unknownSubCommandIsOneClearErrorWithASuggestion() {
-        DmlException e = assertThrows(DmlException.class,
-                () -> magics.eval(kernel, List.of("hepl")));
+        DmlException e = refused("hepl");
         String[] lines = e.getMessage().split("\\R");
         assertEquals(2, lines.length);
         assertEquals("unknown sub-command 'hepl'.", lines[0]);
@@ -77,23 +80,20 @@ class DmlMagicsTest {
 
     @Test
     void unknownSubCommandFarFromAnyGetsNoGuess() {
-        DmlException e = assertThrows(DmlException.class,
-                () -> magics.eval(kernel, List.of("zzzzzz")));
+        DmlException e = refused("zzzzzz");
         assertTrue(!e.getMessage().contains("Did you mean"), e.getMessage());
     }
 
     @Test
     void extraArgumentsAreRejectedWithTheUsage() {
-        DmlException e = assertThrows(DmlException.class,
-                () -> magics.eval(kernel, List.of("version", "now")));
+        DmlException e = refused("version", "now");
         assertEquals("%dml version: Too many positional arguments."
                 + System.lineSeparator() + "Usage: %dml version", e.getMessage());
     }
 
     @Test
     void unknownFlagIsRejected() {
-        DmlException e = assertThrows(DmlException.class,
-                () -> magics.eval(kernel, List.of("help", "--verbose")));
+        DmlException e = refused("help", "--verbose");
         assertTrue(e.getMessage().contains("Unknown keyword argument 'verbose'"), e.getMessage());
     }
 

@@ -41,8 +41,7 @@ class ChartAxesTest {
 
     /** A job of 20 steps whose every figure is {@code scale} times an ordinary one. */
     private LiveDashboard job(double scale, boolean flat) {
-        LiveDashboard d = samples.dashboard(1, 20);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(1, 20);
         for (int s = 1; s <= 20; s++) {
             double wave = flat ? 1 : 1 + 0.3 * Math.sin(s);
             List<ProcessSample> workers = new ArrayList<>();
@@ -77,8 +76,7 @@ class ChartAxesTest {
     @Test
     void aTinyJobsDollarsAreInMilliDollars() {
         // The quickstart: $0.0007 in all.
-        LiveDashboard d = samples.dashboard(1, 20);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(1, 20);
         for (int s = 1; s <= 20; s++) {
             d.onStep(Samples.step(1, s, 0.5, 50_000, 0));
             d.onCost(new JobCost(s, 0.192, 0.0007 * s / 20, s, 1, true, false, "m5.xlarge"));
@@ -89,8 +87,7 @@ class ChartAxesTest {
 
     @Test
     void aOnePointSeriesGetsARangeAroundItsValue() {
-        LiveDashboard d = samples.dashboard(1, 468);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(1, 468);
         d.onStep(Samples.step(1, 1, 0.572, 53_190, 0));
         Snapshot s = snapshot(d);
         List<String> loss = check(Charts.loss(s), PLAIN, "loss at step 1");
@@ -100,8 +97,7 @@ class ChartAxesTest {
 
     @Test
     void anUnpricedJobShowsNoDollarAxis() throws Exception {
-        LiveDashboard d = samples.dashboard(1, 20);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(1, 20);
         d.onStep(Samples.step(1, 1, 0.5, 1_000, 0));
         d.onCost(new JobCost(1, 0, 0, 1, 1, false, false, "not priced"));
         JFreeChart chart = Charts.cost(snapshot(d));

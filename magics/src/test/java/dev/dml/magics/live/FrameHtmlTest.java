@@ -23,12 +23,7 @@ class FrameHtmlTest {
 
     @Test
     void chartsAreImagesInAGridOfColumnsNoNarrowerThanTheyWereDrawn() throws Exception {
-        LiveDashboard d = samples.dashboard(5, 5_000);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 5, 3_000, true, true);
-        d.onPipeline(Samples.pipeline(3_000));
-        samples.advanceSeconds(63);
-        Frame f = d.frame();
+        Frame f = samples.everyChart();
         Files.writeString(Path.of("target", "live-sample.html"), "<!doctype html><html><body>"
                 + f.html() + "</body></html>", StandardCharsets.UTF_8);
 
@@ -58,9 +53,7 @@ class FrameHtmlTest {
 
     @Test
     void theSvgFormHoldsTheSameChartsAtTheFrameLayout() throws Exception {
-        LiveDashboard d = samples.dashboard(1, 10);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 1, 10, false, false);
+        LiveDashboard d = samples.fed(1, 10, false, false);
         Frame f = d.frame();
         SvgText svg = new SvgText(f.svg());
         for (String title : List.of("loss", "cost (not priced)", "throughput", "CPU per worker",

@@ -60,9 +60,7 @@ class LiveCellTest {
     }
 
     private LiveDashboard started() {
-        LiveDashboard d = samples.dashboard(1, 100_000);
-        d.onStart(Samples.WORKERS);
-        return d;
+        return samples.started(1, 100_000);
     }
 
     @Test

@@ -27,8 +27,7 @@ class LiveCostTest {
 
     /** 200 of 400 steps in 100 s at $7.20/h on a spot node, with one pre-emption. */
     private LiveDashboard pricedJob() {
-        LiveDashboard d = samples.dashboard(4, 400);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(4, 400);
         steps(d, 1, 150);
         d.onRecovery(new Recovery(150, 140, 10, 3.0, "Rank 1 got a pre-emption notice",
                 "a peer's snapshot", true, Samples.WORKERS));
@@ -66,8 +65,7 @@ class LiveCostTest {
 
     @Test
     void anUnpricedJobSaysSoAndCostsNothing() throws Exception {
-        LiveDashboard d = samples.dashboard(1, 100);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(1, 100);
         steps(d, 1, 50);
         d.onCost(new JobCost(50, 0, 0, 10, 0.2, false, false, "1 node: not priced"));
         SvgText svg = new SvgText(d.frame().svg());

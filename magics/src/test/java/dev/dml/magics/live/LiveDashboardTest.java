@@ -36,12 +36,7 @@ class LiveDashboardTest {
 
     @Test
     void writesASampleFrameWithEveryChart() throws Exception {
-        LiveDashboard d = samples.dashboard(5, 5_000);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 5, 3_000, true, true);
-        d.onPipeline(Samples.pipeline(3_000));
-        samples.advanceSeconds(63);
-        Frame f = d.frame();
+        Frame f = samples.everyChart();
         Files.writeString(Path.of("target", "live-sample.svg"), f.svg(), StandardCharsets.UTF_8);
 
         SvgText svg = new SvgText(f.svg());
@@ -65,9 +60,7 @@ class LiveDashboardTest {
 
     @Test
     void leavesOutValidationGpuAndStagesWhenNotReported() throws Exception {
-        LiveDashboard d = samples.dashboard(2, 200);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 2, 200, false, false);
+        LiveDashboard d = samples.fed(2, 200, false, false);
         SvgText svg = new SvgText(d.frame().svg());
         for (String title : List.of("loss", "throughput", "CPU per worker",
                 "memory per worker", "all-reduce per step", "RSS", "heap used")) {
@@ -98,9 +91,7 @@ class LiveDashboardTest {
 
     @Test
     void eachWorkerKeepsItsColourInEveryPerWorkerChart() throws Exception {
-        LiveDashboard d = samples.dashboard(1, 10);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 1, 10, false, true);
+        LiveDashboard d = samples.fed(1, 10, false, true);
         String svg = d.frame().svg();
         for (WorkerInfo w : Samples.WORKERS) {
             // One bar each in the CPU and the memory chart, in the worker's colour.
@@ -112,9 +103,7 @@ class LiveDashboardTest {
 
     @Test
     void drawsALongHistoryWithABoundedNumberOfPoints() throws Exception {
-        LiveDashboard d = samples.dashboard(5, 5_000);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 5, 5_000, true, false);
+        LiveDashboard d = samples.fed(5, 5_000, true, false);
         Frame f = d.frame();
         List<String> paths = new SvgText(f.svg()).paths();
         // A constant series (the all-reduce's bytes within and across nodes here) keeps one
@@ -128,8 +117,7 @@ class LiveDashboardTest {
 
     @Test
     void progressLineGivesEpochStepLossThroughputAndEta() {
-        LiveDashboard d = samples.dashboard(4, 400);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(4, 400);
         assertEquals("epoch 0/4 · step 0/400 · loss – · – ex/s now · ETA –",
                 d.frame().text());
         for (int s = 1; s <= 100; s++) {
@@ -145,9 +133,7 @@ class LiveDashboardTest {
 
     @Test
     void sameSamplesDrawTheSameFrameAndOnlyNewOnesMakeItDirty() {
-        LiveDashboard d = samples.dashboard(1, 50);
-        d.onStart(Samples.WORKERS);
-        samples.feed(d, 1, 50, true, false);
+        LiveDashboard d = samples.fed(1, 50, true, false);
         assertTrue(d.isDirty());
         Frame first = d.frame();
         assertFalse(d.isDirty());
@@ -159,8 +145,7 @@ class LiveDashboardTest {
 
     @Test
     void frameNamesTheOldestReportItShowsFirst() {
-        LiveDashboard d = samples.dashboard(1, 10);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(1, 10);
         assertEquals(0, d.frame().oldestUnshownReportMillis());
         d.onStep(report(1, 5_000));
         d.onStep(report(2, 4_000));
@@ -202,8 +187,7 @@ class LiveDashboardTest {
 
     @Test
     void aRecoveryTakesThePlotsBackAndMarksTheStep() throws Exception {
-        LiveDashboard d = samples.dashboard(1, 100);
-        d.onStart(Samples.WORKERS);
+        LiveDashboard d = samples.started(1, 100);
         for (long s = 1; s <= 40; s++) {
             d.onStep(Samples.step(1, s, 1.0, 100, 0));
         }

@@ -27,6 +27,20 @@ final class Samples {
         return new LiveDashboard("fraud-mlp", epochs, totalSteps, nanos::get, "t-");
     }
 
+    /** A dashboard whose job started on {@link #WORKERS}. */
+    LiveDashboard started(int epochs, long totalSteps) {
+        LiveDashboard d = dashboard(epochs, totalSteps);
+        d.onStart(WORKERS);
+        return d;
+    }
+
+    /** A dashboard fed all of its job's steps and epochs, as {@link #feed} feeds them. */
+    LiveDashboard fed(int epochs, long steps, boolean validation, boolean gpu) {
+        LiveDashboard d = started(epochs, steps);
+        feed(d, epochs, steps, validation, gpu);
+        return d;
+    }
+
     void advanceSeconds(double seconds) {
         nanos.addAndGet((long) (seconds * 1e9));
     }
@@ -68,6 +82,18 @@ final class Samples {
     }
 
     /** Four pipeline stages at a step; the middle ones wait longest. */
+    /**
+     * The frame of a job with every chart: 4 workers on 2 nodes, at step 3,000 of 5,000 in its
+     * 5th epoch, with validation, GPUs and pipeline stages, 63 s after it started.
+     */
+    Frame everyChart() {
+        LiveDashboard d = started(5, 5_000);
+        feed(d, 5, 3_000, true, true);
+        d.onPipeline(pipeline(3_000));
+        advanceSeconds(63);
+        return d.frame();
+    }
+
     static PipelineMetrics pipeline(long step) {
         List<PipelineMetrics.StageTime> out = new ArrayList<>();
         for (int s = 0; s < 4; s++) {

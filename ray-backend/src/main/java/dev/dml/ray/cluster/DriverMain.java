@@ -15,10 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -41,7 +37,7 @@ public final class DriverMain {
     private static final String NATIVE_LIB = "libcore_worker_library_java.so";
 
     private final DriverChannel channel;
-    private final Resources resources;
+    private final DriverResources resources;
     private final Map<Long, Future<?>> running = new ConcurrentHashMap<>();
     /** The running tasks that outlive the kernel, and until when (nanoTime) each may. */
     private final Map<Future<?>, Long> outliving = new ConcurrentHashMap<>();
@@ -51,7 +47,7 @@ public final class DriverMain {
 
     private DriverMain(DriverChannel channel, String address) {
         this.channel = channel;
-        this.resources = new Resources(address);
+        this.resources = new DriverResources(address);
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "dml-driver-task-" + n.incrementAndGet());
@@ -244,33 +240,12 @@ public final class DriverMain {
     }
 
     /** One call's view of the driver: the shared resources, plus events tagged with the call. */
-    private final class CallContext implements DriverContext {
-        private final Resources resources;
+    private final class CallContext extends ForwardingContext {
         private final long callId;
 
-        CallContext(Resources resources, long callId) {
-            this.resources = resources;
+        CallContext(DriverResources resources, long callId) {
+            super(resources);
             this.callId = callId;
-        }
-
-        @Override
-        public String address() {
-            return resources.address();
-        }
-
-        @Override
-        public <T extends AutoCloseable> T register(String name, T resource) {
-            return resources.register(name, resource);
-        }
-
-        @Override
-        public <T> T lookup(String name, Class<T> type) {
-            return resources.lookup(name, type);
-        }
-
-        @Override
-        public void release(String name) {
-            resources.release(name);
         }
 
         @Override
@@ -280,71 +255,6 @@ public final class DriverMain {
                         DriverChannel.serialize(event)));
             } catch (IOException e) {
                 System.err.println("dml driver: event of #" + callId + " dropped: " + e);
-            }
-        }
-    }
-
-    /** The driver's named resources, closed in reverse order at the end. */
-    private static final class Resources {
-        private final String address;
-        private final Map<String, AutoCloseable> byName = new LinkedHashMap<>();
-
-        Resources(String address) {
-            this.address = address;
-        }
-
-        public String address() {
-            return address;
-        }
-
-        public synchronized <T extends AutoCloseable> T register(String name, T resource) {
-            if (byName.containsKey(name)) {
-                throw new DmlException(
-                        "A resource named '" + name + "' is already registered in this driver.",
-                        "Release it first, or pick another name.");
-            }
-            byName.put(name, resource);
-            return resource;
-        }
-
-        public synchronized <T> T lookup(String name, Class<T> type) {
-            AutoCloseable r = byName.get(name);
-            if (!type.isInstance(r)) {
-                throw new DmlException(
-                        "No " + type.getSimpleName() + " named '" + name + "' in this driver.",
-                        "Register it first; registered: " + byName.keySet() + ".");
-            }
-            return type.cast(r);
-        }
-
-        public void release(String name) {
-            AutoCloseable r;
-            synchronized (this) {
-                r = byName.remove(name);
-            }
-            closeQuietly(name, r);
-        }
-
-        void closeAll() {
-            List<Map.Entry<String, AutoCloseable>> all;
-            synchronized (this) {
-                all = new ArrayList<>(byName.entrySet());
-                byName.clear();
-            }
-            Collections.reverse(all);
-            for (Map.Entry<String, AutoCloseable> e : all) {
-                closeQuietly(e.getKey(), e.getValue());
-            }
-        }
-
-        private static void closeQuietly(String name, AutoCloseable r) {
-            if (r == null) {
-                return;
-            }
-            try {
-                r.close();
-            } catch (Exception e) {
-                System.err.println("dml driver: closing '" + name + "' failed: " + e);
             }
         }
     }

@@ -84,8 +84,11 @@ public final class JobJvms {
      * the machine's memory) it touched new pages of that heap for hours, a few MB an hour (the
      * S1 soak): promoted garbage crept through a large old space before G1 marked it. The
      * serial collector in a small initial heap reuses one young space and compacts the old one
-     * in place, so its resident memory levels off at what it uses. A user option that picks a
-     * collector replaces ours (two would stop the JVM starting); a later {@code -Xms} wins.
+     * in place. Its heap is touched as it is committed ({@code AlwaysPreTouch}): promoted garbage
+     * then creeps through pages already counted, and the driver's memory changes only when a
+     * full collection resizes the heap (the serial old space alone grew it 3 MB an hour). A
+     * user option that picks a collector replaces ours (two would stop the JVM starting); a
+     * later {@code -Xms} wins.
      *
      * @param userOptions the options the driver gets after these
      * @return the collector and initial heap options
@@ -93,8 +96,8 @@ public final class JobJvms {
     static List<String> driverHeap(List<String> userOptions) {
         boolean ownCollector = userOptions.stream()
                 .anyMatch(o -> o.matches("-XX:\\+Use\\w*GC"));
-        return ownCollector ? List.of(DRIVER_INITIAL_HEAP)
-                : List.of("-XX:+UseSerialGC", DRIVER_INITIAL_HEAP);
+        return ownCollector ? List.of(DRIVER_INITIAL_HEAP, "-XX:+AlwaysPreTouch")
+                : List.of("-XX:+UseSerialGC", DRIVER_INITIAL_HEAP, "-XX:+AlwaysPreTouch");
     }
 
     /**

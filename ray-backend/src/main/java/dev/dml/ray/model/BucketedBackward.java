@@ -49,12 +49,12 @@ public final class BucketedBackward {
 
     private BucketedBackward(ModelStage stage, List<Integer> layerCuts) {
         this.stage = stage;
-        int[] starts = stage.layerStarts();
+        int[] starts = stage.network().layerStarts();
         int n = layerCuts.size() - 1;
         blockCuts = new int[n + 1];
         parameterCuts = new int[n + 1];
         offsets = new int[n + 1];
-        long[] perLayer = stage.layerParameters();
+        long[] perLayer = stage.network().layerParameters();
         long flat = 0;
         int layer = 0;
         for (int b = 0; b <= n; b++) {
@@ -62,7 +62,8 @@ public final class BucketedBackward {
             for (; layer < cut; layer++) {
                 flat += perLayer[layer];
             }
-            blockCuts[b] = cut == starts.length ? stage.blockCount() : starts[cut];
+            blockCuts[b] = cut == starts.length ? stage.network().blockCount()
+                    : starts[cut];
             offsets[b] = (int) flat;
             parameterCuts[b] = stage.buffers().parameterAt((int) flat);
         }
@@ -81,7 +82,7 @@ public final class BucketedBackward {
      * @return the buckets
      */
     public static BucketedBackward of(ModelStage stage, long bucketFloats) {
-        long[] perLayer = stage.layerParameters();
+        long[] perLayer = stage.network().layerParameters();
         List<Integer> cuts = new ArrayList<>();
         cuts.add(perLayer.length);
         long held = 0;
@@ -136,14 +137,16 @@ public final class BucketedBackward {
                 NDArray[] leaves = new NDArray[n];
                 NDArray x = features;
                 for (int b = 0; b < n; b++) {
-                    outs[b] = stage.forward(x, blockCuts[b], blockCuts[b + 1]);
+                    outs[b] = stage.network().forward(x, blockCuts[b],
+                            blockCuts[b + 1]);
                     if (b < n - 1) {
                         leaves[b] = outs[b].stopGradient();
                         leaves[b].setRequiresGradient(true);
                         x = leaves[b];
                     }
                 }
-                float loss = stage.backwardLoss(outs[n - 1], labels, scope, 1f);
+                float loss = stage.training().backwardLoss(outs[n - 1], labels, scope,
+                        1f);
                 hand(n - 1, sink);
                 for (int b = n - 2; b >= 0; b--) {
                     try (NDArray g = leaves[b].getGradient()) {

@@ -85,7 +85,8 @@ public final class MicroBatchGraph implements AutoCloseable {
             x = input(activation);
         }
         return GradMode.run(true, () -> {
-            float loss = stage.backwardLoss(stage.forward(x), labels, scope(), weight);
+            float loss = stage.training().backwardLoss(stage.network().forward(x),
+                    labels, scope(), weight);
             pending.put(microbatch, new NDArray[] {x, null});
             return loss;
         });
@@ -140,7 +141,7 @@ public final class MicroBatchGraph implements AutoCloseable {
     }
 
     private NDArray run(NDArray x) {
-        return GradMode.run(true, () -> stage.forward(x));
+        return GradMode.run(true, () -> stage.network().forward(x));
     }
 
     private NDArray input(byte[] activation) {

@@ -3,12 +3,7 @@ package dev.dml.ray.model;
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
-import ai.djl.nn.SequentialBlock;
-import ai.djl.pytorch.engine.PtNDArray;
-import ai.djl.pytorch.jni.JniUtils;
-import ai.djl.training.ParameterStore;
 import dev.dml.DmlException;
 import java.nio.FloatBuffer;
 import java.util.List;
@@ -31,8 +26,10 @@ import java.util.List;
  * gradients can then be averaged with other replicas ({@link #copyGradients}, {@link
  * #setGradients}) before {@link #step()}.
  *
- * <p>The backward pass calls PyTorch's autograd directly ({@code JniUtils.backward}), not DJL's
- * {@code GradientCollector}, of which only one may be open per JVM. Owns its {@link NDManager};
+ * <p>A stage is composed of parts, each with one concern: {@code StageNetwork} (the blocks,
+ * their device and memory, the forward pass), {@link ParameterBuffers} (the flat parameters and
+ * gradients), {@code StageTraining} (the loss and its backward through PyTorch's autograd, the
+ * optimizer, fp16's loss scale, the saved state) and {@link MicroBatchGraph}. Owns its memory;
  * one thread at a time (grad mode is set on each call's thread). Input arrays are borrowed.
  */
 public final class ModelStage implements AutoCloseable {
@@ -43,61 +40,32 @@ public final class ModelStage implements AutoCloseable {
     private final int toLayer;
     private final boolean first;
     private final boolean last;
-    private final NDManager manager;
-    private final List<Block> blocks;
-    private final SequentialBlock block;
-    private final int[] layerStarts;
-    private final ParameterStore store;
+    private final StageNetwork network;
     private final ParameterBuffers params;
-    private FlatOptimizer optimizer;
-    private final int parameterOffset;
+    private final StageTraining training;
     private final MicroBatchGraph graph;
-    private final Device device;
-    /** The fp16 loss scale; null in other precisions. */
-    private final LossScale lossScale;
 
     private ModelStage(ModelSpec spec, OptimizerSpec opt, int from, int to, String name,
             Device device, Precision precision, boolean staged) {
         this.spec = spec;
         this.optimizerSpec = opt;
-        List<Block> all = StageLayers.children(spec);
-        int[] starts = StageLayers.starts(all);
-        int layers = starts.length;
-        if (from < 0 || to > layers || from >= to) {
-            throw new DmlException("Layers [" + from + ", " + to + ") are not a stage of a model"
-                    + " with " + layers + " layers.", "Give each stage at least one layer, in"
-                    + " order, " + layers + " layers in all.");
-        }
-        precision.requireEngineSupport();
+        this.network = StageNetwork.open(spec, from, to, name, device, precision);
         this.fromLayer = from;
         this.toLayer = to;
-        int c0 = starts[from];
-        int c1 = to == layers ? all.size() : starts[to];
         this.first = from == 0;
-        this.last = to == layers;
-        this.device = device;
-        this.manager = NDManager.newBaseManager(device, "PyTorch");
-        manager.setName(name);
+        this.last = network.last();
         try {
-            StageLayers.Earlier earlier = StageLayers.earlier(all.subList(0, c0),
-                    spec.inputShape());
-            Shape shape = earlier.output();
-            this.parameterOffset = earlier.parameters();
-            this.blocks = List.copyOf(all.subList(c0, c1));
-            this.layerStarts = StageLayers.starts(blocks);
-            this.block = new SequentialBlock();
-            StageLayers.initialize(blocks, block, manager, shape);
-            this.store = precision == Precision.FP32 ? new ParameterStore(manager, false)
-                    : new MixedPrecision(manager, precision, blocks);
-            this.lossScale = precision.scalesLoss() ? new LossScale() : null;
-            this.params = new ParameterBuffers(block, staged || !device.equals(Device.cpu()));
-            params.initialize(spec.seed(), earlier.randomDraws());
-            this.optimizer = opt.newOptimizer(params, manager);
-            StageLayers.prime(blocks, store, manager, shape);
+            this.params = new ParameterBuffers(network.block(),
+                    staged || !device.equals(Device.cpu()));
+            params.initialize(spec.seed(), network.randomDraws());
+            this.training = new StageTraining(spec, network, params,
+                    opt.newOptimizer(params, network.manager()),
+                    precision.scalesLoss() ? new LossScale() : null);
+            network.prime();
             params.zeroGradients();
             this.graph = new MicroBatchGraph(this);
         } catch (RuntimeException e) {
-            manager.close();
+            network.close();
             throw e;
         }
     }
@@ -163,7 +131,7 @@ public final class ModelStage implements AutoCloseable {
 
     /** Returns the DJL block of this stage's layers, borrowed. @return the block */
     public Block block() {
-        return block;
+        return network.block();
     }
 
     /** Tells whether this stage reads the features. @return {@code true} for the first stage */
@@ -189,12 +157,12 @@ public final class ModelStage implements AutoCloseable {
 
     /** Returns where these parameters start in the whole model's. @return the offset */
     public int parameterOffset() {
-        return parameterOffset;
+        return network.parameterOffset();
     }
 
     /** Returns the optimizer steps taken (restored by {@link #loadState}). @return the count */
     public long steps() {
-        return optimizer.steps;
+        return training.steps();
     }
 
     /**
@@ -217,14 +185,7 @@ public final class ModelStage implements AutoCloseable {
     public float trainBatch(NDArray features, NDArray labels) {
         requireWhole("trainBatch");
         ModelSpecChecks.requireBatch(spec, features, labels);
-        return GradMode.run(true, () -> {
-            try (NDManager scope = manager.newSubManager()) {
-                features.tempAttach(scope);
-                labels.tempAttach(scope);
-                params.zeroGradients();
-                return backwardLoss(forward(features), labels, scope, 1f);
-            }
-        });
+        return training.trainBatch(features, labels);
     }
 
     /**
@@ -240,19 +201,19 @@ public final class ModelStage implements AutoCloseable {
                     + fromLayer + ", " + toLayer + ").", "Call infer on it, then score on the"
                     + " last stage.");
         }
-        return noGrad(input, labels, out -> new Scored(labels == null ? Float.NaN
-                : spec.objective().loss(out, onDevice(labels, labels.getManager())).getFloat(),
-                spec.objective().predictions(out).toFloatArray()));
+        return network.noGrad(input, labels, out -> new Scored(labels == null ? Float.NaN
+                : spec.objective().loss(out, network.onDevice(labels, labels.getManager()))
+                        .getFloat(), spec.objective().predictions(out).toFloatArray()));
     }
 
     /** {@link #score(NDArray, NDArray)} on the previous stage's activation bytes. */
     public Scored score(byte[] activation, NDArray labels) {
-        return decoded(activation, x -> score(x, labels));
+        return network.decoded(activation, x -> score(x, labels));
     }
 
     /** {@link #infer(NDArray)} on the previous stage's activation bytes. */
     public byte[] infer(byte[] activation) {
-        return decoded(activation, this::infer);
+        return network.decoded(activation, this::infer);
     }
 
     /**
@@ -262,7 +223,7 @@ public final class ModelStage implements AutoCloseable {
      * @return the activation as bytes for the next stage
      */
     public byte[] infer(NDArray input) {
-        return noGrad(input, null, TensorBytes::encode);
+        return network.noGrad(input, null, TensorBytes::encode);
     }
 
     /**
@@ -305,17 +266,13 @@ public final class ModelStage implements AutoCloseable {
      * gradients overflowed is skipped ({@link #skippedSteps()}).
      */
     public void step() {
-        if (lossScale == null || lossScale.unscale(params)) {
-            optimizer.apply(params);
-        } else {
-            params.zeroGradients();
-        }
+        training.apply();
         graph.close();
     }
 
     /** Returns the steps fp16's loss scaling skipped for overflow. @return 0 in other precisions */
     public long skippedSteps() {
-        return lossScale == null ? 0 : lossScale.skipped();
+        return training.skippedSteps();
     }
 
     /** @return the parameters, flat, in a new array */
@@ -330,12 +287,12 @@ public final class ModelStage implements AutoCloseable {
 
     /** @return the parameters and the optimizer state (moments, step count), as bytes */
     public byte[] saveState() {
-        return StateCodec.save(description(), params, optimizer, lossScale);
+        return training.saveState(description());
     }
 
     /** @param state what {@link #saveState()} saved from a stage of the same specs and layers */
     public void loadState(byte[] state) {
-        StateCodec.load(state, description(), params, optimizer, lossScale);
+        training.loadState(state, description());
     }
 
     /**
@@ -347,111 +304,42 @@ public final class ModelStage implements AutoCloseable {
      * @return one cost per layer
      */
     public double[] layerCosts(NDArray x, int repeats) {
-        return StageLayers.costs(blocks, layerStarts, store, manager, x, repeats);
+        return network.layerCosts(x, repeats);
     }
 
     @Override
     public void close() {
         graph.close();
-        manager.close();
+        network.close();
     }
 
     /** The loss and predictions of a scored batch; stays in this JVM. */
     public record Scored(float loss, float[] predictions) {}
 
-    // ---- for MicroBatchGraph and Predictions: the model's own memory and forward pass ----
+    // ---- its parts, for MicroBatchGraph, BucketedBackward, OptimizerShard and Predictions ----
 
-    NDManager manager() {
-        return manager;
+    /** The blocks, their device and memory, and the forward pass. */
+    StageNetwork network() {
+        return network;
     }
 
+    /** The loss and backward, the optimizer and the fp16 loss scale. */
+    StageTraining training() {
+        return training;
+    }
+
+    /** The flat parameters and gradients. */
     ParameterBuffers buffers() {
         return params;
     }
 
-    FlatOptimizer optimizer() {
-        return optimizer;
-    }
-
-    /** Replaces the optimizer and its state ({@link OptimizerShard}). */
-    void replaceOptimizer(FlatOptimizer o) {
-        optimizer = o;
+    NDManager manager() {
+        return network.manager();
     }
 
     /** The fp16 loss scale, or null. */
     LossScale lossScale() {
-        return lossScale;
-    }
-
-    /** The index of each layer's first block in this stage. */
-    int[] layerStarts() {
-        return layerStarts.clone();
-    }
-
-    int blockCount() {
-        return blocks.size();
-    }
-
-    /** Each layer's number of scalar parameters. */
-    long[] layerParameters() {
-        return StageLayers.parameters(blocks, layerStarts);
-    }
-
-    /** Runs the layers; an input elsewhere is copied to the device, in its own manager. */
-    NDArray forward(NDArray x) {
-        return forward(x, 0, blocks.size());
-    }
-
-    /** Runs blocks {@code [from, to)} of this stage, as {@link #forward(NDArray)} runs all. */
-    NDArray forward(NDArray x, int from, int to) {
-        return StageLayers.forward(blocks.subList(from, to), store, onDevice(x, x.getManager()));
-    }
-
-    /** The array on this stage's device: itself, or a copy owned by {@code scope}. */
-    private NDArray onDevice(NDArray a, NDManager scope) {
-        if (a.getDevice().equals(device)) {
-            return a;
-        }
-        NDArray copy = a.toDevice(device, false);
-        copy.attach(scope);
-        return copy;
-    }
-
-    /** The loss of {@code out}, then its backward with weight {@code weight}; checks it. */
-    float backwardLoss(NDArray out, NDArray labels, NDManager scope, float weight) {
-        NDArray loss = spec.objective().loss(out, onDevice(labels, scope));
-        float value = loss.getFloat();
-        if (!Float.isFinite(value)) {
-            throw new DmlException("The loss became " + value + " after " + optimizer.steps
-                    + " steps.", lossScale != null ? "Use {precision=bf16}: a layer's output"
-                    + " passed half floats' largest value, 65504." : "Lower {lr}, or scale the"
-                    + " features (large raw values).");
-        }
-        // fp16: the backward starts from the scaled loss; step() divides the gradients again
-        NDArray head = scope.full(loss.getShape(), lossScale == null ? weight
-                : weight * lossScale.scale());
-        JniUtils.backward((PtNDArray) loss, (PtNDArray) head, false, false);
-        return value;
-    }
-
-    /** Runs forward without gradients; what is made from the borrowed arrays is freed. */
-    private <T> T noGrad(NDArray input, NDArray labels,
-            java.util.function.Function<NDArray, T> body) {
-        return GradMode.run(false, () -> {
-            try (NDManager scope = manager.newSubManager()) {
-                input.tempAttach(scope);
-                if (labels != null) {
-                    labels.tempAttach(scope);
-                }
-                return body.apply(forward(input));
-            }
-        });
-    }
-
-    private <T> T decoded(byte[] activation, java.util.function.Function<NDArray, T> body) {
-        try (NDManager scope = manager.newSubManager()) {
-            return body.apply(TensorBytes.decode(activation, scope));
-        }
+        return training.lossScale();
     }
 
     private void requireWhole(String what) {

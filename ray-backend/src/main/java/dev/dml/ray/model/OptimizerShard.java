@@ -63,7 +63,7 @@ public final class OptimizerShard {
         }
         ShardedOptimizer o = new ShardedOptimizer(stage.optimizerSpec(), params.total(), from,
                 to, peers);
-        stage.replaceOptimizer(o);
+        stage.training().replaceOptimizer(o);
         return new OptimizerShard(stage, o);
     }
 
@@ -76,7 +76,7 @@ public final class OptimizerShard {
      *     replaced this one
      */
     public boolean covers(int from, int to) {
-        return stage.optimizer() == optimizer && optimizer.from() == from
+        return stage.training().optimizer() == optimizer && optimizer.from() == from
                 && optimizer.to() == to;
     }
 
@@ -98,6 +98,6 @@ public final class OptimizerShard {
      * @return 4 bytes per float of its optimizer's state arrays
      */
     public static long stateBytes(ModelStage stage) {
-        return stage.optimizer().stateBytes();
+        return stage.training().optimizer().stateBytes();
     }
 }

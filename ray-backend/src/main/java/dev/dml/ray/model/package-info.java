@@ -4,5 +4,8 @@
  * the whole model or some of its layers, runs forward and backward on a batch (or, through its
  * {@link dev.dml.ray.model.MicroBatchGraph}, on a pipeline's micro-batches), exposes the
  * gradients as one flat buffer for all-reduce, steps the optimizer, and saves its state to bytes.
+ * A stage is composed of parts: {@code StageNetwork} (blocks, device, forward pass), {@link
+ * dev.dml.ray.model.ParameterBuffers} (flat parameters and gradients) and {@code StageTraining}
+ * (loss, backward, optimizer, fp16 loss scale).
  */
 package dev.dml.ray.model;

@@ -6,14 +6,18 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.InstantColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
 
 /**
  * The recorded runs as Tablesaw tables, from Java:
@@ -176,20 +180,8 @@ public final class Runs implements AutoCloseable {
      * @throws DmlException when the store has no such run
      */
     public Table metrics(String runId) {
-        IntColumn epoch = IntColumn.create("epoch");
-        LongColumn step = LongColumn.create("step");
-        DoubleColumn loss = DoubleColumn.create("loss");
-        DoubleColumn rate = DoubleColumn.create("examples_per_second");
-        DoubleColumn lr = DoubleColumn.create("learning_rate");
-        query(runId, "SELECT step, epoch, loss, examples_per_second, learning_rate FROM steps"
-                + " WHERE run_id = ? ORDER BY step", rs -> {
-                    step.append(rs.getLong(1));
-                    epoch.append(rs.getInt(2));
-                    appendReal(loss, rs, "loss");
-                    appendReal(rate, rs, "examples_per_second");
-                    appendReal(lr, rs, "learning_rate");
-                });
-        return Table.create(runId + " steps", step, epoch, loss, rate, lr);
+        return numbers(runId, "steps", LongColumn.create("step"), IntColumn.create("epoch"),
+                "loss", "examples_per_second", "learning_rate");
     }
 
     /**
@@ -201,22 +193,34 @@ public final class Runs implements AutoCloseable {
      * @throws DmlException when the store has no such run
      */
     public Table epochMetrics(String runId) {
-        IntColumn epoch = IntColumn.create("epoch");
-        LongColumn steps = LongColumn.create("steps");
-        DoubleColumn train = DoubleColumn.create("train_loss");
-        DoubleColumn valLoss = DoubleColumn.create("validation_loss");
-        DoubleColumn valAcc = DoubleColumn.create("validation_accuracy");
-        DoubleColumn seconds = DoubleColumn.create("seconds");
-        query(runId, "SELECT epoch, steps, train_loss, validation_loss, validation_accuracy,"
-                + " seconds FROM epochs WHERE run_id = ? ORDER BY epoch", rs -> {
-                    epoch.append(rs.getInt(1));
-                    steps.append(rs.getLong(2));
-                    appendReal(train, rs, "train_loss");
-                    appendReal(valLoss, rs, "validation_loss");
-                    appendReal(valAcc, rs, "validation_accuracy");
-                    appendReal(seconds, rs, "seconds");
+        return numbers(runId, "epochs", IntColumn.create("epoch"), LongColumn.create("steps"),
+                "train_loss", "validation_loss", "validation_accuracy", "seconds");
+    }
+
+    /**
+     * A run's rows of one table of the store, ordered by {@code order}: that column, {@code
+     * other} and the reals (missing where the job reported none), named as in the store.
+     */
+    private Table numbers(String runId, String table, Column<?> order, Column<?> other,
+            String... reals) {
+        List<Column<?>> columns = new ArrayList<>(List.of(order, other));
+        for (String name : reals) {
+            columns.add(DoubleColumn.create(name));
+        }
+        String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
+        query(runId, "SELECT " + names + " FROM " + table + " WHERE run_id = ? ORDER BY "
+                + order.name(), rs -> {
+                    for (Column<?> c : columns) {
+                        if (c instanceof IntColumn i) {
+                            i.append(rs.getInt(c.name()));
+                        } else if (c instanceof LongColumn l) {
+                            l.append(rs.getLong(c.name()));
+                        } else {
+                            appendReal((DoubleColumn) c, rs, c.name());
+                        }
+                    }
                 });
-        return Table.create(runId + " epochs", epoch, steps, train, valLoss, valAcc, seconds);
+        return Table.create(runId + " " + table, columns);
     }
 
     private interface Row {

@@ -10,12 +10,14 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelExport;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.model.ModelStage;
-import dev.dml.ray.model.Predictions;
+import dev.dml.ray.model.OptimizerSpec;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import tech.tablesaw.api.Table;
 
@@ -29,69 +31,57 @@ import tech.tablesaw.api.Table;
  * Table losses = r.metrics();                 // one row per step
  * double auc = Metrics.rocAuc(r.probabilities(testTable, 1), labels);
  * }</pre>
+ *
+ * <p>The one place users reach a result through, made of three parts as DJL splits {@code
+ * Model}, {@code TrainingResult} and {@code Predictor}: the trained model, which predicts and is
+ * exported ({@code TrainedModel}), the job's history and metric tables ({@code TrainHistory}),
+ * and its recoveries from lost workers ({@code RecoveryStats}). It is serialized in the form it
+ * had before the split ({@code ResultSerialForm}), so saved models still open.
  */
 public final class TrainResult implements Serializable {
 
     private static final long serialVersionUID = 1L;
+    private static final ObjectStreamField[] serialPersistentFields = ResultSerialForm.FIELDS;
 
-    private final String job;
-    private final ModelSpec model;
-    private final OptimizerSpec optimizer;
-    private final ColumnSelection features;
-    private final float[] parameters;
-    private final ArrayList<StepMetrics> steps;
-    private final ArrayList<EpochMetrics> epochs;
-    private final ArrayList<WorkerInfo> workers;
-    private final long globalSteps;
-    private final long resumedFromStep;
-    private final boolean stopped;
-    private final double wallSeconds;
-    private final ArrayList<Recovery> recoveries;
-    /** {@code --early-stop}: the epoch it stopped after, and the epoch kept; 0 when none. */
-    private int stoppedEarlyAfter;
-    private int keptEpoch;
+    // not final only for readObject
+    private TrainedModel trained;
+    private TrainHistory history;
+    private RecoveryStats recovery;
 
     TrainResult(String job, ModelSpec model, OptimizerSpec optimizer, ColumnSelection features,
             float[] parameters, List<StepMetrics> steps, List<EpochMetrics> epochs,
             List<WorkerInfo> workers, long globalSteps, long resumedFromStep, boolean stopped,
             double wallSeconds, List<Recovery> recoveries) {
-        this.job = job;
-        this.model = model;
-        this.optimizer = optimizer;
-        this.features = features;
-        this.parameters = parameters;
-        this.steps = new ArrayList<>(steps);
-        this.epochs = new ArrayList<>(epochs);
-        this.workers = new ArrayList<>(workers);
-        this.globalSteps = globalSteps;
-        this.resumedFromStep = resumedFromStep;
-        this.stopped = stopped;
-        this.wallSeconds = wallSeconds;
-        this.recoveries = new ArrayList<>(recoveries);
+        this(new TrainedModel(job, model, optimizer, features, parameters),
+                new TrainHistory(steps, epochs, workers, globalSteps, resumedFromStep, stopped,
+                        wallSeconds, 0, 0), new RecoveryStats(recoveries));
     }
 
+    TrainResult(TrainedModel trained, TrainHistory history, RecoveryStats recovery) {
+        this.trained = trained;
+        this.history = history;
+        this.recovery = recovery;
+    }
+
+    /** This result with another wall time. */
     TrainResult withWallSeconds(double seconds) {
-        return new TrainResult(job, model, optimizer, features, parameters, steps, epochs,
-                workers, globalSteps, resumedFromStep, stopped, seconds, recoveries)
-                .withEarlyStop(stoppedEarlyAfter, keptEpoch);
+        return new TrainResult(trained, history.withWallSeconds(seconds), recovery);
     }
 
-    /** Sets what {@code --early-stop} did, once, as the result is made. */
+    /** This result with what {@code --early-stop} did, set as the result is made. */
     TrainResult withEarlyStop(int stoppedAfter, int kept) {
-        this.stoppedEarlyAfter = stoppedAfter;
-        this.keptEpoch = kept;
-        return this;
+        return new TrainResult(trained, history.withEarlyStop(stoppedAfter, kept), recovery);
     }
 
     /** @return the epoch (from 1) after which {@code --early-stop} stopped the job, or 0 */
     public int stoppedEarlyAfter() {
-        return stoppedEarlyAfter;
+        return history.stoppedEarlyAfter();
     }
 
     /** @return the epoch (from 1) of lowest validation loss, whose parameters {@code
      *     --early-stop} kept; 0 without it (the last parameters are kept) */
     public int keptEpoch() {
-        return keptEpoch;
+        return history.keptEpoch();
     }
 
     /**
@@ -108,89 +98,58 @@ public final class TrainResult implements Serializable {
 
     /** {@link #stillImproving} as a template naming options; null for a stopped job. */
     String lossTrend() {
-        return stopped || stoppedEarlyAfter > 0 ? null : LossTrend.notice(epochs);
+        return history.lossTrend();
     }
 
-    /**
-     * Returns every recovery from lost or pre-empted workers, in order.
-     *
-     * @return the recoveries; empty when no worker was lost
-     */
+    /** Returns every recovery from lost or pre-empted workers, in order.
+     *  @return the recoveries; empty when no worker was lost */
     public List<Recovery> recoveries() {
-        return List.copyOf(recoveries);
+        return List.copyOf(recovery.list());
     }
 
-    /**
-     * Returns how many times workers were lost (crashes, lost nodes); pre-emption notices are
-     * counted apart.
-     *
-     * @return the failures the job recovered from
-     */
+    /** Returns how many times workers were lost (crashes, lost nodes), pre-emptions apart.
+     *  @return the failures the job recovered from */
     public int failures() {
-        return (int) recoveries.stream().filter(r -> !r.preemption()).count();
+        return recovery.failures();
     }
 
-    /**
-     * Returns how many times workers left on a pre-emption notice.
-     *
-     * @return the pre-emptions the job recovered from
-     */
+    /** Returns how many times workers left on a pre-emption notice.
+     *  @return the pre-emptions the job recovered from */
     public int preemptions() {
-        return recoveries.size() - failures();
+        return recovery.preemptions();
     }
 
-    /**
-     * Returns the time spent recovering, from noticing each loss to restored workers.
-     *
-     * @return seconds, summed over the recoveries
-     */
+    /** Returns the time spent recovering, from noticing each loss to restored workers.
+     *  @return seconds, summed over the recoveries */
     public double recoverySeconds() {
-        return recoveries.stream().mapToDouble(Recovery::seconds).sum();
+        return recovery.seconds();
     }
 
-    /**
-     * Returns the steps that ran again after recoveries.
-     *
-     * @return the steps, summed over the recoveries
-     */
+    /** Returns the steps that ran again after recoveries.
+     *  @return the steps, summed over the recoveries */
     public long stepsRedone() {
-        return recoveries.stream().mapToLong(Recovery::stepsRedone).sum();
+        return recovery.stepsRedone();
     }
 
-    /**
-     * Returns the job's name.
-     *
-     * @return the name
-     */
+    /** Returns the job's name. @return the name */
     public String job() {
-        return job;
+        return trained.job();
     }
 
-    /**
-     * Returns the model that was trained.
-     *
-     * @return the spec
-     */
+    /** Returns the model that was trained. @return the spec */
     public ModelSpec model() {
-        return model;
+        return trained.spec();
     }
 
-    /**
-     * Returns the feature columns the model takes, in order.
-     *
-     * @return the selection (with the label it was trained on)
-     */
+    /** Returns the feature columns the model takes, in order.
+     *  @return the selection (with the label it was trained on) */
     public ColumnSelection columns() {
-        return features;
+        return trained.features();
     }
 
-    /**
-     * Returns the trained parameters, flat, in the whole model's order.
-     *
-     * @return a copy
-     */
+    /** Returns the trained parameters, flat, in the whole model's order. @return a copy */
     public float[] parameters() {
-        return parameters.clone();
+        return trained.parameterArray().clone();
     }
 
     /**
@@ -201,16 +160,12 @@ public final class TrainResult implements Serializable {
      * @return the steps
      */
     public List<StepMetrics> steps() {
-        return List.copyOf(steps);
+        return List.copyOf(history.stepList());
     }
 
-    /**
-     * Returns the metrics of every epoch this job completed, in order.
-     *
-     * @return the epochs
-     */
+    /** Returns the metrics of every epoch this job completed, in order. @return the epochs */
     public List<EpochMetrics> epochs() {
-        return List.copyOf(epochs);
+        return List.copyOf(history.epochList());
     }
 
     /**
@@ -220,61 +175,41 @@ public final class TrainResult implements Serializable {
      *     classes or without validation rows
      */
     public RegressionMetrics validationRegression() {
-        return MetricTables.lastRegression(epochs);
+        return history.validationRegression();
     }
 
-    /**
-     * Returns who the workers were: rank, pid, host.
-     *
-     * @return the workers, by rank
-     */
+    /** Returns who the workers were: rank, pid, host. @return the workers, by rank */
     public List<WorkerInfo> workers() {
-        return List.copyOf(workers);
+        return List.copyOf(history.workerList());
     }
 
-    /**
-     * Returns the global step count at the end, checkpointed steps before a resume included.
-     *
-     * @return the steps
-     */
+    /** Returns the global step count at the end, checkpointed steps before a resume included.
+     *  @return the steps */
     public long globalSteps() {
-        return globalSteps;
+        return history.globalSteps();
     }
 
-    /**
-     * Returns the checkpoint step this job resumed from.
-     *
-     * @return the step, or -1 when it started afresh
-     */
+    /** Returns the checkpoint step this job resumed from.
+     *  @return the step, or -1 when it started afresh */
     public long resumedFromStep() {
-        return resumedFromStep;
+        return history.resumedFromStep();
     }
 
-    /**
-     * Tells whether the job was stopped before its last epoch ({@link TrainJob#stop()}).
-     *
-     * @return {@code true} when stopped early
-     */
+    /** Tells whether the job was stopped before its last epoch ({@link TrainJob#stop()}).
+     *  @return {@code true} when stopped early */
     public boolean stopped() {
-        return stopped;
+        return history.stopped();
     }
 
-    /**
-     * Returns the job's wall time, from its start in the kernel to its result.
-     *
-     * @return seconds
-     */
+    /** Returns the job's wall time, from its start in the kernel to its result.
+     *  @return seconds */
     public double wallSeconds() {
-        return wallSeconds;
+        return history.wallSeconds();
     }
 
-    /**
-     * Returns the last step's loss.
-     *
-     * @return the loss, NaN when no step ran
-     */
+    /** Returns the last step's loss. @return the loss, NaN when no step ran */
     public float finalLoss() {
-        return steps.isEmpty() ? Float.NaN : steps.get(steps.size() - 1).loss();
+        return history.finalLoss();
     }
 
     /**
@@ -286,9 +221,7 @@ public final class TrainResult implements Serializable {
      * @throws dev.dml.DmlException when a feature column is missing or not numeric
      */
     public float[][] scores(Table table) {
-        try (ModelStage r = openReplica()) {
-            return Predictions.scores(r, table, features.featuresOnly());
-        }
+        return trained.scores(table);
     }
 
     /**
@@ -298,9 +231,7 @@ public final class TrainResult implements Serializable {
      * @return one class per row
      */
     public int[] predictClasses(Table table) {
-        try (ModelStage r = openReplica()) {
-            return Predictions.classes(r, table, features.featuresOnly());
-        }
+        return trained.predictClasses(table);
     }
 
     /**
@@ -312,12 +243,7 @@ public final class TrainResult implements Serializable {
      * @return one value per row
      */
     public float[] probabilities(Table table, int output) {
-        float[][] p = scores(table);
-        float[] out = new float[p.length];
-        for (int i = 0; i < p.length; i++) {
-            out[i] = p[i][output];
-        }
-        return out;
+        return trained.probabilities(table, output);
     }
 
     /**
@@ -339,7 +265,7 @@ public final class TrainResult implements Serializable {
      * @return the names, empty for a numeric label
      */
     public List<String> classNames() {
-        return features.classNames();
+        return trained.features().classNames();
     }
 
     /**
@@ -349,7 +275,7 @@ public final class TrainResult implements Serializable {
      * @return a new table, one row per step kept (see {@link #steps()})
      */
     public Table metrics() {
-        return MetricTables.steps(job, steps);
+        return history.stepTable(trained.job());
     }
 
     /**
@@ -360,7 +286,7 @@ public final class TrainResult implements Serializable {
      * @return a new table, one row per epoch
      */
     public Table epochMetrics() {
-        return MetricTables.epochs(job, epochs);
+        return history.epochTable(trained.job());
     }
 
     /**
@@ -373,9 +299,7 @@ public final class TrainResult implements Serializable {
      * @return a new DJL model, owned by the caller
      */
     public Model openModel() {
-        try (ModelStage whole = openReplica()) {
-            return ModelExport.openDjlModel(whole);
-        }
+        return trained.openModel();
     }
 
     /**
@@ -385,14 +309,7 @@ public final class TrainResult implements Serializable {
      * @return the replica, owned by the caller
      */
     public ModelStage openReplica() {
-        ModelStage r = ModelStage.openWhole(model, optimizer, job + "/result");
-        try {
-            r.setParameters(parameters);
-            return r;
-        } catch (RuntimeException e) {
-            r.close();
-            throw e;
-        }
+        return trained.openReplica();
     }
 
     /**
@@ -433,6 +350,17 @@ public final class TrainResult implements Serializable {
      */
     public static TrainResult open(String runId) {
         return RunFolders.openModel(RunFolders.defaultStore(), runId);
+    }
+
+    private void writeObject(ObjectOutputStream out) throws IOException {
+        ResultSerialForm.write(trained, history, recovery, out);
+    }
+
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+        TrainResult r = ResultSerialForm.read(in);
+        trained = r.trained;
+        history = r.history;
+        recovery = r.recovery;
     }
 
     @Override

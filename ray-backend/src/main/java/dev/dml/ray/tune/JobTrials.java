@@ -10,7 +10,6 @@ import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
 import dev.dml.tune.Trial;
 import dev.dml.tune.TrialLauncher;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -61,26 +60,6 @@ final class JobTrials implements TrialLauncher {
     }
 
     private static Running running(TrainJob job) {
-        return new Running() {
-            @Override
-            public boolean awaitEnd(Duration timeout) throws InterruptedException {
-                return job.awaitEnd(timeout);
-            }
-
-            @Override
-            public void stop() {
-                job.stop();
-            }
-
-            @Override
-            public Object result() {
-                return job.await();
-            }
-
-            @Override
-            public boolean stopped() {
-                return job.await().stopped();
-            }
-        };
+        return Running.of(job::awaitEnd, job::stop, job::await, () -> job.await().stopped());
     }
 }

@@ -45,24 +45,56 @@ class DriverChannelTest {
         return new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
     }
 
-    @Test
-    void framesRoundTripWithAndWithoutTextAndPayload() throws Exception {
+    /** A test on two connected channels: {@code a} accepted, {@code b} connecting. */
+    private interface OnChannels {
+        void run(DriverChannel a, DriverChannel b, Socket connecting) throws Exception;
+    }
+
+    /** Runs a test on two connected channels on loopback, and closes them. */
+    private static void withChannels(OnChannels test) throws Exception {
         try (ServerSocket server = loopback()) {
             Socket[] s = pair(server);
             try (DriverChannel a = new DriverChannel(s[0]);
                     DriverChannel b = new DriverChannel(s[1])) {
-                b.send(new Message(Kind.HELLO, 42, "token", null));
-                b.send(new Message(Kind.RESULT, 7, null, new byte[] {1, 2, 3}));
-                Message hello = a.receive(DriverChannel.MAX_HELLO_FRAME);
-                assertEquals(Kind.HELLO, hello.kind());
-                assertEquals(42, hello.id());
-                assertEquals("token", hello.text());
-                assertNull(hello.payload());
-                Message result = a.receive();
-                assertEquals(7, result.id());
-                assertArrayEquals(new byte[] {1, 2, 3}, result.payload());
+                test.run(a, b, s[1]);
             }
         }
+    }
+
+    /** The kernel's side of a driver's start, on its own thread, as the launcher runs it. */
+    private static CompletableFuture<DriverLauncher.Handshake> handshake(ServerSocket server,
+            Process child, Path log) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return DriverLauncher.handshake(server, child, "right-token",
+                        Duration.ofSeconds(60), log);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** Says what the driver {@code child} says when it starts: its token, then ready. */
+    private static void startAsTheDriver(Socket s, Process child) throws IOException {
+        DriverChannel driver = new DriverChannel(s);
+        driver.send(new Message(Kind.HELLO, child.pid(), "right-token", null));
+        driver.send(new Message(Kind.READY, 0, "local", null));
+    }
+
+    @Test
+    void framesRoundTripWithAndWithoutTextAndPayload() throws Exception {
+        withChannels((a, b, connecting) -> {
+            b.send(new Message(Kind.HELLO, 42, "token", null));
+            b.send(new Message(Kind.RESULT, 7, null, new byte[] {1, 2, 3}));
+            Message hello = a.receive(DriverChannel.MAX_HELLO_FRAME);
+            assertEquals(Kind.HELLO, hello.kind());
+            assertEquals(42, hello.id());
+            assertEquals("token", hello.text());
+            assertNull(hello.payload());
+            Message result = a.receive();
+            assertEquals(7, result.id());
+            assertArrayEquals(new byte[] {1, 2, 3}, result.payload());
+        });
     }
 
     @Test
@@ -83,19 +115,15 @@ class DriverChannelTest {
 
     @Test
     void aMalformedFrameIsRefusedAndTheNextOneStillReads() throws Exception {
-        try (ServerSocket server = loopback()) {
-            Socket[] s = pair(server);
-            try (DriverChannel a = new DriverChannel(s[0]);
-                    DriverChannel b = new DriverChannel(s[1])) {
-                DataOutputStream raw = new DataOutputStream(s[1].getOutputStream());
-                raw.writeInt(3);
-                raw.write(new byte[] {99, 0, 0}); // no such kind
-                raw.flush();
-                b.send(Kind.CANCEL, 5, null);
-                assertThrows(DriverChannel.MalformedFrame.class, a::receive);
-                assertEquals(Kind.CANCEL, a.receive().kind());
-            }
-        }
+        withChannels((a, b, connecting) -> {
+            DataOutputStream raw = new DataOutputStream(connecting.getOutputStream());
+            raw.writeInt(3);
+            raw.write(new byte[] {99, 0, 0}); // no such kind
+            raw.flush();
+            b.send(Kind.CANCEL, 5, null);
+            assertThrows(DriverChannel.MalformedFrame.class, a::receive);
+            assertEquals(Kind.CANCEL, a.receive().kind());
+        });
     }
 
     @Test
@@ -110,28 +138,24 @@ class DriverChannelTest {
         byte[] bytes = DriverChannel.serialize(shards);
         long serializing = allocated() - before;
         assertTrue(serializing < size + (4 << 20), serializing + " bytes allocated");
-        try (ServerSocket server = loopback()) {
-            Socket[] s = pair(server);
-            try (DriverChannel a = new DriverChannel(s[0]);
-                    DriverChannel b = new DriverChannel(s[1])) {
-                CompletableFuture<Message> got = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return a.receive();
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                });
-                long sending = allocated();
-                b.send(new Message(Kind.REQUEST, 3, null, bytes));
-                sending = allocated() - sending;
-                assertTrue(sending < 1 << 20, sending + " bytes allocated");
-                @SuppressWarnings("unchecked")
-                List<byte[]> read = (List<byte[]>) DriverChannel.deserialize(
-                        got.get(60, TimeUnit.SECONDS).payload());
-                assertEquals(2, read.size());
-                assertArrayEquals(shards.get(1), read.get(1));
-            }
-        }
+        withChannels((a, b, connecting) -> {
+            CompletableFuture<Message> got = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return a.receive();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            long sending = allocated();
+            b.send(new Message(Kind.REQUEST, 3, null, bytes));
+            sending = allocated() - sending;
+            assertTrue(sending < 1 << 20, sending + " bytes allocated");
+            @SuppressWarnings("unchecked")
+            List<byte[]> read = (List<byte[]>) DriverChannel.deserialize(
+                    got.get(60, TimeUnit.SECONDS).payload());
+            assertEquals(2, read.size());
+            assertArrayEquals(shards.get(1), read.get(1));
+        });
     }
 
     /** The bytes this thread has allocated so far. */
@@ -159,14 +183,7 @@ class DriverChannelTest {
         Path log = Files.createTempFile("dml-handshake", ".log");
         Process child = new ProcessBuilder("sleep", "120").start();
         try (ServerSocket server = loopback()) {
-            CompletableFuture<DriverLauncher.Handshake> done = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return DriverLauncher.handshake(server, child, "right-token",
-                            Duration.ofSeconds(60), log);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<DriverLauncher.Handshake> done = handshake(server, child, log);
             int port = server.getLocalPort();
             // a huge length prefix, a Java serialization stream, a wrong token, a hang-up
             intrude(port, new byte[] {0x7f, (byte) 0xff, (byte) 0xff, 0x00});
@@ -178,9 +195,7 @@ class DriverChannelTest {
             }
             intrude(port, new byte[0]);
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                DriverChannel driver = new DriverChannel(s);
-                driver.send(new Message(Kind.HELLO, child.pid(), "right-token", null));
-                driver.send(new Message(Kind.READY, 0, "local", null));
+                startAsTheDriver(s, child);
                 DriverLauncher.Handshake h = done.get(30, TimeUnit.SECONDS);
                 assertEquals("local", h.address());
                 assertTrue(!Canary.read, "an intruder's bytes were deserialized");
@@ -204,19 +219,10 @@ class DriverChannelTest {
         try (ServerSocket server = loopback();
                 Socket squatter = new Socket(InetAddress.getLoopbackAddress(),
                         server.getLocalPort())) {
-            CompletableFuture<DriverLauncher.Handshake> done = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return DriverLauncher.handshake(server, child, "right-token",
-                            Duration.ofSeconds(60), log);
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<DriverLauncher.Handshake> done = handshake(server, child, log);
             Thread.sleep(300); // the squatter is accepted first
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
-                DriverChannel driver = new DriverChannel(s);
-                driver.send(new Message(Kind.HELLO, child.pid(), "right-token", null));
-                driver.send(new Message(Kind.READY, 0, "local", null));
+                startAsTheDriver(s, child);
                 DriverLauncher.Handshake h = done.get(10, TimeUnit.SECONDS);
                 assertEquals("local", h.address());
                 squatter.setSoTimeout(5000);

@@ -38,9 +38,10 @@ class JobJvmsTest {
         String flags = javaFlags(JobJvms.driverHeap(List.of("-Xmx128m")), "-Xmx128m");
         assertTrue(flags.matches("(?s).*UseSerialGC\\s+=\\s+true\\s.*"), flags);
         assertTrue(flags.matches("(?s).*InitialHeapSize\\s+=\\s+33554432\\s.*"), flags);
+        assertTrue(flags.matches("(?s).*AlwaysPreTouch\\s+=\\s+true\\s.*"), flags);
         // the user's collector replaces ours: two would stop the JVM starting
         List<String> g1 = JobJvms.driverHeap(List.of("-XX:+UseG1GC"));
-        assertEquals(List.of(JobJvms.DRIVER_INITIAL_HEAP), g1);
+        assertEquals(List.of(JobJvms.DRIVER_INITIAL_HEAP, "-XX:+AlwaysPreTouch"), g1);
         flags = javaFlags(g1, "-XX:+UseG1GC");
         assertTrue(flags.matches("(?s).*UseG1GC\\s+=\\s+true\\s.*"), flags);
     }

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
-import dev.dml.Vocabulary;
-import dev.dml.events.JobNotice;
 import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
@@ -20,6 +18,7 @@ import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.RecordedEvents;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
@@ -31,7 +30,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -82,22 +80,6 @@ class MultiNodeIT extends NamespacedRay {
         return out;
     }
 
-    /** Records steps and notices, as the notebook's live plot would. */
-    static final class Recorder implements TrainingListener {
-        final List<StepMetrics> steps = new CopyOnWriteArrayList<>();
-        final List<String> notices = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onStep(StepMetrics s) {
-            steps.add(s);
-        }
-
-        @Override
-        public void onNotice(JobNotice n) {
-            notices.add(Vocabulary.NOTEBOOK.render(n.template()));
-        }
-    }
-
     @Test
     @Order(1)
     void actorsOnEveryNodeLoadDmlWithoutSeeingTheKernelsJars() {
@@ -119,7 +101,7 @@ class MultiNodeIT extends NamespacedRay {
     @Test
     @Order(2)
     void spreadWorkersRunOnDistinctNodesAndTheirAllReduceCrossesThem() {
-        Recorder rec = new Recorder();
+        RecordedEvents rec = new RecordedEvents();
         TrainResult r = Dml.start(TrainSpec.builder().setTable(SyntheticFraud.generate(4_000, 3))
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 32)
                 .optEpochs(1).optWorkers(2).optName("spread").addListener(rec)
@@ -134,7 +116,7 @@ class MultiNodeIT extends NamespacedRay {
         }
     }
 
-    private static TrainSpecBuilder fashion(String name, int epochs, Recorder rec) {
+    private static TrainSpecBuilder fashion(String name, int epochs, RecordedEvents rec) {
         return TrainSpec.builder().setTable(train.toTable()).setColumns(FashionMnist.selection())
                 .setModel(ModelSpec.Family.MLP, 128).optOptimizer(OptimizerSpec.adam(1e-3f))
                 .optEpochs(epochs).optBatchSize(64).optWorkers(2).optReportEvery(20)
@@ -151,13 +133,13 @@ class MultiNodeIT extends NamespacedRay {
     void fashionMnistOnTwoNodesTrainsAsWellAsOnOne() {
         train = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TRAIN, 10_000);
         test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST, 2_000);
-        Recorder two = new Recorder();
+        RecordedEvents two = new RecordedEvents();
         acrossNodes = Dml.start(fashion("fashion", 1, two)
                 .opt(TrainOptions.PLACEMENT, Placement.SPREAD)
                 .optCheckpoints(kernelDir, 26).build(), driver).await(WAIT);
         firstNodes = ips(acrossNodes.workers());
         assertEquals(nodeIps(), firstNodes, "the workers ran on distinct nodes");
-        TrainResult oneNode = Dml.start(fashion("one-node", 1, new Recorder())
+        TrainResult oneNode = Dml.start(fashion("one-node", 1, new RecordedEvents())
                 .optCpusPerWorker(0.5).opt(TrainOptions.PLACEMENT, Placement.PACK).build(), driver)
                 .await(WAIT);
         assertEquals(1, ips(oneNode.workers()).size(), "pack: both workers on one node");
@@ -173,12 +155,12 @@ class MultiNodeIT extends NamespacedRay {
     @Tag("slow")
     void theSharedStoreNeedsAFolderEveryNodeSees() {
         DmlException e = assertThrows(DmlException.class, () -> Dml.start(
-                fashion("unshared", 1, new Recorder()).optCheckpoints(kernelDir, 26)
+                fashion("unshared", 1, new RecordedEvents()).optCheckpoints(kernelDir, 26)
                         .opt(TrainOptions.CHECKPOINT_STORE, CheckpointWriter.SHARED).build(),
                         driver)
                 .await(WAIT));
         assertTrue(e.what().contains("is not shared with every worker"), e.what());
-        TrainResult r = Dml.start(fashion("shared", 1, new Recorder())
+        TrainResult r = Dml.start(fashion("shared", 1, new RecordedEvents())
                 .optCheckpoints(nodes.shared(), 26)
                 .opt(TrainOptions.CHECKPOINT_STORE, CheckpointWriter.SHARED)
                 .opt(TrainOptions.PLACEMENT, Placement.SPREAD).build(), driver).await(WAIT);
@@ -194,7 +176,7 @@ class MultiNodeIT extends NamespacedRay {
         }
         nodes.addNode();
         nodes.addNode();
-        Recorder rec = new Recorder();
+        RecordedEvents rec = new RecordedEvents();
         TrainResult resumed = Dml.start(fashion("fashion", 2, rec)
                 .opt(TrainOptions.PLACEMENT, Placement.SPREAD).optCheckpoints(kernelDir, 26)
                 .optResume(true).build(), driver).await(WAIT);
@@ -206,7 +188,7 @@ class MultiNodeIT extends NamespacedRay {
                 + acrossNodes.globalSteps() + "."), rec.notices);
         assertTrue(accuracy(resumed) >= accuracy(acrossNodes) - 0.01, "it trained on");
 
-        TrainResult shared = Dml.start(fashion("shared", 2, new Recorder())
+        TrainResult shared = Dml.start(fashion("shared", 2, new RecordedEvents())
                 .optCheckpoints(nodes.shared(), 26)
                 .opt(TrainOptions.CHECKPOINT_STORE, CheckpointWriter.SHARED)
                 .optResume(true).build(), driver).await(WAIT);
@@ -218,7 +200,7 @@ class MultiNodeIT extends NamespacedRay {
     @Order(6)
     @Tag("slow")
     void fourWorkersOnTwoNodesReduceInsideEachNodeThenAcross() {
-        Recorder rec = new Recorder();
+        RecordedEvents rec = new RecordedEvents();
         TrainResult r = Dml.start(TrainSpec.builder().setTable(SyntheticFraud.generate(8_000, 4))
                 .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 32)
                 .optEpochs(1).optWorkers(4).optCpusPerWorker(0.5).optName("hierarchical")

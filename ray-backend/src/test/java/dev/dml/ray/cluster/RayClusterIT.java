@@ -67,20 +67,6 @@ class RayClusterIT {
         }
     }
 
-    private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
-    private static void awaitDead(List<Long> pids, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline && pids.stream().anyMatch(RayClusterIT::alive)) {
-            Thread.sleep(100);
-        }
-        for (long pid : pids) {
-            assertFalse(alive(pid), "process " + pid + " still runs after " + timeout);
-        }
-    }
-
     @Test
     @Order(1)
     void theKernelSideHasNoRayAndTheHeadIsOurs() {
@@ -91,6 +77,8 @@ class RayClusterIT {
         assertTrue(cluster.address().matches(".+:\\d+"), cluster.address());
         ClusterAddress.parse(cluster.address(), "test").probe(Duration.ofSeconds(5));
         assertTrue(driver.isAlive());
+        // a control process: the serial collector in a small heap (JobJvms.driverHeap)
+        assertEquals("Copy,MarkSweepCompact", driver.call(new DriverHeapProbe()));
     }
 
     @Test
@@ -176,7 +164,7 @@ class RayClusterIT {
         assertTrue(e.getCause() instanceof DmlException, String.valueOf(e.getCause()));
         assertTrue(e.getCause().getMessage().contains("exited with code 137"),
                 e.getCause().getMessage());
-        awaitDead(r.actorPids, Duration.ofSeconds(60));
+        ProcessChecks.awaitDead(r.actorPids, Duration.ofSeconds(60), "process");
         doomed.close();
         assertFalse(cluster.drivers().contains(doomed));
         assertTrue(driver.call(new TestTasks.Echo("still")).startsWith("still@"));
@@ -195,7 +183,7 @@ class RayClusterIT {
 
         cluster.close();
 
-        awaitDead(ours, Duration.ofSeconds(30));
+        ProcessChecks.awaitDead(ours, Duration.ofSeconds(30), "process");
         assertFalse(Files.exists(temp), "temp dir left: " + temp);
         assertFalse(driver.isAlive());
         for (ProcessHandle h : theirs) {
@@ -206,6 +194,6 @@ class RayClusterIT {
         List<Long> bystanderPids = new ArrayList<>();
         bystander.headProcesses().forEach(h -> bystanderPids.add(h.pid()));
         bystander.close();
-        awaitDead(bystanderPids, Duration.ofSeconds(30));
+        ProcessChecks.awaitDead(bystanderPids, Duration.ofSeconds(30), "process");
     }
 }

@@ -8,7 +8,6 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.Dml;
 import dev.dml.ray.data.ColumnSelection;
-import dev.dml.ray.data.DataFileFixtures;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.data.S3ProxyServer;
@@ -49,14 +48,8 @@ class S3NodesIT extends NamespacedRay {
         open(2, "S3NodesIT");
         dir = Files.createTempDirectory("dml-s3-nodes-");
         shared = Files.createDirectories(nodes.shared().resolve("cancer"));
-        Path a = DataFileFixtures.write("breast_cancer.csv", shared.resolve("a.parquet"), 100,
-                "snappy", 1);
-        Path b = DataFileFixtures.write("breast_cancer.csv", shared.resolve("b.parquet"), 100,
-                "zstd", 1);
-        s3 = S3ProxyServer.start(Files.createDirectories(dir.resolve("s3")),
-                InetAddress.getByName(HostNetwork.HEAD_IP));
-        s3.useItsCredentials();
-        s3.upload("train", a.toString(), "cancer/a.parquet", b.toString(), "cancer/b.parquet");
+        s3 = S3ProxyServer.withCancerHalves(Files.createDirectories(dir.resolve("s3")),
+                InetAddress.getByName(HostNetwork.HEAD_IP), shared);
     }
 
     @AfterAll

@@ -16,33 +16,41 @@ final class TestTasks {
 
     private TestTasks() {}
 
-    /** Returns its text and the driver's pid. */
-    static final class Echo implements DriverTask<String> {
+    /**
+     * A task of one argument, which it keeps for {@link #run}. Its subclasses travel to a
+     * driver of the same build, so they keep the serial version Java derives.
+     */
+    private abstract static class WithArgument<A extends Serializable>
+            implements DriverTask<String> {
         private static final long serialVersionUID = 1L;
-        private final String text;
+        final A argument;
 
+        WithArgument(A argument) {
+            this.argument = argument;
+        }
+    }
+
+    /** Returns its text and the driver's pid. */
+    static final class Echo extends WithArgument<String> {
         Echo(String text) {
-            this.text = text;
+            super(text);
         }
 
         @Override
         public String run(DriverContext context) {
-            return text + "@" + ProcessHandle.current().pid() + "@" + context.address();
+            return argument + "@" + ProcessHandle.current().pid() + "@" + context.address();
         }
     }
 
     /** Emits its step numbers as events, one unserializable one among them, then returns. */
-    static final class Countdown implements DriverTask<String> {
-        private static final long serialVersionUID = 1L;
-        private final int steps;
-
+    static final class Countdown extends WithArgument<Integer> {
         Countdown(int steps) {
-            this.steps = steps;
+            super(steps);
         }
 
         @Override
         public String run(DriverContext context) {
-            for (int i = 1; i <= steps; i++) {
+            for (int i = 1; i <= argument; i++) {
                 context.emit(i);
                 if (i == 2) {
                     context.emit(new java.util.ArrayList<>(List.of(new Object())));
@@ -52,36 +60,30 @@ final class TestTasks {
         }
     }
 
-    /** Throws a DmlException (with a hint) or a plain exception. */
-    static final class Fail implements DriverTask<String> {
-        private static final long serialVersionUID = 1L;
-        private final boolean dml;
-
+    /** Throws a DmlException (with a hint) when its argument is true, else a plain exception. */
+    static final class Fail extends WithArgument<Boolean> {
         Fail(boolean dml) {
-            this.dml = dml;
+            super(dml);
         }
 
         @Override
         public String run(DriverContext context) {
-            if (dml) {
+            if (argument) {
                 throw new DmlException("Nothing to train.", "Load a dataset first.");
             }
             throw new IllegalStateException("boom");
         }
     }
 
-    /** Sleeps, interruptibly. */
-    static final class Sleep implements DriverTask<String> {
-        private static final long serialVersionUID = 1L;
-        private final long millis;
-
+    /** Sleeps its argument's milliseconds, interruptibly. */
+    static final class Sleep extends WithArgument<Long> {
         Sleep(long millis) {
-            this.millis = millis;
+            super(millis);
         }
 
         @Override
         public String run(DriverContext context) throws InterruptedException {
-            Thread.sleep(millis);
+            Thread.sleep(argument);
             return "slept";
         }
     }

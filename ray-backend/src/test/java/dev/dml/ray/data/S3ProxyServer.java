@@ -101,6 +101,29 @@ public final class S3ProxyServer implements AutoCloseable {
         fail("S3Proxy did not listen on " + port + " within 60 s");
     }
 
+    /**
+     * Starts a server that holds the breast cancer table in two Parquet halves of 100 rows a
+     * group, {@code cancer/a.parquet} (snappy) and {@code cancer/b.parquet} (zstd), in bucket
+     * {@code train}; this JVM signs as its identity.
+     *
+     * @param dir a folder of its own for its data, properties and log
+     * @param host the address it listens on
+     * @param local where the halves are written first, as {@code a.parquet} and {@code
+     *     b.parquet}
+     * @return the server
+     */
+    public static S3ProxyServer withCancerHalves(Path dir, InetAddress host, Path local)
+            throws Exception {
+        Path a = DataFileFixtures.write("breast_cancer.csv", local.resolve("a.parquet"), 100,
+                "snappy", 1);
+        Path b = DataFileFixtures.write("breast_cancer.csv", local.resolve("b.parquet"), 100,
+                "zstd", 1);
+        S3ProxyServer s3 = start(dir, host);
+        s3.useItsCredentials();
+        s3.upload("train", a.toString(), "cancer/a.parquet", b.toString(), "cancer/b.parquet");
+        return s3;
+    }
+
     /** @return its URL, {@code http://HOST:PORT} */
     public String endpoint() {
         return "http://" + host.getHostAddress() + ":" + port;

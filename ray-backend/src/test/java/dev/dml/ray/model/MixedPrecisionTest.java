@@ -20,8 +20,24 @@ import org.junit.jupiter.api.Test;
  */
 class MixedPrecisionTest extends OnPyTorch {
 
+    /** The small MLP most loss-scale tests train: 8 features, 3 classes, 16 hidden. */
+    private static final ModelSpec SMALL = ModelSpec.mlp(8, 3, 16);
+
     private static ModelStage open(ModelSpec spec, OptimizerSpec opt, Precision p) {
         return ModelStage.open(spec, opt, 0, spec.layerCount(), "t/" + p, Device.cpu(), p);
+    }
+
+    /** {@link #SMALL} with Adam, in fp16. */
+    private static ModelStage openSmallFp16() {
+        return open(SMALL, OptimizerSpec.adam(0.01f), Precision.FP16);
+    }
+
+    /** Trains {@code m} for {@code n} steps on the same batch. */
+    private static void steps(ModelStage m, NDArray x, NDArray y, int n) {
+        for (int i = 0; i < n; i++) {
+            m.trainBatch(x, y);
+            m.step();
+        }
     }
 
     /** Two classes: whether the first two features add up to more than zero. */
@@ -165,12 +181,10 @@ class MixedPrecisionTest extends OnPyTorch {
 
     @Test
     void fp16StepsDoNotLeakArrays() {
-        ModelSpec spec = ModelSpec.mlp(8, 3, 16);
         NDArray x = features(32, 8, 16);
         NDArray y = classes(32, 3, 17);
-        try (ModelStage m = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
-            m.trainBatch(x, y);
-            m.step();
+        try (ModelStage m = openSmallFp16()) {
+            steps(m, x, y, 1);
             int before = m.manager().getManagedArrays().size();
             for (int i = 0; i < 5; i++) {
                 m.trainBatch(x, y);
@@ -193,12 +207,11 @@ class MixedPrecisionTest extends OnPyTorch {
 
     @Test
     void fp16UnscalesTheGradientsBeforeTheUpdate() {
-        ModelSpec spec = ModelSpec.mlp(8, 3, 16);
         NDArray x = features(32, 8, 8);
         NDArray y = classes(32, 3, 9);
         OptimizerSpec sgd = OptimizerSpec.sgd(1f, 0f); // an update of exactly -gradient
-        try (ModelStage fp32 = open(spec, sgd, Precision.FP32);
-                ModelStage fp16 = open(spec, sgd, Precision.FP16)) {
+        try (ModelStage fp32 = open(SMALL, sgd, Precision.FP32);
+                ModelStage fp16 = open(SMALL, sgd, Precision.FP16)) {
             fp32.trainBatch(x, y);
             fp16.trainBatch(x, y);
             float[] g = fp32.gradients();
@@ -223,10 +236,9 @@ class MixedPrecisionTest extends OnPyTorch {
 
     @Test
     void fp16SkipsAStepWhoseGradientsOverflowedAndHalvesTheScale() {
-        ModelSpec spec = ModelSpec.mlp(8, 3, 16);
         NDArray x = features(32, 8, 10);
         NDArray y = classes(32, 3, 11);
-        try (ModelStage m = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
+        try (ModelStage m = openSmallFp16()) {
             m.trainBatch(x, y);
             poison(m, m.parameterCount() / 2, Float.POSITIVE_INFINITY);
             float[] before = m.parameters();
@@ -235,8 +247,7 @@ class MixedPrecisionTest extends OnPyTorch {
             assertEquals(0, m.steps());
             assertEquals(1, m.skippedSteps());
             assertEquals(LossScale.INITIAL / 2, m.lossScale().scale());
-            m.trainBatch(x, y);
-            m.step();
+            steps(m, x, y, 1);
             assertEquals(1, m.steps());
             assertFalse(java.util.Arrays.equals(before, m.parameters()));
         }
@@ -244,10 +255,9 @@ class MixedPrecisionTest extends OnPyTorch {
 
     @Test
     void theScaleGrowsAfterItsIntervalOfGoodSteps() {
-        ModelSpec spec = ModelSpec.mlp(8, 3, 16);
         NDArray x = features(32, 8, 12);
         NDArray y = classes(32, 3, 13);
-        try (ModelStage m = open(spec, OptimizerSpec.adam(0.01f), Precision.FP16)) {
+        try (ModelStage m = openSmallFp16()) {
             LossScale scale = new LossScale(8f, 2);
             m.trainBatch(x, y);
             assertTrue(scale.unscale(m.buffers()));
@@ -263,36 +273,25 @@ class MixedPrecisionTest extends OnPyTorch {
 
     @Test
     void fp16ResumesExactlyWithItsLossScale() {
-        ModelSpec spec = ModelSpec.mlp(8, 3, 16);
         NDArray x = features(32, 8, 14);
         NDArray y = classes(32, 3, 15);
-        OptimizerSpec adam = OptimizerSpec.adam(0.01f);
         byte[] saved;
         float[] expected;
-        try (ModelStage m = open(spec, adam, Precision.FP16)) {
+        try (ModelStage m = openSmallFp16()) {
             m.trainBatch(x, y);
             poison(m, 0, Float.POSITIVE_INFINITY);
             m.step(); // skipped: the scale is no longer the initial one
-            for (int i = 0; i < 3; i++) {
-                m.trainBatch(x, y);
-                m.step();
-            }
+            steps(m, x, y, 3);
             saved = m.saveState();
-            for (int i = 0; i < 3; i++) {
-                m.trainBatch(x, y);
-                m.step();
-            }
+            steps(m, x, y, 3);
             expected = m.parameters();
         }
-        try (ModelStage r = open(spec, adam, Precision.FP16)) {
+        try (ModelStage r = openSmallFp16()) {
             r.loadState(saved);
             assertEquals(LossScale.INITIAL / 2, r.lossScale().scale());
             assertEquals(1, r.skippedSteps());
             assertArrayEquals(saved, r.saveState());
-            for (int i = 0; i < 3; i++) {
-                r.trainBatch(x, y);
-                r.step();
-            }
+            steps(r, x, y, 3);
             assertArrayEquals(expected, r.parameters());
         }
     }

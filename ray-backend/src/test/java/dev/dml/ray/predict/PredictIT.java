@@ -10,6 +10,7 @@ import dev.dml.events.PredictProgress;
 import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.ProcessChecks;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
@@ -62,20 +63,6 @@ class PredictIT {
         }
     }
 
-    private static void awaitDead(List<Long> pids) throws InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (System.nanoTime() < deadline && pids.stream().anyMatch(PredictIT::alive)) {
-            Thread.sleep(100);
-        }
-        for (long pid : pids) {
-            assertFalse(alive(pid), "worker " + pid + " still runs after the prediction");
-        }
-    }
-
-    private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
     @Test
     void twoWorkersGiveTheLocalPredictionsInRowOrderAndEnd() throws InterruptedException {
         // a table sorted by species: any mix-up of the shards' order changes the columns
@@ -110,7 +97,8 @@ class PredictIT {
         assertTrue(accuracy > 0.6, "Adelie alone is 0.44; got " + accuracy);
         assertEquals(2, p.workers().size());
         assertTrue(progress.get(progress.size() - 1).done());
-        awaitDead(p.workers().stream().map(w -> w.pid()).toList());
+        ProcessChecks.awaitDead(p.workers().stream().map(w -> w.pid()).toList(),
+                Duration.ofSeconds(30), "worker");
         assertTrue(driver.isAlive());
     }
 
@@ -136,7 +124,8 @@ class PredictIT {
         long pid = self[0].workers().get(1).pid();
         assertTrue(e.what().startsWith("Rank 1 (pid " + pid), e.what());
         assertFalse(e.what().contains("\n"), e.what());
-        awaitDead(self[0].workers().stream().map(w -> w.pid()).toList());
+        ProcessChecks.awaitDead(self[0].workers().stream().map(w -> w.pid()).toList(),
+                Duration.ofSeconds(30), "worker");
         assertTrue(driver.isAlive());
         Table again = Dml.predict(model).optWorkers(2).optDriver(driver).build()
                 .predict(penguins);

@@ -8,7 +8,7 @@ import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.events.PredictProgress;
 import dev.dml.ray.Dml;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
@@ -21,9 +21,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
@@ -32,6 +32,7 @@ import tech.tablesaw.api.Table;
  * TrainResult#predict} gives, for a real table with a text label and text features (penguins)
  * and a regression (diabetes). Bad input is one line.
  */
+@ExtendWith(LocalRayExtension.class)
 class PredictLocalTest {
 
     private static TrainResult penguins;
@@ -41,7 +42,6 @@ class PredictLocalTest {
 
     @BeforeAll
     static void train() throws IOException {
-        LocalRay.start();
         penguinTable = RealTables.penguins();
         penguinTable = penguinTable.dropWhere(penguinTable.numberColumn("bill_length_mm")
                 .isMissing());
@@ -56,11 +56,6 @@ class PredictLocalTest {
                         LabelKind.REGRESSION))
                 .setModel(ModelSpec.Family.MLP, 8).optEpochs(2).optBatchSize(32)
                 .optCpusPerWorker(0).optName("diabetes").build());
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
     }
 
     /** Runs the prediction's driver task in this JVM; checks it released its workers. */

@@ -20,15 +20,23 @@ import org.junit.jupiter.api.Test;
 class TcpServerLinkTest {
 
     private static final List<long[]> SHAPES = List.of(new long[] {2, 2}, new long[] {2});
+    /** The parameters the two servers start from. */
+    private static final float[] START = {1, 2, 3, 4, 5, 6};
+
+    /** Seeds both servers' states with their shards of {@link #START}. */
+    private static ShardState[] seed(ShardState[] state, ServerShards shards, long clock,
+            int workers) {
+        for (int s = 0; s < state.length; s++) {
+            state[s].seed(shards.gather(START, s), clock, workers, -1, 10_000);
+        }
+        return state;
+    }
 
     @Test
     void twoClientsPushToTwoServersAndSeeEachOthersChanges() throws Exception {
-        ShardState[] state = {new ShardState(), new ShardState()};
         ServerShards shards = ServerShards.of(SHAPES, 2);
-        float[] start = {1, 2, 3, 4, 5, 6};
-        for (int s = 0; s < 2; s++) {
-            state[s].seed(shards.gather(start, s), 0, 2, -1, 10_000);
-        }
+        ShardState[] state = seed(new ShardState[] {new ShardState(), new ShardState()},
+                shards, 0, 2);
         try (TcpShardServer a = new TcpShardServer(state[0], 7, "127.0.0.1");
                 TcpShardServer b = new TcpShardServer(state[1], 7, "127.0.0.1");
                 TcpServerLink c0 = new TcpServerLink(List.of(a.address(), b.address()), 7,
@@ -58,21 +66,16 @@ class TcpServerLinkTest {
      */
     @Test
     void aRefusedPushLeavesTheLinkInStepForTheNextRequest() throws Exception {
-        ShardState[] state = {new ShardState(), new ShardState()};
         ServerShards shards = ServerShards.of(SHAPES, 2);
-        float[] start = {1, 2, 3, 4, 5, 6};
-        for (int s = 0; s < 2; s++) {
-            state[s].seed(shards.gather(start, s), 0, 1, -1, 10_000);
-        }
+        ShardState[] state = seed(new ShardState[] {new ShardState(), new ShardState()},
+                shards, 0, 1);
         try (TcpShardServer a = new TcpShardServer(state[0], 7, "127.0.0.1");
                 TcpShardServer b = new TcpShardServer(state[1], 7, "127.0.0.1");
                 TcpServerLink c = new TcpServerLink(List.of(a.address(), b.address()), 7,
                         shards, 0)) {
             state[0].abort("rank 1 was lost");
             assertThrows(DmlException.class, () -> c.pushPull(1, new float[6]));
-            for (int s = 0; s < 2; s++) {
-                state[s].seed(shards.gather(start, s), 1, 1, -1, 10_000);
-            }
+            seed(state, shards, 1, 1);
             assertArrayEquals(new float[] {1, 2, 3, 4, 5, 7},
                     c.pushPull(2, new float[] {0, 0, 0, 0, 0, 1}));
             assertArrayEquals(new float[] {1, 2, 3, 4, 5, 7}, c.pull());

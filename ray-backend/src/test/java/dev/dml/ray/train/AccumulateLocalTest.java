@@ -8,14 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
 import dev.dml.options.TrainOptions;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.OptimizerSpec;
-import java.io.IOException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
@@ -25,19 +23,10 @@ import tech.tablesaw.api.Table;
  * the direct links: two workers still equal one worker on the concatenated batches, and two
  * workers that all-reduce after the whole backward.
  */
+@ExtendWith(LocalRayExtension.class)
 class AccumulateLocalTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
-
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
 
     private static TrainSpecBuilder job(Table t, String name, int batch, int k) {
         return variant(t, name, batch, 2).optShuffle(true).opt(TrainOptions.ACCUMULATE, k);
@@ -45,10 +34,8 @@ class AccumulateLocalTest {
 
     /** The test MLP, SGD with momentum, 2 epochs, rows in their stored order. */
     private static TrainSpecBuilder variant(Table t, String name, int batch, int workers) {
-        return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
-                .setModel(TrainLocalTest.mlp(t)).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f))
-                .optEpochs(2).optBatchSize(batch).optWorkers(workers).optShuffle(false)
-                .optCpusPerWorker(0).optReportEvery(2).optName(name);
+        return TrainLocalTest.fraudJob(t, OptimizerSpec.sgd(0.05f, 0.9f), 2, batch)
+                .optWorkers(workers).optShuffle(false).optReportEvery(2).optName(name);
     }
 
     @Test

@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.events.StepMetrics;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.IOException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Convergence through parameter servers on a real table, in Ray's LOCAL mode: 2 workers train
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * the held-out accuracy of the synchronous one within {@link #MARGIN}
  * ({@link FashionMnistSlices}: a constant class scores about 0.1).
  */
+@ExtendWith(LocalRayExtension.class)
 class AsyncFashionMnistTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
@@ -31,12 +32,6 @@ class AsyncFashionMnistTest {
     @BeforeAll
     static void startRay() throws IOException {
         FashionMnistSlices.train();
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
     }
 
     /** The held-out accuracy of one job, and the bytes its workers sent. */

@@ -3,23 +3,14 @@ package dev.dml.ray.train;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.Vocabulary;
 import dev.dml.cost.Pricing;
 import dev.dml.events.JobCost;
-import dev.dml.events.JobNotice;
-import dev.dml.events.ProgressListener;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.ClusterPricing;
-import dev.dml.ray.cluster.ClusterSpec;
-import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +22,7 @@ import tech.tablesaw.api.Table;
  * checkpoints and stops before its cost passes the budget, by at most one step's cost, says so,
  * and a resumed run with a new budget goes on from that checkpoint.
  */
-class BudgetIT {
+class BudgetIT extends LocalClusterTests {
 
     /** More epochs than either budget buys, at any step time (direct links make steps fast). */
     private static final int EPOCHS = 5000;
@@ -39,41 +30,17 @@ class BudgetIT {
 
     private static final double USD_PER_HOUR = 36;
     private static final Table FRAUD = SyntheticFraud.generate(5_000, 11);
-    private static RayCluster cluster;
-    private static DriverProcess driver;
 
     @TempDir
     static Path dir;
 
     @BeforeAll
-    static void open() {
-        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
-        driver = cluster.openDriver();
+    static void setThePrice() {
         driver.call(new ClusterPricing(Pricing.NONE.withRate(USD_PER_HOUR)));
     }
 
-    @AfterAll
-    static void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
     /** What the cell's live plot would get: the job's dollars and its notices. */
-    static final class Costs implements ProgressListener {
-        final List<JobCost> costs = new CopyOnWriteArrayList<>();
-        final List<String> notices = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onCost(JobCost c) {
-            costs.add(c);
-        }
-
-        @Override
-        public void onNotice(JobNotice n) {
-            notices.add(Vocabulary.NOTEBOOK.render(n.template()));
-        }
-
+    static final class Costs extends RecordedEvents {
         /** The cost when the last step ended: the first figure sent at that step. */
         JobCost atStep(long step) {
             return costs.stream().filter(c -> c.step() == step).findFirst().orElseThrow();

@@ -9,48 +9,30 @@ import dev.dml.events.JobCost;
 import dev.dml.events.JobNotice;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.ClusterPricing;
-import dev.dml.ray.collective.LocalRay;
-import dev.dml.ray.data.SyntheticFraud;
-import dev.dml.ray.model.OptimizerSpec;
-import java.io.IOException;
+import dev.dml.ray.collective.LocalRayExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import tech.tablesaw.api.Table;
 
 /**
  * A job priced at $36 an hour (a cent a second) on Ray's LOCAL mode, with a budget of a few
  * cents: it checkpoints and stops before its cost passes the budget, overshooting by at most
  * one step's cost, says why, and {@code --resume} with a new budget goes on from there.
  */
+@ExtendWith(LocalRayExtension.class)
 class BudgetJobsTest {
 
-    private static final Table TABLE = SyntheticFraud.generate(600, 9);
     private static final double USD_PER_HOUR = 36;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
-
     private TrainSpec job(double budget, boolean resume) {
-        return TrainSpec.builder().setTable(TABLE).setColumns(SyntheticFraud.selection())
-                .setModel(TrainLocalTest.mlp(TABLE)).optOptimizer(OptimizerSpec.adam(5e-3f))
-                .optEpochs(5000).optBatchSize(32).optWorkers(2).optCpusPerWorker(0)
-                .optReportEvery(1).optName("fraud").optCheckpoints(dir, 1000)
-                .optResume(resume).opt(TrainOptions.BUDGET, budget).build();
+        return CheckpointJobsTest.job(5000, dir, 1000).optResume(resume)
+                .opt(TrainOptions.BUDGET, budget).build();
     }
 
     private static TrainResult run(TrainSpec spec, FakeDriverContext ctx) throws Exception {

@@ -12,7 +12,7 @@ import dev.dml.Vocabulary;
 import dev.dml.events.JobNotice;
 import dev.dml.events.StepMetrics;
 import dev.dml.options.TrainOptions;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
@@ -21,9 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 
@@ -33,6 +32,7 @@ import tech.tablesaw.api.Table;
  * model's state and says when it finds nothing, and a failed write is reported, not fatal
  * (unless asked). 600 rows, 2 workers, batch 32: 9 steps an epoch.
  */
+@ExtendWith(LocalRayExtension.class)
 class CheckpointJobsTest {
 
     private static final Table TABLE = SyntheticFraud.generate(600, 9);
@@ -40,21 +40,10 @@ class CheckpointJobsTest {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
-
-    private static TrainSpecBuilder job(int epochs, Path ck, int every) {
-        return TrainSpec.builder().setTable(TABLE).setColumns(SyntheticFraud.selection())
-                .setModel(TrainLocalTest.mlp(TABLE)).optOptimizer(OptimizerSpec.adam(5e-3f))
-                .optEpochs(epochs).optBatchSize(32).optWorkers(2).optCpusPerWorker(0)
-                .optReportEvery(1).optName("fraud").optCheckpoints(ck, every);
+    /** A 2-worker job on the fraud table that checkpoints every {@code every} steps. */
+    static TrainSpecBuilder job(int epochs, Path ck, int every) {
+        return TrainLocalTest.fraudJob(TABLE, OptimizerSpec.adam(5e-3f), epochs, 32)
+                .optWorkers(2).optReportEvery(1).optName("fraud").optCheckpoints(ck, every);
     }
 
     private static List<String> notices(FakeDriverContext ctx) {

@@ -3,18 +3,15 @@ package dev.dml.ray.train;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.events.StepMetrics;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.RealTables;
-import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
@@ -25,27 +22,11 @@ import tech.tablesaw.api.Table;
  * 1 % also trains P5's job (an MLP 784-256-10 on 16,000 images, 375 steps, 10,000 test images)
  * to within 0.5 points of uncompressed gradients at equal steps, with Adam and with SGD.
  */
+@ExtendWith(LocalRayExtension.class)
 class CompressFashionMnistTest {
 
-    private static final Duration TIMEOUT = Duration.ofMinutes(2);
     /** Held-out accuracy uncompressed runs reach: 0.78-0.83 (see ShuffleTrainingTest). */
-    private static final double GOOD = 0.72;
-
-    private static Table train;
-    private static Table test;
-
-    @BeforeAll
-    static void startRay() throws IOException {
-        Path dir = RealTables.fashionMnistDir();
-        LocalRay.start();
-        train = FashionMnist.load(dir, FashionMnist.Split.TRAIN, 6000).toTable();
-        test = FashionMnist.load(dir, FashionMnist.Split.TEST, 2000).toTable();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
+    private static final double GOOD = FashionMnistSlices.GOOD;
 
     /** The held-out accuracy and the bytes all workers sent, of one logistic regression. */
     private static double[] run(String scheme) {
@@ -54,8 +35,9 @@ class CompressFashionMnistTest {
 
     /** The held-out accuracy and the bytes all workers sent, of one job. */
     private static double[] run(String scheme, ModelSpec.Family family, int... hidden) {
-        return run(TrainSpec.builder().setTable(train).setModel(family, hidden).optEpochs(2)
-                .optBatchSize(32).optOptimizer(OptimizerSpec.adam(1e-3f)), test, scheme,
+        return run(TrainSpec.builder().setTable(FashionMnistSlices.train())
+                .setModel(family, hidden).optEpochs(2).optBatchSize(32)
+                .optOptimizer(OptimizerSpec.adam(1e-3f)), FashionMnistSlices.test(), scheme,
                 family + "");
     }
 
@@ -66,18 +48,12 @@ class CompressFashionMnistTest {
                 .optCpusPerWorker(0).optCompress(scheme).optName("fmnist-" + what
                         .toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-") + "-"
                         + scheme.replace(':', '-')).build();
-        FakeDriverContext ctx = new FakeDriverContext();
-        TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
-        assertTrue(ctx.resources.isEmpty(), "the job left resources");
-        double acc = Metrics.accuracy(r.predictClasses(scored), labels(scored));
+        TrainResult r = RealTableJobs.run(spec);
+        double acc = FashionMnistSlices.accuracy(r, scored);
         long bytes = r.steps().stream().mapToLong(StepMetrics::allReduceBytes).sum();
         System.out.printf("%s %s: held-out accuracy %.4f, %d bytes sent%n", what, scheme, acc,
                 bytes);
         return new double[] {acc, bytes};
-    }
-
-    private static int[] labels(Table t) {
-        return t.intColumn(FashionMnist.LABEL).asIntArray();
     }
 
     @Test
@@ -85,7 +61,7 @@ class CompressFashionMnistTest {
         double[] none = run("none");
         double[] int8 = run("int8");
         double[] topk = run("topk:0.01");
-        double constant = Metrics.accuracy(new int[test.rowCount()], labels(test));
+        double constant = FashionMnistSlices.constantAccuracy();
         assertTrue(constant < GOOD, "a constant predictor scores " + constant);
         assertTrue(none[0] >= GOOD, "uncompressed " + none[0]);
         assertTrue(int8[0] >= GOOD && int8[0] >= none[0] - 0.03, "int8 " + int8[0]);
@@ -102,7 +78,7 @@ class CompressFashionMnistTest {
     void powerSgdTrainsAnMlpNearlyAsWellAsNoCompressionInFewerBytes() {
         double[] none = run("none", ModelSpec.Family.MLP, 128);
         double[] powerSgd = run("powersgd:4", ModelSpec.Family.MLP, 128);
-        double constant = Metrics.accuracy(new int[test.rowCount()], labels(test));
+        double constant = FashionMnistSlices.constantAccuracy();
         assertTrue(none[0] >= GOOD, "uncompressed " + none[0]);
         assertTrue(powerSgd[0] >= GOOD && powerSgd[0] >= none[0] - 0.03 && powerSgd[0]
                 >= constant + 0.5, "PowerSGD " + powerSgd[0] + ", none " + none[0]);
@@ -121,7 +97,7 @@ class CompressFashionMnistTest {
         Path dir = RealTables.fashionMnistDir();
         Table big = FashionMnist.load(dir, FashionMnist.Split.TRAIN, 16_000).toTable();
         Table scored = FashionMnist.load(dir, FashionMnist.Split.TEST, 10_000).toTable();
-        double constant = Metrics.accuracy(new int[scored.rowCount()], labels(scored));
+        double constant = FashionMnistSlices.constantAccuracy(scored);
         double[] pointsBelow = new double[3];
         for (int s = 0; s < 3; s++) {
             long seed = 11 + s;

@@ -8,36 +8,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.events.StepMetrics;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.OptimizerSpec;
-import java.io.IOException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
  * {@code --compress} in Ray's LOCAL mode: the compressed gradients train to nearly the
  * parameters of uncompressed ones, in fewer bytes, and what cannot be compressed is refused.
  */
+@ExtendWith(LocalRayExtension.class)
 class CompressLocalTest {
 
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
-
     private static TrainSpecBuilder job(Table t, String scheme, int workers) {
-        return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
-                .setModel(TrainLocalTest.mlp(t)).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f))
-                .optEpochs(2).optBatchSize(16).optCompress(scheme).optWorkers(workers)
-                .optCpusPerWorker(0).optReportEvery(5).optName(scheme.replace(':', '-'));
+        return TrainLocalTest.fraudJob(t, OptimizerSpec.sgd(0.05f, 0.9f), 2, 16)
+                .optCompress(scheme).optWorkers(workers).optReportEvery(5)
+                .optName(scheme.replace(':', '-'));
     }
 
     private static long bytes(TrainResult r) {

@@ -13,20 +13,17 @@ import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.JoinFailingWorker;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.collective.NodeLayouts;
 import dev.dml.ray.data.SyntheticFraud;
-import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
@@ -35,27 +32,16 @@ import tech.tablesaw.api.Table;
  * per shard, and a job that grows mid-way ends with the same parameters. Also ranks that a
  * recovery moves between nodes, and new workers that fail as they join.
  */
+@ExtendWith(LocalRayExtension.class)
 class ElasticLocalTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
     private static final int BATCH = 16;
     private static final int SHARDS = 4;
 
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
-
     static TrainSpecBuilder job(Table t, String name) {
-        ModelSpec model = TrainLocalTest.mlp(t);
-        return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
-                .setModel(model).optOptimizer(OptimizerSpec.adam(0.01f)).optEpochs(2)
-                .optBatchSize(BATCH).optCpusPerWorker(0).optReportEvery(2).optName(name);
+        return TrainLocalTest.fraudJob(t, OptimizerSpec.adam(0.01f), 2, BATCH).optReportEvery(2)
+                .optName(name);
     }
 
     static TrainResult run(TrainSpec spec, WorkerRoom room, FakeDriverContext ctx) {
@@ -66,11 +52,15 @@ class ElasticLocalTest {
         return r;
     }
 
+    /** The job on one worker per shard, with room for all: what an elastic one must equal. */
+    private static TrainResult fixed(Table t, String name) {
+        return run(job(t, name).optWorkers(SHARDS).build(), () -> 99, new FakeDriverContext());
+    }
+
     @Test
     void fewerWorkersThanShardsTrainWhatOnePerShardWould() {
         Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 7);
-        TrainResult fixed = run(job(t, "fixed4").optWorkers(SHARDS).build(), () -> 99,
-                new FakeDriverContext());
+        TrainResult fixed = fixed(t, "fixed4");
         FakeDriverContext ctx = new FakeDriverContext();
         TrainResult two = run(job(t, "elastic2").optWorkers(1, SHARDS).build(), () -> 2, ctx);
         FakeDriverContext alone = new FakeDriverContext();
@@ -92,8 +82,7 @@ class ElasticLocalTest {
     @Test
     void aJobGrowsWhenRoomAppearsAndEndsWhereAFixedOneDoes() {
         Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 9);
-        TrainResult fixed = run(job(t, "fixedg").optWorkers(SHARDS).build(), () -> 99,
-                new FakeDriverContext());
+        TrainResult fixed = fixed(t, "fixedg");
         AtomicInteger reads = new AtomicInteger();
         // two workers fit at the start (a read to start, one before the first call); from the
         // fourth read on, before the third call, a node has joined
@@ -114,8 +103,7 @@ class ElasticLocalTest {
     @Test
     void row2AGrowWhoseNewWorkerFailsGoesOnWithItsWorkersAndSaysWhy() {
         Table t = SyntheticFraud.generate(SHARDS * BATCH * 6, 9);
-        TrainResult fixed = run(job(t, "fixedf").optWorkers(SHARDS).build(), () -> 99,
-                new FakeDriverContext());
+        TrainResult fixed = fixed(t, "fixedf");
         AtomicInteger reads = new AtomicInteger();
         // two workers fit at the start; from the fourth read on a node has joined, and the
         // workers started from then on die as they join, after the others listened anew

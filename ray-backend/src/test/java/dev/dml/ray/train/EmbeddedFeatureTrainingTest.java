@@ -8,16 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
 import dev.dml.options.TrainOptions;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.model.ModelSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -27,6 +27,7 @@ import tech.tablesaw.api.Table;
  * index input with a learnt embedding, while {@code sex} (2 values) stays one-hot. Two workers
  * in Ray's LOCAL mode all-reduce the embedding's gradients like any other.
  */
+@ExtendWith(LocalRayExtension.class)
 class EmbeddedFeatureTrainingTest {
 
     private static Table train;
@@ -35,7 +36,6 @@ class EmbeddedFeatureTrainingTest {
 
     @BeforeAll
     static void trainWithTheIslandEmbedded() throws IOException {
-        LocalRay.start();
         Table[] split = RealTableJobs.measuredPenguins();
         train = split[0];
         test = split[1];
@@ -44,11 +44,6 @@ class EmbeddedFeatureTrainingTest {
                 .setModel(ModelSpec.Family.MLP, 16).opt(TrainOptions.EMBED_ABOVE, 2)
                 .optEpochs(15).optBatchSize(16).optWorkers(2).optLearningRate(0.01f)
                 .optCpusPerWorker(0).optName("penguins-embedded").build());
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
     }
 
     @Test

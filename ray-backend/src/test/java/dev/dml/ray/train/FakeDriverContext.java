@@ -1,18 +1,20 @@
 package dev.dml.ray.train;
 
-import dev.dml.DmlException;
-import dev.dml.ray.cluster.DriverContext;
+import dev.dml.ray.cluster.DriverResources;
+import dev.dml.ray.cluster.ForwardingContext;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** A driver context in the test JVM, for running driver tasks in Ray's LOCAL mode. */
-public final class FakeDriverContext implements DriverContext {
+/**
+ * A driver context in the test JVM, for running driver tasks in Ray's LOCAL mode: a driver's
+ * resources, whose close failures fail the test, and the events a task emitted.
+ */
+public final class FakeDriverContext extends ForwardingContext {
 
-    final Map<String, AutoCloseable> resources = new LinkedHashMap<>();
+    final Map<String, AutoCloseable> resources;
     final List<Object> events = new ArrayList<>();
     private final Consumer<Object> listener;
 
@@ -22,12 +24,20 @@ public final class FakeDriverContext implements DriverContext {
      * @param listener gets each event
      */
     public FakeDriverContext(Consumer<Object> listener) {
-        this.listener = listener;
+        this(new DriverResources("local", (name, e) -> {
+            throw new IllegalStateException(e);
+        }), listener);
     }
 
     /** A context that keeps its events. */
     public FakeDriverContext() {
         this(e -> { });
+    }
+
+    private FakeDriverContext(DriverResources shared, Consumer<Object> listener) {
+        super(shared);
+        this.resources = shared.registered();
+        this.listener = listener;
     }
 
     /** The resources still registered. @return them, live */
@@ -36,47 +46,9 @@ public final class FakeDriverContext implements DriverContext {
     }
 
     @Override
-    public String address() {
-        return "local";
-    }
-
-    @Override
-    public synchronized <T extends AutoCloseable> T register(String name, T resource) {
-        if (resources.containsKey(name)) {
-            throw new DmlException("taken: " + name, "");
-        }
-        resources.put(name, resource);
-        return resource;
-    }
-
-    @Override
-    public synchronized <T> T lookup(String name, Class<T> type) {
-        Object r = resources.get(name);
-        if (!type.isInstance(r)) {
-            throw new DmlException("nothing named " + name, "");
-        }
-        return type.cast(r);
-    }
-
-    @Override
     public void emit(Serializable event) {
         events.add(event);
         listener.accept(event);
-    }
-
-    @Override
-    public void release(String name) {
-        AutoCloseable r;
-        synchronized (this) {
-            r = resources.remove(name);
-        }
-        if (r != null) {
-            try {
-                r.close();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
     }
 
     <T> List<T> events(Class<T> type) {

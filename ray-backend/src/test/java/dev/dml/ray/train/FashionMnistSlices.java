@@ -36,16 +36,27 @@ final class FashionMnistSlices {
 
     /** The held-out accuracy of a job's model on the test slice. */
     static double accuracy(TrainResult r) {
-        return Metrics.accuracy(r.predictClasses(test()), labels());
+        return accuracy(r, test());
+    }
+
+    /** The accuracy of a job's model on any Fashion-MNIST table. */
+    static double accuracy(TrainResult r, Table scored) {
+        return Metrics.accuracy(r.predictClasses(scored), labels(scored));
     }
 
     /** What always predicting class 0 scores on the test slice. */
     static double constantAccuracy() {
-        return Metrics.accuracy(new int[test().rowCount()], labels());
+        return constantAccuracy(test());
     }
 
-    private static int[] labels() {
-        return test().intColumn(FashionMnist.LABEL).asIntArray();
+    /** What always predicting class 0 scores on any Fashion-MNIST table. */
+    static double constantAccuracy(Table scored) {
+        return Metrics.accuracy(new int[scored.rowCount()], labels(scored));
+    }
+
+    /** A Fashion-MNIST table's labels, its classes 0-9. */
+    static int[] labels(Table t) {
+        return t.intColumn(FashionMnist.LABEL).asIntArray();
     }
 
     private static Table load(FashionMnist.Split split, int rows) {

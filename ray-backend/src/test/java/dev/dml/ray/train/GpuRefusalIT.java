@@ -9,6 +9,7 @@ import dev.dml.DmlException;
 import dev.dml.ray.Dml;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.ProcessChecks;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
@@ -65,14 +66,10 @@ class GpuRefusalIT {
         List<Long> pids = rec.workers.stream().map(w -> w.pid()).toList();
         assertEquals(1, pids.size(), rec.workers.toString());
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline && pids.stream().anyMatch(GpuRefusalIT::alive)) {
+        while (System.nanoTime() < deadline && pids.stream().anyMatch(ProcessChecks::alive)) {
             Thread.sleep(100);
         }
-        assertFalse(pids.stream().anyMatch(GpuRefusalIT::alive), "a worker outlived the job");
+        assertFalse(pids.stream().anyMatch(ProcessChecks::alive), "a worker outlived the job");
         assertTrue(driver.isAlive());
-    }
-
-    private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 }

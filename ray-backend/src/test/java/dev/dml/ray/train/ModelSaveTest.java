@@ -12,7 +12,7 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.translate.NoopTranslator;
 import dev.dml.DmlException;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.data.TableArrays;
@@ -28,9 +28,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 
@@ -39,6 +39,7 @@ import tech.tablesaw.api.Table;
  * DJL {@link Model} in this JVM ({@link TrainResult#openModel}), and through {@link
  * TrainResult#save} into a plain DJL program and PyTorch, each predicting what dml predicts.
  */
+@ExtendWith(LocalRayExtension.class)
 class ModelSaveTest {
 
     private static final ColumnSelection SEL = SyntheticFraud.selection();
@@ -47,7 +48,6 @@ class ModelSaveTest {
 
     @BeforeAll
     static void train() throws IOException {
-        LocalRay.start();
         Table t = SyntheticFraud.generate(512, 11);
         test = SyntheticFraud.generate(50, 12);
         result = JobRunner.of(TrainSpec.builder().setTable(t).setColumns(SEL)
@@ -55,11 +55,6 @@ class ModelSaveTest {
                         .optEpochs(2).optBatchSize(32).optWorkers(1).optCpusPerWorker(0)
                         .optName("save").build(), "save", Duration.ofMinutes(2))
                 .run(new FakeDriverContext());
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
     }
 
     @Test

@@ -6,7 +6,7 @@ import static dev.dml.ray.train.RealTableJobs.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.DataFileFixtures;
 import dev.dml.ray.data.LabelKind;
@@ -16,9 +16,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 
@@ -27,6 +27,7 @@ import tech.tablesaw.api.Table;
  * a column; text as categoricals; Feather with its LZ4 default, Parquet with Brotli) train as
  * the CSV does (Ray's LOCAL mode): on the table's own columns only, to the same accuracy.
  */
+@ExtendWith(LocalRayExtension.class)
 class PandasTrainingTest {
 
     @TempDir
@@ -35,12 +36,6 @@ class PandasTrainingTest {
     @BeforeAll
     static void write() throws IOException {
         assertEquals(342, DataFileFixtures.writePandasPenguins(dir));
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
     }
 
     @Test

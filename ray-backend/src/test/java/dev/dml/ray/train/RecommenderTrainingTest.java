@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SyntheticRatings;
@@ -17,9 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
@@ -31,6 +31,7 @@ import tech.tablesaw.api.Table;
  * like any gradient, and the model predicts held-out ratings far better than the mean rating,
  * and better than user and item biases alone could.
  */
+@ExtendWith(LocalRayExtension.class)
 class RecommenderTrainingTest {
 
     private static Table ratings;
@@ -39,7 +40,6 @@ class RecommenderTrainingTest {
 
     @BeforeAll
     static void train() throws IOException {
-        LocalRay.start();
         ratings = SyntheticRatings.generate(200, 150, 0.2, 7);
         spec = TrainSpec.builder().setTable(ratings)
                 .setColumns(ColumnSelection.builder().addFeatures("user", "item")
@@ -48,11 +48,6 @@ class RecommenderTrainingTest {
                 .optLearningRate(0.02f).optValidationFraction(0.2).optCpusPerWorker(0)
                 .optName("ratings").build();
         mf = RealTableJobs.run(spec);
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
     }
 
     @Test

@@ -8,10 +8,6 @@ import dev.dml.events.Recovery;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.Dml;
-import dev.dml.ray.cluster.ClusterSpec;
-import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.cluster.RayCluster;
-import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
@@ -20,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,30 +28,17 @@ import tech.tablesaw.api.Table;
  * run (the data order is deterministic).
  */
 @Tag("cluster")
-class RecoveryIT {
+class RecoveryIT extends LocalClusterTests {
 
     private static final Duration WAIT = Duration.ofMinutes(5);
     private static final int BATCH = 32;
-    private static RayCluster cluster;
-    private static DriverProcess driver;
     private static Table table;
     private static ModelSpec model;
 
     @BeforeAll
-    static void open() {
-        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
-        driver = cluster.openDriver();
+    static void makeTheModel() {
         table = SyntheticFraud.generate(2 * BATCH * 40, 11); // 40 steps an epoch on 2 ranks
-        model = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
-                .addHidden(32).addHidden(16).optStandardize(FeatureStats.of(table,
-                        SyntheticFraud.selection())).optSeed(5).build();
-    }
-
-    @AfterAll
-    static void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
+        model = TrainLocalTest.mlp(table, 5, 32, 16);
     }
 
     /** Does something to a worker's process once the job has passed a step. */

@@ -14,7 +14,7 @@ import dev.dml.events.JobEvent;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobCost;
 import dev.dml.events.StepMetrics;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.runs.RunRecorder;
@@ -30,6 +30,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
@@ -38,6 +39,7 @@ import tech.tablesaw.api.Table;
  * real {@code tensorboard} reads every scalar and the settings back from its event files, both
  * through its {@code EventAccumulator} and from its server over HTTP.
  */
+@ExtendWith(LocalRayExtension.class)
 class RunRecordingTest {
 
     private static Path folder;
@@ -48,7 +50,6 @@ class RunRecordingTest {
 
     @BeforeAll
     static void recordAJob() throws IOException {
-        LocalRay.start();
         folder = Files.createTempDirectory("dml-runs");
         runs = Runs.open(folder);
         Table t = SyntheticFraud.generate(512, 11);
@@ -70,7 +71,6 @@ class RunRecordingTest {
 
     @AfterAll
     static void cleanUp() throws IOException {
-        LocalRay.stop();
         if (runs != null) {
             runs.close();
         }

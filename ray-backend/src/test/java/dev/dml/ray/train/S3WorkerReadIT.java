@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.DmlException;
 import dev.dml.ray.Dml;
 import dev.dml.ray.data.ColumnSelection;
-import dev.dml.ray.data.DataFileFixtures;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.data.S3ProxyServer;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,13 +47,8 @@ class S3WorkerReadIT extends LocalClusterTests {
     @BeforeAll
     static void upload() throws Exception {
         local = Files.createDirectories(dir.resolve("cancer"));
-        Path a = DataFileFixtures.write("breast_cancer.csv", local.resolve("a.parquet"), 100,
-                "snappy", 1);
-        Path b = DataFileFixtures.write("breast_cancer.csv", local.resolve("b.parquet"), 100,
-                "zstd", 1);
-        s3 = S3ProxyServer.start(Files.createDirectories(dir.resolve("s3")));
-        s3.useItsCredentials();
-        s3.upload("train", a.toString(), "cancer/a.parquet", b.toString(), "cancer/b.parquet");
+        s3 = S3ProxyServer.withCancerHalves(Files.createDirectories(dir.resolve("s3")),
+                InetAddress.getLoopbackAddress(), local);
     }
 
     @AfterAll

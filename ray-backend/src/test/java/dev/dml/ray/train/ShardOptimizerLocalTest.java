@@ -11,7 +11,7 @@ import dev.dml.Vocabulary;
 import dev.dml.events.ProcessSample;
 import dev.dml.events.Resize;
 import dev.dml.options.TrainOptions;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.IOException;
@@ -21,9 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 
@@ -35,6 +34,7 @@ import tech.tablesaw.api.Table;
  * other's checkpoint; an elastic job that grows re-shards from the gathered state; and what
  * cannot be sharded is refused in one line.
  */
+@ExtendWith(LocalRayExtension.class)
 class ShardOptimizerLocalTest {
 
     private static final Table TABLE = SyntheticFraud.generate(2 * 16 * 10, 11);
@@ -42,20 +42,8 @@ class ShardOptimizerLocalTest {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
-
     static TrainSpecBuilder job(Table t, OptimizerSpec opt, boolean shard, String name) {
-        return TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
-                .setModel(TrainLocalTest.mlp(t)).optOptimizer(opt).optEpochs(2)
-                .optBatchSize(16).optWorkers(2).optCpusPerWorker(0).optReportEvery(5)
+        return TrainLocalTest.fraudJob(t, opt, 2, 16).optWorkers(2).optReportEvery(5)
                 .optShardOptimizer(shard).optName(name + (shard ? "-sharded" : "-whole"));
     }
 

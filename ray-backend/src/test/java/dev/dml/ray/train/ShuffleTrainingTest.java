@@ -5,21 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.data.RowOrder;
-import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
@@ -28,52 +23,29 @@ import tech.tablesaw.api.Table;
  * the model ends each epoch pulled towards the last classes it saw; shuffled, it learns as on a
  * table whose rows were mixed. Scored on 2,000 test images.
  */
+@ExtendWith(LocalRayExtension.class)
 class ShuffleTrainingTest {
 
-    private static final Duration TIMEOUT = Duration.ofMinutes(2);
     /**
      * Held-out accuracy a good run reaches: it measured 0.78-0.83 for mixed or shuffled rows,
      * 0.47-0.63 for the sorted rows in their order, and a constant class scores about 0.1.
      */
-    private static final double GOOD = 0.72;
-
-    private static Table train;
-    private static Table test;
-
-    @BeforeAll
-    static void startRay() throws IOException {
-        Path dir = RealTables.fashionMnistDir();
-        LocalRay.start();
-        train = FashionMnist.load(dir, FashionMnist.Split.TRAIN, 6000).toTable()
-                .sortAscendingOn(FashionMnist.LABEL);
-        test = FashionMnist.load(dir, FashionMnist.Split.TEST, 2000).toTable();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
+    private static final double GOOD = FashionMnistSlices.GOOD;
 
     private static double accuracy(Table rows, TrainSpecBuilder b) {
         TrainSpec spec = b.setTable(rows).setColumns(FashionMnist.selection())
                 .setModel(ModelSpec.Family.LOGISTIC_REGRESSION).optEpochs(2).optBatchSize(64)
                 .optOptimizer(OptimizerSpec.adam(1e-3f)).optCpusPerWorker(0).build();
-        FakeDriverContext ctx = new FakeDriverContext();
-        TrainResult r = JobRunner.of(spec, spec.name(), TIMEOUT).run(ctx);
-        assertTrue(ctx.resources.isEmpty(), "the job left resources");
-        double acc = Metrics.accuracy(r.predictClasses(test), labels(test));
+        double acc = FashionMnistSlices.accuracy(RealTableJobs.run(spec));
         System.out.printf("%s: held-out accuracy %.3f%n", spec.name(), acc);
         return acc;
     }
 
-    private static int[] labels(Table t) {
-        return t.intColumn(FashionMnist.LABEL).asIntArray();
-    }
-
     @Test
     void aLabelSortedTableTrainsToTheAccuracyOfAShuffledOne() {
-        assertEquals(0, labels(train)[0]);
-        assertEquals(9, labels(train)[train.rowCount() - 1], "sorted by label");
+        Table train = FashionMnistSlices.train().sortAscendingOn(FashionMnist.LABEL);
+        assertEquals(0, FashionMnistSlices.labels(train)[0]);
+        assertEquals(9, FashionMnistSlices.labels(train)[train.rowCount() - 1], "sorted by label");
         Table mixed = train.emptyCopy();
         for (int i : RowOrder.permutation(train.rowCount(), 99)) {
             mixed.addRow(i, train);
@@ -90,7 +62,7 @@ class ShuffleTrainingTest {
         assertTrue(stratified >= GOOD, "sorted, shuffled and stratified: " + stratified);
         // the checks above can fail: without shuffling, the sorted table trains badly
         assertTrue(inOrder < reference - 0.1, "sorted and not shuffled " + inOrder);
-        double constant = Metrics.accuracy(new int[test.rowCount()], labels(test));
+        double constant = FashionMnistSlices.constantAccuracy();
         assertTrue(constant < GOOD, "a constant predictor scores " + constant);
     }
 

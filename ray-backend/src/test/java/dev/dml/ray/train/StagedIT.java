@@ -7,13 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.PipelineMetrics;
-import dev.dml.events.StepMetrics;
 import dev.dml.ray.Dml;
-import dev.dml.ray.cluster.ClusterSpec;
-import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.cluster.RayCluster;
 import dev.dml.events.WorkerInfo;
-import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
@@ -21,8 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -34,54 +27,25 @@ import tech.tablesaw.api.Table;
  * and the pipeline events reach the kernel's listener.
  */
 @Tag("cluster")
-class StagedIT {
+class StagedIT extends LocalClusterTests {
 
     private static final int BATCH = 32;
     private static final Duration WAIT = Duration.ofMinutes(3);
-    private static RayCluster cluster;
-    private static DriverProcess driver;
     private static Table table;
     private static ModelSpec model;
 
     @BeforeAll
-    static void open() {
-        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
-        driver = cluster.openDriver();
+    static void makeTheModel() {
         table = SyntheticFraud.generate(2 * BATCH * 5, 3);
-        model = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
-                .addHidden(32).addHidden(16).optStandardize(FeatureStats.of(table,
-                        SyntheticFraud.selection())).optSeed(5).build();
+        model = TrainLocalTest.mlp(table, 5, 32, 16);
     }
 
-    @AfterAll
-    static void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
-    /** Records the pipeline events and the workers, as a live plot would. */
-    static final class Recorder implements TrainingListener {
-        final List<PipelineMetrics> pipeline = new CopyOnWriteArrayList<>();
-        final List<StepMetrics> steps = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onStep(StepMetrics step) {
-            steps.add(step);
-        }
-
-        @Override
-        public void onPipeline(PipelineMetrics p) {
-            pipeline.add(p);
-        }
-    }
-
-    private static TrainResult train(Table t, int batch, Strategy s, Recorder rec) {
+    private static TrainResult train(Table t, int batch, Strategy s, RecordedEvents rec) {
         return train(t, batch, s, rec, true);
     }
 
     /** Without shuffling, one replica can read interleaved rows as two replicas read theirs. */
-    private static TrainResult train(Table t, int batch, Strategy s, Recorder rec,
+    private static TrainResult train(Table t, int batch, Strategy s, RecordedEvents rec,
             boolean shuffle) {
         return Dml.start(TrainSpec.builder().setTable(t).setColumns(SyntheticFraud.selection())
                 .setModel(model).optOptimizer(OptimizerSpec.sgd(0.05f, 0.9f)).optEpochs(1)
@@ -91,9 +55,9 @@ class StagedIT {
 
     @Test
     void everyStrategyTrainsWhatTheUnsplitModelTrains() {
-        TrainResult whole = train(table, BATCH, Strategy.data(), new Recorder());
+        TrainResult whole = train(table, BATCH, Strategy.data(), new RecordedEvents());
 
-        Recorder rec = new Recorder();
+        RecordedEvents rec = new RecordedEvents();
         TrainResult split = train(table, BATCH, Strategy.model(2), rec);
         assertSameTraining(whole, split);
         List<WorkerInfo> who = split.workers();
@@ -103,7 +67,7 @@ class StagedIT {
         assertEquals(split.globalSteps(), rec.pipeline.size());
         assertEquals(table.rowCount(), split.predict(table).rowCount());
 
-        Recorder piped = new Recorder();
+        RecordedEvents piped = new RecordedEvents();
         TrainResult oneFOneB = train(table, BATCH, Strategy.pipeline(3, 4,
                 PipelineSchedule.ONE_F_ONE_B), piped);
         assertSameTraining(whole, oneFOneB);
@@ -114,10 +78,10 @@ class StagedIT {
         assertTrue(p.bubbleFraction() > 0 && p.bubbleFraction() < 1, p.toString());
 
         // hybrid: 2 replicas of 2 stages = one replica on the interleaved rows, batch 2B
-        Recorder hr = new Recorder();
+        RecordedEvents hr = new RecordedEvents();
         TrainResult hybrid = train(table, BATCH, Strategy.hybrid(2, 2, 2), hr, false);
         TrainResult concat = train(TrainLocalTest.interleaved(table, BATCH), 2 * BATCH,
-                Strategy.data(), new Recorder(), false);
+                Strategy.data(), new RecordedEvents(), false);
         assertSameTraining(concat, hybrid);
         assertEquals(4, hybrid.workers().size());
         assertTrue(hr.steps.get(0).allReduceBytes() > 0, "the replicas averaged nothing");

@@ -13,18 +13,16 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.options.TrainOptions;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
-import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import io.ray.api.Ray;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;
 
 /**
@@ -33,6 +31,7 @@ import tech.tablesaw.api.Table;
  * losses, same parameters, same validation scores, and a resumed job equals an uninterrupted
  * one.
  */
+@ExtendWith(LocalRayExtension.class)
 class StagedLocalTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
@@ -45,19 +44,9 @@ class StagedLocalTest {
     private static ModelSpec model;
 
     @BeforeAll
-    static void startRay() throws IOException {
-        System.setProperty("ray.run-mode", "LOCAL");
-        Ray.init();
+    static void makeTheTable() {
         table = SyntheticFraud.generate(2 * BATCH * 6, 5);
-        model = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
-                .addHidden(16).addHidden(8).optStandardize(FeatureStats.of(table, SEL))
-                .optSeed(3).build();
-    }
-
-    @AfterAll
-    static void stopRay() {
-        Ray.shutdown();
-        System.clearProperty("ray.run-mode");
+        model = TrainLocalTest.mlp(table, 3, 16, 8);
     }
 
     private static TrainSpecBuilder spec(String name) {

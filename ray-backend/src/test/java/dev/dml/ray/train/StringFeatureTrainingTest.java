@@ -7,7 +7,7 @@ import static dev.dml.ray.train.RealTableJobs.everyFourth;
 import static dev.dml.ray.train.RealTableJobs.run;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
@@ -19,9 +19,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -33,6 +33,7 @@ import tech.tablesaw.api.Table;
  * island predicts without error, and the saved model predicts the same in dml, plain DJL and
  * PyTorch.
  */
+@ExtendWith(LocalRayExtension.class)
 class StringFeatureTrainingTest {
 
     /** Adelie, the most frequent species: 151 of the 342 measured penguins. */
@@ -44,7 +45,6 @@ class StringFeatureTrainingTest {
 
     @BeforeAll
     static void trainOnEveryColumn() throws IOException {
-        LocalRay.start();
         Table t = RealTables.penguins();
         // the measurements are numbers: a row without them cannot be a row of numbers
         t = t.dropWhere(t.numberColumn("bill_length_mm").isMissing());
@@ -55,11 +55,6 @@ class StringFeatureTrainingTest {
                 .setModel(ModelSpec.Family.MLP, 16).optEpochs(15).optBatchSize(16).optWorkers(2)
                 .optLearningRate(0.01f).optValidationFraction(0.2).optCpusPerWorker(0)
                 .optName("penguins").build());
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
     }
 
     private static double majorityRate(Table t) {

@@ -9,17 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
 import dev.dml.events.JobNotice;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.ModelSpec;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
@@ -29,19 +27,10 @@ import tech.tablesaw.api.Table;
  * training table and {@code predict} returns them. Iris is also a table with fewer rows per
  * worker than the batch size asked for.
  */
+@ExtendWith(LocalRayExtension.class)
 class StringLabelTrainingTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
-
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
 
     @Test
     void breastCancerTrainsOnItsDiagnosisNamesAndPredictsThem() {

@@ -10,10 +10,8 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.Dml;
 import dev.dml.DmlException;
-import dev.dml.ray.cluster.ClusterSpec;
-import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.cluster.RayCluster;
 import dev.dml.events.WorkerInfo;
+import dev.dml.ray.cluster.ProcessChecks;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.Metrics;
@@ -27,8 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -42,38 +38,9 @@ import tech.tablesaw.api.Table;
  */
 @Tag("cluster")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class TrainIT {
+class TrainIT extends LocalClusterTests {
 
-    private static RayCluster cluster;
-    private static DriverProcess driver;
     private static final List<Long> actorPids = new CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    static void open() {
-        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
-        driver = cluster.openDriver();
-    }
-
-    @AfterAll
-    static void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
-    private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
-    private static void awaitDead(List<Long> pids, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline && pids.stream().anyMatch(TrainIT::alive)) {
-            Thread.sleep(100);
-        }
-        for (long pid : pids) {
-            assertFalse(alive(pid), "process " + pid + " still runs after " + timeout);
-        }
-    }
 
     /** Records what the kernel sees, and when. */
     static class Recorder implements TrainingListener {
@@ -225,7 +192,7 @@ class TrainIT {
         assertTrue(r.globalSteps() < 50L * 70, "ran to the end");
         List<Long> pids = new ArrayList<>();
         r.workers().forEach(w -> pids.add(w.pid()));
-        awaitDead(pids, Duration.ofSeconds(30));
+        ProcessChecks.awaitDead(pids, Duration.ofSeconds(30), "process");
         assertTrue(driver.isAlive());
     }
 
@@ -253,7 +220,8 @@ class TrainIT {
         assertTrue(e.what().startsWith("Rank 1 (pid " + pid1), e.getMessage());
         assertTrue(e.what().contains("its optMaxFailures"), e.what());
         assertTrue(e.hint().contains("Raise optMaxFailures"), e.hint());
-        awaitDead(List.of(rec.workers.get(0).pid(), pid1), Duration.ofSeconds(30));
+        ProcessChecks.awaitDead(List.of(rec.workers.get(0).pid(), pid1), Duration.ofSeconds(30),
+                "process");
         // the driver and the cluster still train
         TrainResult after = Dml.start(fraud(SyntheticFraud.generate(4_000, 1), 2, new Recorder())
                 .optEpochs(1).optName("after").build(), driver).await(Duration.ofMinutes(1));
@@ -267,7 +235,7 @@ class TrainIT {
         ours.add(driver.pid());
         Path temp = cluster.tempDir().orElseThrow();
         cluster.close();
-        awaitDead(ours, Duration.ofSeconds(30));
+        ProcessChecks.awaitDead(ours, Duration.ofSeconds(30), "process");
         assertFalse(Files.exists(temp), "temp dir left: " + temp);
     }
 }

@@ -5,15 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.events.JobNotice;
-import dev.dml.ray.collective.LocalRay;
 import dev.dml.events.JobStarted;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.model.ModelSpecBuilder;
 import dev.dml.ray.model.OptimizerSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,9 +22,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 
@@ -33,24 +33,31 @@ import tech.tablesaw.api.Table;
  * and in the seeded shuffled order), identical replicas, and exact resume from a checkpoint,
  * which shuffles too.
  */
+@ExtendWith(LocalRayExtension.class)
 class TrainLocalTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
     private static final ColumnSelection SEL = SyntheticFraud.selection();
 
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
-
     static ModelSpec mlp(Table t) {
-        return ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2).addHidden(16)
-                .optStandardize(FeatureStats.of(t, SEL)).optSeed(3).build();
+        return mlp(t, 3, 16);
+    }
+
+    /** An MLP for the synthetic fraud table {@code t}, standardized on it. */
+    static ModelSpec mlp(Table t, long seed, int... hidden) {
+        ModelSpecBuilder b = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
+                .optStandardize(FeatureStats.of(t, SEL)).optSeed(seed);
+        for (int h : hidden) {
+            b.addHidden(h);
+        }
+        return b.build();
+    }
+
+    /** A job on {@code t}, a synthetic fraud table, with the test MLP and no CPUs reserved. */
+    static TrainSpecBuilder fraudJob(Table t, OptimizerSpec optimizer, int epochs, int batch) {
+        return TrainSpec.builder().setTable(t).setColumns(SEL).setModel(mlp(t))
+                .optOptimizer(optimizer).optEpochs(epochs).optBatchSize(batch)
+                .optCpusPerWorker(0);
     }
 
     static TrainResult run(TrainSpec spec, FakeDriverContext ctx) {

@@ -4,16 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.ray.Dml;
-import dev.dml.ray.cluster.ClusterSpec;
-import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -23,23 +18,8 @@ import org.junit.jupiter.api.Test;
  * Fashion-MNIST trains with every update option to well above the majority class.
  */
 @Tag("cluster")
-class UpdateOptionsIT {
+class UpdateOptionsIT extends LocalClusterTests {
 
-    private static RayCluster cluster;
-    private static DriverProcess driver;
-
-    @BeforeAll
-    static void open() {
-        cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
-        driver = cluster.openDriver();
-    }
-
-    @AfterAll
-    static void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void breastCancerOnTwoWorkersStopsEarlyAtItsBestEpoch() {

@@ -12,20 +12,17 @@ import dev.dml.DmlException;
 import dev.dml.events.JobNotice;
 import dev.dml.events.StepMetrics;
 import dev.dml.options.TrainOptions;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
-import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.LearningRateSchedule;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import java.io.IOException;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -38,20 +35,11 @@ import tech.tablesaw.api.Table;
  * cancer overfits and stops early, keeping its best epoch; penguins train with a warm-up and a
  * cosine decay to well above the majority class.
  */
+@ExtendWith(LocalRayExtension.class)
 class UpdateOptionsLocalTest {
 
     private static final ColumnSelection SEL = SyntheticFraud.selection();
     private static final int BATCH = 16;
-
-    @BeforeAll
-    static void startRay() throws IOException {
-        LocalRay.start();
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
-    }
 
     /** Every update option at once; the clip norm is small enough to clip most steps. */
     private static TrainSpecBuilder knobs(TrainSpecBuilder b, double clip) {
@@ -103,9 +91,7 @@ class UpdateOptionsLocalTest {
     @Test
     void aPipelineWithTheOptionsEqualsTheUnsplitModel() {
         Table t = SyntheticFraud.generate(2 * BATCH * 6, 5);
-        ModelSpec model = ModelSpec.builder(ModelSpec.Family.MLP).setInputs(31).setOutputs(2)
-                .addHidden(16).addHidden(8).optStandardize(FeatureStats.of(t, SEL)).optSeed(3)
-                .build();
+        ModelSpec model = TrainLocalTest.mlp(t, 3, 16, 8);
         TrainResult whole = TrainLocalTest.run(knobs(fraud(t, model, "whole"), 0)
                 .optLrSchedule("step:1:0.5").optBatchSize(BATCH).build(),
                 new FakeDriverContext());

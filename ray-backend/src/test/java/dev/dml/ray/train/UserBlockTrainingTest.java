@@ -9,7 +9,7 @@ import ai.djl.nn.Block;
 import ai.djl.nn.SequentialBlock;
 import ai.djl.nn.core.Linear;
 import dev.dml.DmlException;
-import dev.dml.ray.collective.LocalRay;
+import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
@@ -19,9 +19,9 @@ import dev.dml.ray.model.UserBlock;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 
@@ -29,6 +29,7 @@ import tech.tablesaw.api.Table;
  * A user's own DJL block ({@code --block VAR}, {@code setBlock}) trained on 2 workers in Ray's
  * LOCAL mode on the breast cancer table, and the ways it is refused in one line.
  */
+@ExtendWith(LocalRayExtension.class)
 class UserBlockTrainingTest {
 
     /** A two-layer network, as a user would write it in a cell. */
@@ -52,14 +53,8 @@ class UserBlockTrainingTest {
 
     @BeforeAll
     static void trainTheUsersBlock() throws IOException {
-        LocalRay.start();
         table = RealTables.breastCancer();
         result = RealTableJobs.run(builder().setBlock("net", new TwoLayers(16)).build());
-    }
-
-    @AfterAll
-    static void stopRay() throws IOException {
-        LocalRay.stop();
     }
 
     private static TrainSpecBuilder builder() {

@@ -12,10 +12,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A store that is down for a while: a TCP relay on loopback to the real server that resets
- * its first {@code failFirst} connections at once (a client reads "connection reset", as from
- * a server going down), then relays. Counted rather than timed, so a slow machine cannot
- * make the outage end before the client's first try. Its threads end with {@link #close};
- * each connection is dropped after 30 s idle.
+ * its first {@code failFirst} connections once their request is in (a client reads "connection
+ * reset", as from a server going down), then relays. Counted rather than timed, so a slow
+ * machine cannot make the outage end before the client's first try. Its threads end with
+ * {@link #close}; each connection is dropped after 30 s idle.
  */
 final class Relay implements AutoCloseable {
 
@@ -40,6 +40,8 @@ final class Relay implements AutoCloseable {
         try {
             for (int failed = 0; failed < failFirst; failed++) {
                 Socket in = server.accept();
+                in.setSoTimeout(30_000);
+                readRequestHead(in);
                 in.setSoLinger(true, 0); // a reset, not an orderly close
                 in.close();
             }
@@ -57,6 +59,24 @@ final class Relay implements AutoCloseable {
             }
         } catch (IOException e) {
             // closed
+        }
+    }
+
+    /**
+     * Reads up to the end of a request's head, so that the reset comes after the request went
+     * out, as when a server goes down mid-request. A reset before that races the client's
+     * write, and the JDK's HTTP client then reconnects on its own, unseen by dml's retries.
+     */
+    private static void readRequestHead(Socket in) throws IOException {
+        InputStream i = in.getInputStream();
+        byte[] end = {'\r', '\n', '\r', '\n'};
+        int matched = 0;
+        while (matched < end.length) {
+            int b = i.read();
+            if (b < 0) {
+                return;
+            }
+            matched = b == end[matched] ? matched + 1 : b == end[0] ? 1 : 0;
         }
     }
 

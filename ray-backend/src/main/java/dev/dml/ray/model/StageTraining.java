@@ -1,0 +1,109 @@
+package dev.dml.ray.model;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
+import dev.dml.DmlException;
+
+/**
+ * The training side of a {@link ModelStage}: the loss and its backward into the parameter
+ * buffers, the optimizer that applies the gradients, fp16's loss scale around both, and the
+ * state they make up together (parameters, moments, step count, scale).
+ *
+ * <p>The backward calls PyTorch's autograd directly ({@code JniUtils.backward}), not DJL's
+ * {@code GradientCollector}, of which only one may be open per JVM.
+ */
+final class StageTraining {
+
+    private final ModelSpec spec;
+    private final StageNetwork network;
+    private final ParameterBuffers params;
+    /** The fp16 loss scale; null in other precisions. */
+    private final LossScale lossScale;
+    private FlatOptimizer optimizer;
+
+    StageTraining(ModelSpec spec, StageNetwork network, ParameterBuffers params,
+            FlatOptimizer optimizer, LossScale lossScale) {
+        this.spec = spec;
+        this.network = network;
+        this.params = params;
+        this.optimizer = optimizer;
+        this.lossScale = lossScale;
+    }
+
+    /** Forward and backward of one batch through every block; its gradients replace the last. */
+    float trainBatch(NDArray features, NDArray labels) {
+        return GradMode.run(true, () -> {
+            try (NDManager scope = network.manager().newSubManager()) {
+                features.tempAttach(scope);
+                labels.tempAttach(scope);
+                params.zeroGradients();
+                return backwardLoss(network.forward(features), labels, scope, 1f);
+            }
+        });
+    }
+
+    /** The loss of {@code out}, then its backward with weight {@code weight}; checks it. */
+    float backwardLoss(NDArray out, NDArray labels, NDManager scope, float weight) {
+        NDArray loss = spec.objective().loss(out, network.onDevice(labels, scope));
+        float value = loss.getFloat();
+        if (!Float.isFinite(value)) {
+            throw new DmlException("The loss became " + value + " after " + optimizer.steps
+                    + " steps.", lossScale != null ? "Use {precision=bf16}: a layer's output"
+                    + " passed half floats' largest value, 65504." : "Lower {lr}, or scale the"
+                    + " features (large raw values).");
+        }
+        // fp16: the backward starts from the scaled loss; apply() divides the gradients again
+        NDArray head = scope.full(loss.getShape(), lossScale == null ? weight
+                : weight * lossScale.scale());
+        JniUtils.backward((PtNDArray) loss, (PtNDArray) head, false, false);
+        return value;
+    }
+
+    /**
+     * Applies one optimizer update from the gradients, in place; under fp16 unscales them
+     * first, and skips (zeroes) them when they overflowed.
+     */
+    void apply() {
+        if (lossScale == null || lossScale.unscale(params)) {
+            optimizer.apply(params);
+        } else {
+            params.zeroGradients();
+        }
+    }
+
+    /** The optimizer steps taken. */
+    long steps() {
+        return optimizer.steps;
+    }
+
+    /** The steps fp16's loss scaling skipped for overflow; 0 in other precisions. */
+    long skippedSteps() {
+        return lossScale == null ? 0 : lossScale.skipped();
+    }
+
+    FlatOptimizer optimizer() {
+        return optimizer;
+    }
+
+    /** Replaces the optimizer and its state ({@link OptimizerShard}). */
+    void replaceOptimizer(FlatOptimizer o) {
+        optimizer = o;
+    }
+
+    /** The fp16 loss scale, or null. */
+    LossScale lossScale() {
+        return lossScale;
+    }
+
+    /** The parameters, the optimizer's state and the loss scale, as bytes. */
+    byte[] saveState(String description) {
+        return StateCodec.save(description, params, optimizer, lossScale);
+    }
+
+    /** Restores what {@link #saveState} saved for the same {@code description}. */
+    void loadState(byte[] state, String description) {
+        StateCodec.load(state, description, params, optimizer, lossScale);
+    }
+}
