@@ -4,7 +4,7 @@ import dev.dml.ray.collective.NodeAddress;
 import io.ray.api.Ray;
 
 /**
- * A parameter server, a Ray actor: it holds one {@link ShardState} and serves the job's workers
+ * A parameter server, a Ray actor: it holds one {@link PartitionState} and serves the job's workers
  * concurrently, in its own concurrency group ({@value #SERVING}), so that a worker held at the
  * staleness gate does not hold up the others' pushes. The driver seeds it before every run of
  * steps ({@link #seed}); workers call {@link #pushPull}; the driver's probe after a failure
@@ -15,8 +15,8 @@ public class ParameterServer {
     /** The concurrency group of {@link #pushPull} and {@link #abort}. */
     public static final String SERVING = "dml-ps";
 
-    private final ShardState state = new ShardState();
-    private TcpShardServer direct;
+    private final PartitionState state = new PartitionState();
+    private TcpPartitionServer direct;
 
     /** Creates a server; Ray calls it. */
     public ParameterServer() {}
@@ -36,7 +36,7 @@ public class ParameterServer {
             if (direct != null) {
                 direct.close();
             }
-            direct = new TcpShardServer(state, token, host);
+            direct = new TcpPartitionServer(state, token, host);
             return direct.address();
         } catch (java.io.IOException e) {
             direct = null;
@@ -45,34 +45,34 @@ public class ParameterServer {
     }
 
     /**
-     * Starts over from a replica's parameters; see {@link ShardState#seed}.
+     * Starts over from a replica's parameters; see {@link PartitionState#seed}.
      *
-     * @param shard this server's floats, as {@link FloatBytes}
+     * @param partition this server's floats, as {@link FloatBytes}
      * @param clock the steps the job has completed
      * @param clients the clients that push
      * @param bound the staleness bound S, or -1 for none
      * @param waitMillis how long a gated client may wait for the slowest
      * @return this server's pid, which shows it is alive
      */
-    public long seed(byte[] shard, long clock, int clients, int bound, long waitMillis) {
-        state.seed(FloatBytes.floats(shard), clock, clients, bound, waitMillis);
+    public long seed(byte[] partition, long clock, int clients, int bound, long waitMillis) {
+        state.seed(FloatBytes.floats(partition), clock, clients, bound, waitMillis);
         return ProcessHandle.current().pid();
     }
 
     /**
-     * Adds a client's change and returns the shard; see {@link ShardState#pushPull}.
+     * Adds a client's change and returns the partition; see {@link PartitionState#pushPull}.
      *
      * @param client the client's index
      * @param clock the steps the client has completed
      * @param delta the change, as {@link FloatBytes}
-     * @return the shard after it, as {@link FloatBytes}
+     * @return the partition after it, as {@link FloatBytes}
      */
     public byte[] pushPull(int client, long clock, byte[] delta) {
         return FloatBytes.of(state.pushPull(client, clock, FloatBytes.floats(delta)));
     }
 
     /**
-     * Returns the shard now.
+     * Returns the partition now.
      *
      * @return its floats, as {@link FloatBytes}
      */
@@ -81,7 +81,7 @@ public class ParameterServer {
     }
 
     /**
-     * Ends every wait at the gate until the next seed; see {@link ShardState#abort}.
+     * Ends every wait at the gate until the next seed; see {@link PartitionState#abort}.
      *
      * @param why what happened
      * @return this server's pid

@@ -9,7 +9,7 @@ import java.util.function.IntFunction;
 
 /**
  * A {@link ServerLink} over Ray actor calls: one call per server, all in flight at once, each
- * carrying that server's shard as bytes. Crosses Ray to the worker, so a plain Serializable
+ * carrying that server's partition as bytes. Crosses Ray to the worker, so a plain Serializable
  * class.
  */
 public final class RayServerLink implements ServerLink, Serializable {
@@ -17,7 +17,7 @@ public final class RayServerLink implements ServerLink, Serializable {
     private static final long serialVersionUID = 1L;
 
     private final List<ActorHandle<ParameterServer>> servers;
-    private final ServerShards shards;
+    private final ServerPartitions partitions;
     private final int client;
     private final long answerMillis;
     private transient long bytes;
@@ -25,15 +25,15 @@ public final class RayServerLink implements ServerLink, Serializable {
     /**
      * A link.
      *
-     * @param servers the servers, in the order of the shards
-     * @param shards which tensors each holds
+     * @param servers the servers, in the order of the partitions
+     * @param partitions which tensors each holds
      * @param client this client's index at the servers
      * @param answerMillis the longest one call may take (a gate's wait included)
      */
-    public RayServerLink(List<ActorHandle<ParameterServer>> servers, ServerShards shards,
+    public RayServerLink(List<ActorHandle<ParameterServer>> servers, ServerPartitions partitions,
             int client, long answerMillis) {
         this.servers = List.copyOf(servers);
-        this.shards = shards;
+        this.partitions = partitions;
         this.client = client;
         this.answerMillis = answerMillis;
     }
@@ -41,7 +41,7 @@ public final class RayServerLink implements ServerLink, Serializable {
     @Override
     public float[] pushPull(long clock, float[] delta) {
         return gather("pushPull", s -> {
-            byte[] b = FloatBytes.of(shards.gather(delta, s));
+            byte[] b = FloatBytes.of(partitions.gather(delta, s));
             bytes += b.length;
             return servers.get(s).task(ParameterServer::pushPull, client, clock, b)
                     .setConcurrencyGroup(ParameterServer.SERVING).remote();
@@ -63,12 +63,12 @@ public final class RayServerLink implements ServerLink, Serializable {
         for (int s = 0; s < servers.size(); s++) {
             refs.add(call.apply(s));
         }
-        float[] out = new float[shards.total()];
+        float[] out = new float[partitions.total()];
         for (int s = 0; s < refs.size(); s++) {
-            byte[] shard = ServerFailure.await(refs.get(s), s, servers.size(), what,
+            byte[] partition = ServerFailure.await(refs.get(s), s, servers.size(), what,
                     answerMillis);
-            bytes += shard == null ? 0 : shard.length;
-            shards.scatter(FloatBytes.floats(shard), s, out);
+            bytes += partition == null ? 0 : partition.length;
+            partitions.scatter(FloatBytes.floats(partition), s, out);
         }
         return out;
     }

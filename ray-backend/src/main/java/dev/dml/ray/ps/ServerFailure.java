@@ -10,7 +10,7 @@ import io.ray.api.exception.RayTimeoutException;
 /**
  * The one line a worker's call to a parameter server fails with: the server's own error (the
  * staleness gate gave up, the job aborted the servers' waits), or the loss of the server. A job
- * does not recover from a lost server: its shard's updates since the last run of steps live
+ * does not recover from a lost server: its partition's updates since the last run of steps live
  * nowhere else, so the job fails and says to resume from a checkpoint.
  */
 final class ServerFailure {

@@ -119,14 +119,14 @@ public final class ServerGroup implements Serializable, AutoCloseable {
      * @return the link
      */
     public ServerLink link(List<long[]> shapes, int client) {
-        ServerShards shards = ServerShards.of(shapes, servers.size());
-        return addresses != null ? new TcpServerLink(addresses, token, shards, client,
+        ServerPartitions partitions = ServerPartitions.of(shapes, servers.size());
+        return addresses != null ? new TcpServerLink(addresses, token, partitions, client,
                 Duration.ofMillis(answerMillis()))
-                : new RayServerLink(servers, shards, client, answerMillis());
+                : new RayServerLink(servers, partitions, client, answerMillis());
     }
 
     /**
-     * Seeds every server with its shard of a replica's parameters, every client's clock at
+     * Seeds every server with its partition of a replica's parameters, every client's clock at
      * {@code clock}, and the gate open.
      *
      * @param parameters the whole flat vector
@@ -135,11 +135,11 @@ public final class ServerGroup implements Serializable, AutoCloseable {
      * @param clients the clients that push from now on ({@link #clients})
      */
     public void seed(float[] parameters, List<long[]> shapes, long clock, int clients) {
-        ServerShards shards = ServerShards.of(shapes, servers.size());
+        ServerPartitions partitions = ServerPartitions.of(shapes, servers.size());
         List<ObjectRef<Long>> refs = new ArrayList<>();
         for (int s = 0; s < servers.size(); s++) {
             refs.add(servers.get(s).task(ParameterServer::seed,
-                    FloatBytes.of(shards.gather(parameters, s)), clock, clients, bound,
+                    FloatBytes.of(partitions.gather(parameters, s)), clock, clients, bound,
                     waitMillis).remote());
         }
         for (int s = 0; s < refs.size(); s++) {

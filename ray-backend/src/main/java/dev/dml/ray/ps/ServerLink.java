@@ -7,7 +7,7 @@ package dev.dml.ray.ps;
 public interface ServerLink extends AutoCloseable {
 
     /**
-     * Pushes a change to every server's shard and returns the whole parameter vector, once
+     * Pushes a change to every server's partition and returns the whole parameter vector, once
      * every server's staleness gate let this client on.
      *
      * @param clock the steps this client has completed with the change

@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A {@link ServerLink} over direct TCP connections, one per server ({@link TcpShardServer}):
+ * A {@link ServerLink} over direct TCP connections, one per server ({@link TcpPartitionServer}):
  * a push writes every server's request, then reads every reply, so that the servers work at
  * once. Opened lazily in the worker; a connection that fails, or a server that does not reply
  * within the reply wait (it vanished after taking the request), fails the step with one line
@@ -25,7 +25,7 @@ final class TcpServerLink implements ServerLink {
 
     private final List<String> addresses;
     private final long token;
-    private final ServerShards shards;
+    private final ServerPartitions partitions;
     private final int client;
     private final Duration replyWait;
     private Socket[] sockets;
@@ -36,8 +36,8 @@ final class TcpServerLink implements ServerLink {
     /** How long a reply may take by default: longer than any staleness gate waits. */
     static final Duration DEFAULT_REPLY_WAIT = Duration.ofMinutes(5);
 
-    TcpServerLink(List<String> addresses, long token, ServerShards shards, int client) {
-        this(addresses, token, shards, client, DEFAULT_REPLY_WAIT);
+    TcpServerLink(List<String> addresses, long token, ServerPartitions partitions, int client) {
+        this(addresses, token, partitions, client, DEFAULT_REPLY_WAIT);
     }
 
     /**
@@ -45,11 +45,11 @@ final class TcpServerLink implements ServerLink {
      *
      * @param replyWait how long a server may take to answer, gate waits included
      */
-    TcpServerLink(List<String> addresses, long token, ServerShards shards, int client,
+    TcpServerLink(List<String> addresses, long token, ServerPartitions partitions, int client,
             Duration replyWait) {
         this.addresses = List.copyOf(addresses);
         this.token = token;
-        this.shards = shards;
+        this.partitions = partitions;
         this.client = client;
         this.replyWait = replyWait;
     }
@@ -60,8 +60,8 @@ final class TcpServerLink implements ServerLink {
         int s = 0;
         try {
             for (; s < out.length; s++) {
-                byte[] b = FloatBytes.of(shards.gather(delta, s));
-                out[s].writeByte(TcpShardServer.PUSH);
+                byte[] b = FloatBytes.of(partitions.gather(delta, s));
+                out[s].writeByte(TcpPartitionServer.PUSH);
                 out[s].writeInt(client);
                 out[s].writeLong(clock);
                 out[s].writeInt(b.length);
@@ -81,7 +81,7 @@ final class TcpServerLink implements ServerLink {
         int s = 0;
         try {
             for (; s < out.length; s++) {
-                out[s].writeByte(TcpShardServer.PULL);
+                out[s].writeByte(TcpPartitionServer.PULL);
                 out[s].flush();
             }
             return replies();
@@ -100,7 +100,7 @@ final class TcpServerLink implements ServerLink {
      * taken as the answer to this link's next request.
      */
     private float[] replies() {
-        float[] flat = new float[shards.total()];
+        float[] flat = new float[partitions.total()];
         DmlException failed = null;
         for (int s = 0; s < in.length; s++) {
             int n;
@@ -108,7 +108,7 @@ final class TcpServerLink implements ServerLink {
             try {
                 n = in[s].readInt();
                 b = Frames.read(in[s], Frames.checkLength(n == Integer.MIN_VALUE ? n
-                        : Math.abs(n), TcpShardServer.MAX_PUSH, "a reply"));
+                        : Math.abs(n), TcpPartitionServer.MAX_PUSH, "a reply"));
             } catch (IOException e) {
                 throw lost(s, e);
             }
@@ -119,7 +119,7 @@ final class TcpServerLink implements ServerLink {
                 continue;
             }
             bytes += n;
-            shards.scatter(FloatBytes.floats(b), s, flat);
+            partitions.scatter(FloatBytes.floats(b), s, flat);
         }
         if (failed != null) {
             throw failed;
@@ -148,7 +148,7 @@ final class TcpServerLink implements ServerLink {
                         1 << 16));
                 outs[s] = new DataOutputStream(new BufferedOutputStream(
                         socket.getOutputStream(), 1 << 16));
-                outs[s].writeInt(TcpShardServer.MAGIC);
+                outs[s].writeInt(TcpPartitionServer.MAGIC);
                 outs[s].writeLong(token);
             } catch (IOException e) {
                 throw lost(s, e);

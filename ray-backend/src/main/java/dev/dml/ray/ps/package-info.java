@@ -1,7 +1,7 @@
 /**
  * Parameter servers for asynchronous data parallelism ({@code --sync async|ssp:S}, {@code
- * --ps N}): {@link dev.dml.ray.ps.ServerShards} deals whole parameter tensors to the servers,
- * balanced by size; {@link dev.dml.ray.ps.ShardState} is one server's shard, its workers'
+ * --ps N}): {@link dev.dml.ray.ps.ServerPartitions} deals whole parameter tensors to the servers,
+ * balanced by size; {@link dev.dml.ray.ps.PartitionState} is one server's partition, its workers'
  * clocks and the bounded-staleness gate; {@link dev.dml.ray.ps.ParameterServer} is the Ray
  * actor around it; {@link dev.dml.ray.ps.ServerLink} is how a worker pushes its update and pulls
  * the parameters, with {@link dev.dml.ray.ps.RayServerLink} moving them as Ray actor calls.

@@ -40,7 +40,7 @@ final class CheckpointListener implements DriverListener {
     }
 
     @Override
-    public void onSteps(StepPlan plan, StepChunk chunk, long step) {
+    public void onSteps(StrategyWorkers plan, StepChunk chunk, long step) {
         if (step % every != 0) {
             return;
         }

@@ -218,7 +218,7 @@ final class CheckpointStore implements AutoCloseable {
      * @param plan the job's workers
      * @throws DmlException naming a worker that cannot see it
      */
-    void checkShared(StepPlan plan) {
+    void checkShared(StrategyWorkers plan) {
         if (!shared) {
             return;
         }
@@ -335,7 +335,7 @@ final class CheckpointStore implements AutoCloseable {
      * @return the file written
      * @throws IOException when the folder cannot be written
      */
-    Path write(StepPlan plan, long step, int stepsPerEpoch) throws IOException {
+    Path write(StrategyWorkers plan, long step, int stepsPerEpoch) throws IOException {
         lock(); // when the folder could not be locked at the start
         if (run < 0) {
             run = Checkpoints.lastRun(folder) + 1; // a new start outranks every older one
@@ -363,7 +363,7 @@ final class CheckpointStore implements AutoCloseable {
      * @param plan the job's workers
      * @param c the checkpoint
      */
-    void restore(StepPlan plan, Checkpoints.Checkpoint c) {
+    void restore(StrategyWorkers plan, Checkpoints.Checkpoint c) {
         if (c.files().isEmpty()) {
             StageStates.restore(plan.stages(), c.states());
         } else {

@@ -124,7 +124,7 @@ final class CostListener implements DriverListener {
     }
 
     @Override
-    public void onSteps(StepPlan plan, StepChunk chunk, long atStep) {
+    public void onSteps(StrategyWorkers plan, StepChunk chunk, long atStep) {
         long now = clock.getAsLong();
         int n = chunk.steps().size();
         if (n > 0) {

@@ -10,7 +10,7 @@ import dev.dml.DmlException;
 final class DivergenceCheck implements DriverListener {
 
     @Override
-    public void onSteps(StepPlan plan, StepChunk chunk, long step) {
+    public void onSteps(StrategyWorkers plan, StepChunk chunk, long step) {
         for (StepChunk.ReplicaSet set : chunk.replicas()) {
             long[] h = set.hashes();
             for (int i = 1; i < h.length; i++) {

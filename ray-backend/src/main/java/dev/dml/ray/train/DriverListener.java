@@ -33,7 +33,7 @@ interface DriverListener extends ProgressListener {
      * @param chunk what the call ran
      * @param step the steps run so far, this call's included
      */
-    default void onSteps(StepPlan plan, StepChunk chunk, long step) {}
+    default void onSteps(StrategyWorkers plan, StepChunk chunk, long step) {}
 
     /**
      * Says why the job must stop before its next call (a budget or deadline reached); the

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * The one lifecycle of every training job, in the driver, whatever its strategy: check the
  * cluster's resources, start the workers, load their shards, initialise (or restore from a
  * checkpoint), run the steps, validate after each epoch, report, and release. The strategy's
- * {@link StepPlan} says how workers run steps; {@link DriverListener}s, which hear the job's
+ * {@link StrategyWorkers} says how workers run steps; {@link DriverListener}s, which hear the job's
  * events as the kernel does ({@link JobEvents}), keep its history, count its cost, write
  * checkpoints, check the replicas and stop it early. Built in the kernel from a {@link
  * TrainSpec} (the shards are encoded there), run in the driver.
@@ -154,9 +154,9 @@ final class JobRunner implements DriverTask<TrainResult> {
     @Override
     public TrainResult run(DriverContext context) {
         long t0 = System.nanoTime();
-        StepPlan plan = strategy instanceof Strategy.Staged s
-                ? new StagedPlan(s, config.batchSize, timeout)
-                : new DataParallelPlan(minWorkers, shards.size(),
+        StrategyWorkers plan = strategy instanceof Strategy.Staged s
+                ? new StagedWorkers(s, config.batchSize, timeout)
+                : new DataParallelWorkers(minWorkers, shards.size(),
                         config.batchSize * config.accumulate,
                         room != null ? room : WorkerRoom.readEvery(
                                 () -> ClusterResources.slots(cpus, gpus), ROOM_READS))
@@ -223,7 +223,7 @@ final class JobRunner implements DriverTask<TrainResult> {
      * The model as checkpoints tell it apart: shape, objective, optimizer (and whether top-k
      * runs its momentum), stages and, with text features, their categories.
      */
-    private String describe(StepPlan plan) {
+    private String describe(StrategyWorkers plan) {
         var vocabulary = columns.vocabulary();
         return config.model.toString().replaceAll(", seed=-?\\d+", "") + ", "
                 + config.optimizer.kind().name().toLowerCase(java.util.Locale.ROOT)
@@ -237,7 +237,7 @@ final class JobRunner implements DriverTask<TrainResult> {
      * Restores every stage from the job's newest checkpoint; returns its step, or -1 if none.
      * A {@code --resume} tells the cell what it found; a recovery says it in its own event.
      */
-    private long restore(StepPlan plan, CheckpointStore store, DriverContext context,
+    private long restore(StrategyWorkers plan, CheckpointStore store, DriverContext context,
             boolean resuming) {
         Checkpoints.Checkpoint ck = store == null ? null : store.latest();
         if (ck == null) {
@@ -264,7 +264,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     }
 
     /** Where a recovery gets its state when no peer holds a snapshot. */
-    private Recoveries.Fallback fallback(StepPlan plan, CheckpointStore store,
+    private Recoveries.Fallback fallback(StrategyWorkers plan, CheckpointStore store,
             DriverContext context) {
         return new Recoveries.Fallback() {
             @Override
@@ -284,7 +284,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         };
     }
 
-    private TrainResult loop(JobEvents events, JobControl control, StepPlan plan,
+    private TrainResult loop(JobEvents events, JobControl control, StrategyWorkers plan,
             List<WorkerInfo> started, long start, long t0, CheckpointStore store,
             CostListener cost) {
         Recoveries recoveries = new Recoveries(key, maxFailures, fallback(plan, store, events));
@@ -376,7 +376,7 @@ final class JobRunner implements DriverTask<TrainResult> {
     }
 
     /** A budget or deadline reached: checkpoint (unless one of this step exists) and say so. */
-    private void stopOnLimit(String why, long gs, StepPlan plan, CheckpointStore store,
+    private void stopOnLimit(String why, long gs, StrategyWorkers plan, CheckpointStore store,
             DriverContext context) {
         String then = " Add {checkpoint-dir} to be able to continue with {resume}.";
         if (store != null) {

@@ -70,7 +70,7 @@ final class Recoveries {
      * @return the step to go on from
      */
     long afterFailure(RuntimeException failure, long completed, List<WorkerInfo> who,
-            StepPlan plan, JobControl control, DriverContext context) {
+            StrategyWorkers plan, JobControl control, DriverContext context) {
         if (control.stopRequested()) {
             throw failure;
         }
@@ -98,8 +98,8 @@ final class Recoveries {
      *
      * @return the step to go on from
      */
-    long afterNotice(List<Integer> leaving, long completed, List<WorkerInfo> who, StepPlan plan,
-            JobControl control, DriverContext context) {
+    long afterNotice(List<Integer> leaving, long completed, List<WorkerInfo> who,
+            StrategyWorkers plan, JobControl control, DriverContext context) {
         String names = describe(leaving, who);
         plan.handOver(leaving, completed);
         return recover(leaving, names + " got a pre-emption notice (SIGTERM)", true, completed,
@@ -107,7 +107,7 @@ final class Recoveries {
     }
 
     private long recover(List<Integer> lost, String cause, boolean preemption, long completed,
-            int before, StepPlan plan, JobControl control, DriverContext context) {
+            int before, StrategyWorkers plan, JobControl control, DriverContext context) {
         long t0 = System.nanoTime();
         LOG.warn("{}: {}; replacing {} worker(s)", job, cause, lost.size());
         List<WorkerInfo> now = replace(lost, plan, control);
@@ -138,7 +138,7 @@ final class Recoveries {
     }
 
     /** Starts the replacements, again while they die as they start, for {@link #REPLACE_WINDOW}. */
-    private List<WorkerInfo> replace(List<Integer> lost, StepPlan plan, JobControl control) {
+    private List<WorkerInfo> replace(List<Integer> lost, StrategyWorkers plan, JobControl control) {
         long deadline = System.nanoTime() + REPLACE_WINDOW.toNanos();
         while (true) {
             try {

@@ -21,7 +21,7 @@ final class StageStates {
 
     /**
      * Each stage's state, from its rank 0, in stage order; with {@code everyRank} (a sharded
-     * optimizer, {@link StepPlan#gathersState}) every rank takes part in gathering it.
+     * optimizer, {@link StrategyWorkers#gathersState}) every rank takes part in gathering it.
      */
     static List<byte[]> save(List<ActorGroup<TrainWorker>> stages, boolean everyRank) {
         List<byte[]> states = new ArrayList<>();

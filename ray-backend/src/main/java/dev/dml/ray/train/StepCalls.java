@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The calls that run a job's steps, as the driver sends them. Each covers at most a call's
  * steps, within one epoch, and ends where a listener is due (a checkpoint, a budget). Where the
- * plan allows ({@link StepPlan#sendsAhead}), the next call is sent before the current one's
+ * plan allows ({@link StrategyWorkers#sendsAhead}), the next call is sent before the current one's
  * report is handled, so the workers go from one call's steps straight to the next while the
  * driver emits events and runs its listeners: a step then costs the driver nothing. No call is
  * sent ahead across an epoch's end (validation, early stopping) or a listener's due step, and
@@ -15,9 +15,9 @@ import java.util.List;
 final class StepCalls {
 
     /** A call sent: its range, and whether a listener is due at its end. */
-    record Call(StepRange range, StepPlan.Sent sent, boolean dueAtEnd) {}
+    record Call(StepRange range, StrategyWorkers.Sent sent, boolean dueAtEnd) {}
 
-    private final StepPlan plan;
+    private final StrategyWorkers plan;
     private final List<DriverListener> listeners;
     private final int stepsPerEpoch;
     private final int reportEvery;
@@ -26,8 +26,8 @@ final class StepCalls {
     private long snapshotAt = -1;
     private Call ahead;
 
-    StepCalls(StepPlan plan, List<DriverListener> listeners, int stepsPerEpoch, int reportEvery,
-            long total) {
+    StepCalls(StrategyWorkers plan, List<DriverListener> listeners, int stepsPerEpoch,
+            int reportEvery, long total) {
         this.plan = plan;
         this.listeners = listeners;
         this.stepsPerEpoch = stepsPerEpoch;

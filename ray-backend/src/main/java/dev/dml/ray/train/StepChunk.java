@@ -6,7 +6,7 @@ import dev.dml.events.WorkerInfo;
 import java.util.List;
 
 /**
- * What one call of a {@link StepPlan} ran: each step's metrics, a staged job's pipeline
+ * What one call of a {@link StrategyWorkers} ran: each step's metrics, a staged job's pipeline
  * metrics, and the parameter hashes of the workers that must hold the same parameters. Stays in
  * the driver.
  *

@@ -141,7 +141,7 @@ public class TrainWorker extends CollectiveWorker {
 
     /**
      * The state for the driver, where every rank is called at once ({@link
-     * StepPlan#gathersState}): rank 0's, gathered from every rank; the others return {@link
+     * StrategyWorkers#gathersState}): rank 0's, gathered from every rank; the others return {@link
      * #NONE}.
      */
     public byte[] stageState() {

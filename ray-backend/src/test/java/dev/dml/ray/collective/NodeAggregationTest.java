@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.dml.ray.ps.NodeAggregatedLink;
 import dev.dml.ray.ps.ServerLink;
-import dev.dml.ray.ps.ShardState;
+import dev.dml.ray.ps.PartitionState;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -28,7 +28,7 @@ class NodeAggregationTest {
     }
 
     /** A link straight to an in-process shard, as one client. */
-    private static ServerLink direct(ShardState server, int client) {
+    private static ServerLink direct(PartitionState server, int client) {
         return new ServerLink() {
             @Override
             public float[] pushPull(long clock, float[] delta) {
@@ -70,7 +70,7 @@ class NodeAggregationTest {
     void twoNodesOfTwoRanksPushOncePerNodeAndAllGetEveryChange() throws Exception {
         Topology t = new Topology(List.of("a", "a", "b", "b"));
         List<Communicator> comms = CommunicatorTest.group(t, Duration.ofSeconds(10));
-        ShardState server = new ShardState();
+        PartitionState server = new PartitionState();
         server.seed(new float[] {100, 200, 300}, 0, 2, 0, 10_000); // ssp:0, one client per node
         List<float[]> deltas = List.of(new float[] {1, 0, 0}, new float[] {2, 0, 0},
                 new float[] {0, 10, 0}, new float[] {0, 20, 1});

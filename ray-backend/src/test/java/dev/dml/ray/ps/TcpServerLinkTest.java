@@ -23,26 +23,29 @@ class TcpServerLinkTest {
     /** The parameters the two servers start from. */
     private static final float[] START = {1, 2, 3, 4, 5, 6};
 
-    /** Seeds both servers' states with their shards of {@link #START}. */
-    private static ShardState[] seed(ShardState[] state, ServerShards shards, long clock,
-            int workers) {
+    private static PartitionState[] twoServers() {
+        return new PartitionState[] {new PartitionState(), new PartitionState()};
+    }
+
+    /** Seeds both servers' states with their partitions of {@link #START}. */
+    private static PartitionState[] seed(PartitionState[] state, ServerPartitions partitions,
+            long clock, int workers) {
         for (int s = 0; s < state.length; s++) {
-            state[s].seed(shards.gather(START, s), clock, workers, -1, 10_000);
+            state[s].seed(partitions.gather(START, s), clock, workers, -1, 10_000);
         }
         return state;
     }
 
     @Test
     void twoClientsPushToTwoServersAndSeeEachOthersChanges() throws Exception {
-        ServerShards shards = ServerShards.of(SHAPES, 2);
-        ShardState[] state = seed(new ShardState[] {new ShardState(), new ShardState()},
-                shards, 0, 2);
-        try (TcpShardServer a = new TcpShardServer(state[0], 7, "127.0.0.1");
-                TcpShardServer b = new TcpShardServer(state[1], 7, "127.0.0.1");
+        ServerPartitions partitions = ServerPartitions.of(SHAPES, 2);
+        PartitionState[] state = seed(twoServers(), partitions, 0, 2);
+        try (TcpPartitionServer a = new TcpPartitionServer(state[0], 7, "127.0.0.1");
+                TcpPartitionServer b = new TcpPartitionServer(state[1], 7, "127.0.0.1");
                 TcpServerLink c0 = new TcpServerLink(List.of(a.address(), b.address()), 7,
-                        shards, 0);
+                        partitions, 0);
                 TcpServerLink c1 = new TcpServerLink(List.of(a.address(), b.address()), 7,
-                        shards, 1)) {
+                        partitions, 1)) {
             assertArrayEquals(new float[] {2, 2, 3, 4, 5, 7},
                     c0.pushPull(1, new float[] {1, 0, 0, 0, 0, 1}));
             assertArrayEquals(new float[] {2, 2, 3, 5, 5, 7},
@@ -66,16 +69,15 @@ class TcpServerLinkTest {
      */
     @Test
     void aRefusedPushLeavesTheLinkInStepForTheNextRequest() throws Exception {
-        ServerShards shards = ServerShards.of(SHAPES, 2);
-        ShardState[] state = seed(new ShardState[] {new ShardState(), new ShardState()},
-                shards, 0, 1);
-        try (TcpShardServer a = new TcpShardServer(state[0], 7, "127.0.0.1");
-                TcpShardServer b = new TcpShardServer(state[1], 7, "127.0.0.1");
+        ServerPartitions partitions = ServerPartitions.of(SHAPES, 2);
+        PartitionState[] state = seed(twoServers(), partitions, 0, 1);
+        try (TcpPartitionServer a = new TcpPartitionServer(state[0], 7, "127.0.0.1");
+                TcpPartitionServer b = new TcpPartitionServer(state[1], 7, "127.0.0.1");
                 TcpServerLink c = new TcpServerLink(List.of(a.address(), b.address()), 7,
-                        shards, 0)) {
+                        partitions, 0)) {
             state[0].abort("rank 1 was lost");
             assertThrows(DmlException.class, () -> c.pushPull(1, new float[6]));
-            seed(state, shards, 1, 1);
+            seed(state, partitions, 1, 1);
             assertArrayEquals(new float[] {1, 2, 3, 4, 5, 7},
                     c.pushPull(2, new float[] {0, 0, 0, 0, 0, 1}));
             assertArrayEquals(new float[] {1, 2, 3, 4, 5, 7}, c.pull());
@@ -84,13 +86,13 @@ class TcpServerLinkTest {
 
     @Test
     void aServerThatIsGoneFailsTheStepInOneLine() throws Exception {
-        ShardState state = new ShardState();
+        PartitionState state = new PartitionState();
         state.seed(new float[6], 0, 1, -1, 10_000);
-        TcpShardServer server = new TcpShardServer(state, 9, "127.0.0.1");
+        TcpPartitionServer server = new TcpPartitionServer(state, 9, "127.0.0.1");
         String address = server.address();
         server.close();
-        try (TcpServerLink c = new TcpServerLink(List.of(address), 9, ServerShards.of(SHAPES, 1),
-                0)) {
+        try (TcpServerLink c = new TcpServerLink(List.of(address), 9,
+                ServerPartitions.of(SHAPES, 1), 0)) {
             DmlException e = assertThrows(DmlException.class, () -> c.pushPull(1, new float[6]));
             assertTrue(e.what().startsWith("Parameter server 0 of 1 was lost ("), e.what());
             assertTrue(e.what().endsWith("; an asynchronous job does not outlive its servers."),
@@ -108,7 +110,8 @@ class TcpServerLinkTest {
             String goneAddress = "127.0.0.1:" + gone.getLocalPort();
             gone.close();
             try (TcpServerLink c = new TcpServerLink(List.of("127.0.0.1:"
-                    + reachable.getLocalPort(), goneAddress), 9, ServerShards.of(SHAPES, 2), 0)) {
+                    + reachable.getLocalPort(), goneAddress), 9, ServerPartitions.of(SHAPES, 2),
+                    0)) {
                 DmlException e = assertThrows(DmlException.class, c::pull);
                 assertTrue(e.what().startsWith("Parameter server 1 of 2 was lost ("), e.what());
                 reachable.setSoTimeout(5000);
@@ -132,7 +135,7 @@ class TcpServerLinkTest {
     void row11AServerThatVanishesAfterARequestTimesOutInOneLine() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
                 TcpServerLink c = new TcpServerLink(List.of("127.0.0.1:"
-                        + silent.getLocalPort()), 9, ServerShards.of(SHAPES, 1), 0,
+                        + silent.getLocalPort()), 9, ServerPartitions.of(SHAPES, 1), 0,
                         Duration.ofMillis(500))) {
             DmlException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
                     () -> assertThrows(DmlException.class, c::pull));

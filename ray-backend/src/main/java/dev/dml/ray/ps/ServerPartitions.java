@@ -11,10 +11,10 @@ import java.util.stream.IntStream;
 /**
  * Which parameter tensors each server holds: whole tensors, the largest first to the server
  * that holds the fewest floats so far, so that the servers carry about equal bytes. A server's
- * shard is its tensors' floats in the order of the flat parameter vector. Crosses Ray, so a
+ * partition is its tensors' floats in the order of the flat parameter vector. Crosses Ray, so a
  * plain Serializable class.
  */
-public final class ServerShards implements Serializable {
+public final class ServerPartitions implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -22,7 +22,7 @@ public final class ServerShards implements Serializable {
     private final int[][][] ranges;
     private final int total;
 
-    private ServerShards(int[][][] ranges, int total) {
+    private ServerPartitions(int[][][] ranges, int total) {
         this.ranges = ranges;
         this.total = total;
     }
@@ -34,7 +34,7 @@ public final class ServerShards implements Serializable {
      * @param servers at least 1, at most the tensors
      * @return the layout
      */
-    public static ServerShards of(List<long[]> shapes, int servers) {
+    public static ServerPartitions of(List<long[]> shapes, int servers) {
         if (servers < 1 || servers > shapes.size()) {
             throw new DmlException("{ps=" + servers + "} asks for " + servers + " parameter"
                     + " servers, but the model has " + shapes.size() + " parameter tensors to"
@@ -70,7 +70,7 @@ public final class ServerShards implements Serializable {
             ranges[s] = held.get(s).stream().sorted()
                     .map(t -> new int[] {offset[t], size[t]}).toArray(int[][]::new);
         }
-        return new ServerShards(ranges, offset[size.length - 1] + size[size.length - 1]);
+        return new ServerPartitions(ranges, offset[size.length - 1] + size[size.length - 1]);
     }
 
     /** The servers. @return at least 1 */
@@ -87,18 +87,18 @@ public final class ServerShards implements Serializable {
      * The floats server {@code s} holds.
      *
      * @param s a server
-     * @return its shard's length
+     * @return its partition's length
      */
     public int size(int s) {
         return Arrays.stream(ranges[s]).mapToInt(r -> r[1]).sum();
     }
 
     /**
-     * Copies server {@code s}'s part of a flat vector into a shard.
+     * Copies server {@code s}'s part of a flat vector into a partition.
      *
      * @param flat the whole vector
      * @param s the server
-     * @return the shard, {@link #size(int)} floats
+     * @return the partition, {@link #size(int)} floats
      */
     public float[] gather(float[] flat, int s) {
         float[] out = new float[size(s)];
@@ -111,16 +111,16 @@ public final class ServerShards implements Serializable {
     }
 
     /**
-     * Copies a shard of server {@code s} into its place in a flat vector.
+     * Copies a partition of server {@code s} into its place in a flat vector.
      *
-     * @param shard the shard
+     * @param partition the partition
      * @param s the server
      * @param flat the whole vector, written
      */
-    public void scatter(float[] shard, int s, float[] flat) {
+    public void scatter(float[] partition, int s, float[] flat) {
         int at = 0;
         for (int[] r : ranges[s]) {
-            System.arraycopy(shard, at, flat, r[0], r[1]);
+            System.arraycopy(partition, at, flat, r[0], r[1]);
             at += r[1];
         }
     }

@@ -12,15 +12,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * A parameter server's direct TCP endpoint: each client opens one connection, presents the
- * group's token, then sends requests one at a time and reads each reply, with no Ray task or
- * object store between them. A request is a push ({@link #PUSH}: client, clock, the change's
- * float32 bytes) or a pull ({@link #PULL}); the reply is the shard's bytes, or a negative length
- * and the server's error line. One thread per connection: clients are served concurrently, as
- * the staleness gate needs. It listens through a {@link GuardedServer}: connections are capped,
- * and one that does not present the token in time is closed.
+ * A parameter server's direct TCP endpoint: each client opens one connection, presents the group's
+ * token, then sends requests one at a time and reads each reply, with no Ray task or object store
+ * between them. A request is a push ({@link #PUSH}: client, clock, the change's float32 bytes) or a
+ * pull ({@link #PULL}); the reply is the partition's bytes, or a negative length and the server's
+ * error line. One thread per connection: clients are served concurrently, as the staleness gate
+ * needs. It listens through a {@link GuardedServer}: connections are capped, and one that does not
+ * present the token in time is closed.
  */
-final class TcpShardServer implements AutoCloseable {
+final class TcpPartitionServer implements AutoCloseable {
 
     static final int MAGIC = 0x444d4c50; // "DMLP"
     static final byte PUSH = 1;
@@ -35,11 +35,11 @@ final class TcpShardServer implements AutoCloseable {
 
     private record Client(DataInputStream in, DataOutputStream out) {}
 
-    private final ShardState state;
+    private final PartitionState state;
     private final byte[] token;
     private final GuardedServer<Client> server;
 
-    TcpShardServer(ShardState state, long token, String host) throws IOException {
+    TcpPartitionServer(PartitionState state, long token, String host) throws IOException {
         this.state = state;
         this.token = Frames.bytes(token);
         this.server = GuardedServer.open("dml-ps", GuardedServer.bind(host), LIMITS,

@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * {@link PipelineStep} schedules them; validation rows flow through replica 0's stages the same
  * way, without gradients.
  */
-final class StagedPlan implements StepPlan {
+final class StagedWorkers implements StrategyWorkers {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StagedPlan.class);
+    private static final Logger LOG = LoggerFactory.getLogger(StagedWorkers.class);
 
     private final Strategy.Staged strategy;
     private final int batchSize;
@@ -49,7 +49,7 @@ final class StagedPlan implements StepPlan {
     private byte[] validation;
     private int[] split;
 
-    StagedPlan(Strategy.Staged strategy, int batchSize, Duration timeout) {
+    StagedWorkers(Strategy.Staged strategy, int batchSize, Duration timeout) {
         this.strategy = strategy;
         this.batchSize = batchSize;
         this.timeout = timeout;

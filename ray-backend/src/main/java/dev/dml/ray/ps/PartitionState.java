@@ -4,14 +4,14 @@ import dev.dml.DmlException;
 import java.util.Arrays;
 
 /**
- * One parameter server's shard of the parameters, its clients' clocks and the gate of bounded
+ * One parameter server's partition of the parameters, its clients' clocks and the gate of bounded
  * staleness. A client (a worker, or a node's leader when a job aggregates per node) pushes the
- * change its step made and gets the shard back: with no bound at once (asynchronous SGD), with
+ * change its step made and gets the partition back: with no bound at once (asynchronous SGD), with
  * a bound {@code S} once every client has completed at least {@code clock - S} steps (stale
  * synchronous parallel: a worker runs at most S steps ahead of the slowest). Thread-safe: the
  * server serves its clients concurrently.
  */
-public final class ShardState {
+public final class PartitionState {
 
     private float[] values = new float[0];
     private long[] clocks = new long[0];
@@ -25,14 +25,15 @@ public final class ShardState {
      * Starts over from a replica's parameters: every client's clock at {@code clock}, the gate
      * open. Called before every run of steps, so a recovery re-seeds the servers.
      *
-     * @param shard this server's floats
+     * @param partition this server's floats
      * @param clock the steps the job has completed
      * @param clients the clients that push
      * @param bound the staleness bound S, or -1 for none
      * @param wait how long a gated client may wait for the slowest before the step fails
      */
-    public synchronized void seed(float[] shard, long clock, int clients, int bound, long wait) {
-        values = shard.clone();
+    public synchronized void seed(float[] partition, long clock, int clients, int bound,
+            long wait) {
+        values = partition.clone();
         clocks = new long[clients];
         Arrays.fill(clocks, clock);
         staleness = bound;
@@ -42,12 +43,12 @@ public final class ShardState {
     }
 
     /**
-     * Adds a client's change and returns the shard, once the gate lets the client on.
+     * Adds a client's change and returns the partition, once the gate lets the client on.
      *
      * @param client the client's index
      * @param clock the steps the client has completed with this change
-     * @param delta the change, as long as the shard
-     * @return the shard's floats after the change (and any the gate waited for)
+     * @param delta the change, as long as the partition
+     * @return the partition's floats after the change (and any the gate waited for)
      */
     public synchronized float[] pushPull(int client, long clock, float[] delta) {
         requireOpen();
@@ -85,7 +86,7 @@ public final class ShardState {
         return values.clone();
     }
 
-    /** The shard now. @return a copy of its floats */
+    /** The partition now. @return a copy of its floats */
     public synchronized float[] pull() {
         return values.clone();
     }

@@ -10,8 +10,8 @@ import dev.dml.Vocabulary;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Whole tensors dealt to servers by size, and shards that put back what they took. */
-class ServerShardsTest {
+/** Whole tensors dealt to servers by size, and partitions that put back what they took. */
+class ServerPartitionsTest {
 
     /** An MLP 784-64-10: weights 64x784 and 10x64, biases 64 and 10. */
     private static final List<long[]> MLP = List.of(new long[] {64, 784}, new long[] {64},
@@ -19,7 +19,7 @@ class ServerShardsTest {
 
     @Test
     void theLargestTensorGoesAloneAndTheRestShareTheOtherServer() {
-        ServerShards s = ServerShards.of(MLP, 2);
+        ServerPartitions s = ServerPartitions.of(MLP, 2);
         assertEquals(64 * 784 + 64 + 640 + 10, s.total());
         assertEquals(64 * 784, s.size(0));
         assertEquals(64 + 640 + 10, s.size(1));
@@ -27,7 +27,7 @@ class ServerShardsTest {
 
     @Test
     void fourTensorsOnThreeServersLeaveNoServerEmpty() {
-        ServerShards s = ServerShards.of(MLP, 3);
+        ServerPartitions s = ServerPartitions.of(MLP, 3);
         for (int k = 0; k < 3; k++) {
             assertTrue(s.size(k) > 0, "server " + k);
         }
@@ -36,7 +36,7 @@ class ServerShardsTest {
 
     @Test
     void gatherThenScatterRestoresTheFlatVector() {
-        ServerShards s = ServerShards.of(MLP, 3);
+        ServerPartitions s = ServerPartitions.of(MLP, 3);
         float[] flat = new float[s.total()];
         for (int i = 0; i < flat.length; i++) {
             flat[i] = i;
@@ -50,7 +50,7 @@ class ServerShardsTest {
 
     @Test
     void moreServersThanTensorsIsRefusedInOneLine() {
-        DmlException e = assertThrows(DmlException.class, () -> ServerShards.of(MLP, 5));
+        DmlException e = assertThrows(DmlException.class, () -> ServerPartitions.of(MLP, 5));
         assertEquals("--ps 5 asks for 5 parameter servers, but the model has 4 parameter"
                 + " tensors to deal among them.", e.speaking(Vocabulary.NOTEBOOK).what());
     }

@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * It starts with what its placement holds, shrinks when lost workers cannot be replaced in
  * {@link #REPLACE_WAIT} and at least MIN remain, and grows ({@link #grow}) when nodes join.
  */
-final class DataParallelPlan implements StepPlan {
+final class DataParallelWorkers implements StrategyWorkers {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DataParallelPlan.class);
+    private static final Logger LOG = LoggerFactory.getLogger(DataParallelWorkers.class);
     /** How long an elastic job waits for a replacement before it shrinks instead. */
     static final java.time.Duration REPLACE_WAIT = java.time.Duration.ofSeconds(20);
     /** How long new workers of a growing job may take to start. */
@@ -60,7 +60,7 @@ final class DataParallelPlan implements StepPlan {
      * @param batchSize rows per shard and step (all the batches a worker adds up)
      * @param room how many workers the cluster could hold, read to start and to grow
      */
-    DataParallelPlan(int fewest, int shards, int batchSize, WorkerRoom room) {
+    DataParallelWorkers(int fewest, int shards, int batchSize, WorkerRoom room) {
         this.fewest = fewest;
         this.shardCount = shards;
         this.batchSize = batchSize;
@@ -75,7 +75,7 @@ final class DataParallelPlan implements StepPlan {
      * @param staleness the bound S of {@code ssp:S}, or -1 for {@code async}
      * @return this plan
      */
-    DataParallelPlan withServers(int count, int staleness) {
+    DataParallelWorkers withServers(int count, int staleness) {
         this.serverCount = count;
         this.bound = staleness;
         return this;

@@ -10,12 +10,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** A server's shard: changes add up as they come, and the staleness gate holds the fastest. */
-class ShardStateTest {
+/** A server's partition: changes add up as they come, and the staleness gate holds the fastest. */
+class PartitionStateTest {
 
     @Test
     void asyncAddsEveryChangeAndAnswersAtOnce() {
-        ShardState s = new ShardState();
+        PartitionState s = new PartitionState();
         s.seed(new float[] {1, 2}, 0, 2, -1, 10_000);
         assertArrayEquals(new float[] {1.5f, 2}, s.pushPull(0, 1, new float[] {0.5f, 0}));
         // client 0 runs 5 steps ahead of client 1, which never pushed: nothing waits
@@ -25,7 +25,7 @@ class ShardStateTest {
 
     @Test
     void sspHoldsAClientMoreThanSStepsAheadUntilTheSlowestCatchesUp() throws Exception {
-        ShardState s = new ShardState();
+        PartitionState s = new PartitionState();
         s.seed(new float[] {0}, 0, 2, 1, 10_000);
         s.pushPull(0, 1, new float[] {1}); // one step ahead of client 1: within S = 1
         CompletableFuture<float[]> ahead = CompletableFuture.supplyAsync(
@@ -39,7 +39,7 @@ class ShardStateTest {
 
     @Test
     void anAbortEndsTheWaitWithAnError() throws Exception {
-        ShardState s = new ShardState();
+        PartitionState s = new PartitionState();
         s.seed(new float[] {0}, 0, 2, 0, 10_000);
         CompletableFuture<float[]> waiting = CompletableFuture.supplyAsync(
                 () -> s.pushPull(0, 1, new float[] {1}));
@@ -54,7 +54,7 @@ class ShardStateTest {
 
     @Test
     void aGateThatWaitsTooLongFailsInOneLine() {
-        ShardState s = new ShardState();
+        PartitionState s = new PartitionState();
         s.seed(new float[] {0}, 0, 2, 0, 200);
         DmlException e = assertThrows(DmlException.class, () -> s.pushPull(0, 1,
                 new float[] {1}));
@@ -64,12 +64,12 @@ class ShardStateTest {
 
     @Test
     void row3AChangeFromAClientTheSeedDidNotCountIsRefusedAndAddsNothing() {
-        ShardState s = new ShardState();
+        PartitionState s = new PartitionState();
         s.seed(new float[] {5}, 0, 2, 0, 10_000); // seeded for two nodes' leaders
         DmlException e = assertThrows(DmlException.class, () -> s.pushPull(2, 1,
                 new float[] {1}));
         assertTrue(e.what().equals("A parameter server seeded for 2 clients got a change from"
                 + " client 2."), e.what());
-        assertArrayEquals(new float[] {5}, s.pull(), "the stray change is not in the shard");
+        assertArrayEquals(new float[] {5}, s.pull(), "the stray change is not in the partition");
     }
 }

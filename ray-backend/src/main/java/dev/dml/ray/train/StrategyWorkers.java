@@ -8,11 +8,11 @@ import java.util.List;
  * How a strategy's workers run a job's steps, for the one {@link JobRunner} that every
  * strategy shares: it starts the workers, loads their data, initialises them, runs the steps,
  * and asks for the state that checkpoints, validation and the result need. A data-parallel job
- * runs a few steps per call on every rank ({@link DataParallelPlan}); a model-, pipeline- or
+ * runs a few steps per call on every rank ({@link DataParallelWorkers}); a model-, pipeline- or
  * hybrid-parallel job schedules each step's micro-batches across its stages ({@link
- * StagedPlan}). Lives in the driver.
+ * StagedWorkers}). Lives in the driver.
  */
-sealed interface StepPlan permits DataParallelPlan, StagedPlan {
+sealed interface StrategyWorkers permits DataParallelWorkers, StagedWorkers {
 
     /**
      * Returns the number of worker actors the plan starts.
