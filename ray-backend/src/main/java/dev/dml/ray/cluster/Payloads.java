@@ -6,6 +6,7 @@ import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
+import java.util.Map;
 
 /**
  * Java deserialization of bytes that crossed a process boundary (the driver's channel, Ray, a
@@ -27,6 +28,17 @@ public final class Payloads {
     private Payloads() {}
 
     /**
+     * Enums that moved to core's options, by their old names: models and checkpoints saved
+     * before the move name them so, and an enum is read by its constants' names, which stayed.
+     */
+    private static final Map<String, String> MOVED = Map.of(
+            "dev.dml.ray.model.OptimizerSpec$Kind", "dev.dml.options.OptimizerKind",
+            "dev.dml.ray.train.Strategy$Kind", "dev.dml.options.StrategyKind",
+            "dev.dml.ray.train.Strategy$Schedule", "dev.dml.options.PipelineSchedule",
+            "dev.dml.ray.train.Strategy$Balance", "dev.dml.options.StageBalance",
+            "dev.dml.ray.collective.TransportKind", "dev.dml.options.TransportKind");
+
+    /**
      * Reads one object, looking classes up in the thread's context class loader first.
      *
      * @param bytes the bytes
@@ -45,15 +57,17 @@ public final class Payloads {
             @Override
             protected Class<?> resolveClass(ObjectStreamClass desc)
                     throws IOException, ClassNotFoundException {
+                String name = MOVED.getOrDefault(desc.getName(), desc.getName());
                 ClassLoader cl = Thread.currentThread().getContextClassLoader();
                 if (cl != null) {
                     try {
-                        return Class.forName(desc.getName(), false, cl);
+                        return Class.forName(name, false, cl);
                     } catch (ClassNotFoundException e) {
                         // fall back to the default lookup
                     }
                 }
-                return super.resolveClass(desc);
+                return name.equals(desc.getName()) ? super.resolveClass(desc)
+                        : Class.forName(name, false, Payloads.class.getClassLoader());
             }
         }) {
             ois.setObjectInputFilter(filter);
