@@ -57,17 +57,26 @@ public final class Payloads {
             @Override
             protected Class<?> resolveClass(ObjectStreamClass desc)
                     throws IOException, ClassNotFoundException {
-                String name = MOVED.getOrDefault(desc.getName(), desc.getName());
                 ClassLoader cl = Thread.currentThread().getContextClassLoader();
                 if (cl != null) {
                     try {
-                        return Class.forName(name, false, cl);
+                        return Class.forName(desc.getName(), false, cl);
                     } catch (ClassNotFoundException e) {
                         // fall back to the default lookup
                     }
                 }
-                return name.equals(desc.getName()) ? super.resolveClass(desc)
-                        : Class.forName(name, false, Payloads.class.getClassLoader());
+                return super.resolveClass(desc);
+            }
+
+            @Override
+            protected ObjectStreamClass readClassDescriptor()
+                    throws IOException, ClassNotFoundException {
+                ObjectStreamClass read = super.readClassDescriptor();
+                String moved = MOVED.get(read.getName());
+                // an enum's stream holds no fields, only its constants' names: this JVM's
+                // descriptor of the enum it became reads them
+                return moved == null ? read : ObjectStreamClass.lookup(
+                        Class.forName(moved, false, Payloads.class.getClassLoader()));
             }
         }) {
             ois.setObjectInputFilter(filter);
