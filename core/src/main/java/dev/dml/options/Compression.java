@@ -1,5 +1,7 @@
 package dev.dml.options;
 
+import java.io.Serializable;
+
 import java.util.Locale;
 
 /**
@@ -9,7 +11,7 @@ import java.util.Locale;
  * @param scheme the scheme
  * @param text the value in lower case, numbers as written
  */
-public record Compression(Scheme scheme, String text) {
+public record Compression(Scheme scheme, String text) implements Serializable {
 
     /** The schemes. */
     public enum Scheme {

@@ -1,5 +1,7 @@
 package dev.dml.options;
 
+import java.io.Serializable;
+
 /**
  * How the learning rate changes over a job ({@code --lr-schedule}): constant, multiplied by
  * {@code GAMMA} every {@code EVERY} epochs ({@code step:EVERY:GAMMA}), or along a half cosine.
@@ -7,7 +9,7 @@ package dev.dml.options;
  * @param kind constant, step or cosine
  * @param text the value in lower case, numbers as written
  */
-public record LrSchedule(Kind kind, String text) {
+public record LrSchedule(Kind kind, String text) implements Serializable {
 
     /** The shapes of a schedule. */
     public enum Kind {

@@ -1,5 +1,7 @@
 package dev.dml.options;
 
+import java.io.Serializable;
+
 import java.util.Locale;
 
 /**
@@ -10,7 +12,7 @@ import java.util.Locale;
  * @param kind sync, async or ssp
  * @param staleness the S of {@code ssp:S}; 0 for the others
  */
-public record SyncMode(Kind kind, int staleness) {
+public record SyncMode(Kind kind, int staleness) implements Serializable {
 
     /** The ways workers agree. */
     public enum Kind {
