@@ -3,6 +3,7 @@ package dev.dml.ray.cluster;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.module.ModuleFinder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -96,8 +97,26 @@ public final class JobJvms {
     static List<String> driverHeap(List<String> userOptions) {
         boolean ownCollector = userOptions.stream()
                 .anyMatch(o -> o.matches("-XX:\\+Use\\w*GC"));
-        return ownCollector ? List.of(DRIVER_INITIAL_HEAP, "-XX:+AlwaysPreTouch")
-                : List.of("-XX:+UseSerialGC", DRIVER_INITIAL_HEAP, "-XX:+AlwaysPreTouch");
+        // a user's heap cap below our initial heap would stop the JVM starting
+        boolean smallCap = userOptions.stream().anyMatch(
+                o -> o.matches("-Xmx\\d+[kKmMgG]?") && bytes(o.substring(4)) < 32L << 20);
+        List<String> out = new ArrayList<>();
+        if (!ownCollector) {
+            out.add("-XX:+UseSerialGC");
+        }
+        if (!smallCap) {
+            out.add(DRIVER_INITIAL_HEAP);
+        }
+        out.add("-XX:+AlwaysPreTouch");
+        return List.copyOf(out);
+    }
+
+    /** A java size ({@code 512k}, {@code 64m}, {@code 1g}, or bytes) in bytes. */
+    private static long bytes(String size) {
+        char unit = Character.toLowerCase(size.charAt(size.length() - 1));
+        int shift = unit == 'k' ? 10 : unit == 'm' ? 20 : unit == 'g' ? 30 : 0;
+        String digits = shift == 0 ? size : size.substring(0, size.length() - 1);
+        return Long.parseLong(digits) << shift;
     }
 
     /**

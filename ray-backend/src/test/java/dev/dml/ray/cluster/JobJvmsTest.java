@@ -42,6 +42,10 @@ class JobJvmsTest {
         // the user's collector replaces ours: two would stop the JVM starting
         List<String> g1 = JobJvms.driverHeap(List.of("-XX:+UseG1GC"));
         assertEquals(List.of(JobJvms.DRIVER_INITIAL_HEAP, "-XX:+AlwaysPreTouch"), g1);
+        // a cap below 32 MiB drops our initial heap, which would stop the JVM starting
+        List<String> small = JobJvms.driverHeap(List.of("-Xmx16m"));
+        assertEquals(List.of("-XX:+UseSerialGC", "-XX:+AlwaysPreTouch"), small);
+        javaFlags(small, "-Xmx16m");
         flags = javaFlags(g1, "-XX:+UseG1GC");
         assertTrue(flags.matches("(?s).*UseG1GC\\s+=\\s+true\\s.*"), flags);
     }
