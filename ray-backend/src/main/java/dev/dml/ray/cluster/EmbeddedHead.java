@@ -137,7 +137,7 @@ final class EmbeddedHead implements AutoCloseable {
         }
         try {
             String address = readAddress(tempDir, log);
-            Processes.stopWhenThisJvmDies(process.toHandle());
+            Processes.stopWhenThisJvmDies(process.toHandle(), tempDir);
             return new EmbeddedHead(process, tempDir, log, address);
         } catch (RuntimeException | Error e) {
             // started half-way (no address, an interrupt): stopped here, never leaked

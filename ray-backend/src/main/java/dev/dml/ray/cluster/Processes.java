@@ -117,21 +117,26 @@ final class Processes {
 
     /**
      * Starts a watchdog that stops {@code head}'s process group once this JVM is gone, however
-     * it ended: a JVM killed with SIGKILL runs no shutdown hook, and its head must not outlive
-     * it. The watchdog ends by itself when the head ends first (a normal close).
+     * it ended, and then deletes the head's temporary folder: a JVM killed with SIGKILL runs no
+     * shutdown hook, and neither its head nor the head's session files (about 40 MB each) may
+     * outlive it. The watchdog ends by itself when the head ends first (a normal close, which
+     * deletes the folder itself).
      *
      * @param head the root of a process group started with {@link #newSessionPrefix()}
+     * @param tempDir the head's temporary folder
      */
-    static void stopWhenThisJvmDies(ProcessHandle head) {
+    static void stopWhenThisJvmDies(ProcessHandle head, Path tempDir) {
         long owner = ProcessHandle.current().pid();
         String target = newSessionPrefix().isEmpty() ? Long.toString(head.pid())
                 : "-" + head.pid(); // the group; dash's kill takes no "--"
         String script = "while kill -0 " + owner + " 2>/dev/null; do sleep 1;"
                 + " kill -0 " + head.pid() + " 2>/dev/null || exit 0; done;"
-                + " kill -TERM " + target + " 2>/dev/null; sleep 10;"
-                + " kill -KILL " + target + " 2>/dev/null";
+                + " kill -TERM " + target + " 2>/dev/null; i=0;"
+                + " while kill -0 " + target + " 2>/dev/null && [ $i -lt 10 ]; do sleep 1;"
+                + " i=$((i+1)); done; kill -KILL " + target + " 2>/dev/null; rm -rf -- \"$1\"";
         List<String> cmd = new ArrayList<>(newSessionPrefix());
-        cmd.addAll(List.of("sh", "-c", script));
+        // the folder is the script's $1, so no quoting of the path is needed
+        cmd.addAll(List.of("sh", "-c", script, "dml-head-watchdog", tempDir.toString()));
         try {
             new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File(
                     "/dev/null"))).redirectOutput(ProcessBuilder.Redirect.DISCARD)
