@@ -132,8 +132,8 @@ final class CrossNodeCost implements Benchmark {
         Case(String name, String placement, String what, Table table) {
             super(name, what, MlpJobs.builder(table, 2, BATCH, EPOCHS, "p10-" + name)
                     .opt(TrainOptions.PLACEMENT, TrainOptions.PLACEMENT.checkWord(placement))
-                    .build(),
-                    (long) (EPOCHS - 1) * STEPS * BATCH * 2);
+                    .build());
+            requireStepsPerEpoch(name, spec, STEPS);
             this.placement = placement;
         }
 

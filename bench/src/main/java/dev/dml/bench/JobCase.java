@@ -17,16 +17,43 @@ class JobCase {
     final TrialTimes samples;
     /** Examples one run's timed epochs go through. */
     final long examples;
+    /** Steps in one run's timed epochs. */
+    final int steadySteps;
     final List<Double> compute = new ArrayList<>();
     final List<Double> comm = new ArrayList<>();
     long allReduceBytes;
+
+    /** A data-parallel job: every worker takes a batch a step in the timed epochs. */
+    JobCase(String name, String what, TrainSpec spec) {
+        this(name, what, spec, (long) steadySteps(spec) * spec.batchSize() * spec.workers());
+    }
 
     JobCase(String name, String what, TrainSpec spec, long examples) {
         this.name = name;
         this.what = what;
         this.spec = spec;
         this.examples = examples;
+        this.steadySteps = steadySteps(spec);
         this.samples = new TrialTimes(name, 0);
+    }
+
+    /** @return the steps of the timed epochs: every epoch after the first, the warm-up */
+    static int steadySteps(TrainSpec spec) {
+        return (spec.epochs() - 1) * spec.stepsPerEpoch();
+    }
+
+    /**
+     * Refuses a job whose table does not split into the steps per epoch its benchmark states.
+     *
+     * @param name the job, for the message
+     * @param spec the job
+     * @param steps the steps per epoch the benchmark's numbers assume
+     */
+    static void requireStepsPerEpoch(String name, TrainSpec spec, int steps) {
+        if (spec.stepsPerEpoch() != steps) {
+            throw new IllegalStateException(name + " has " + spec.stepsPerEpoch()
+                    + " steps per epoch, not " + steps + ".");
+        }
     }
 
     /** Keeps a timed run's mean step: the slowest rank's compute and all-reduce, and bytes. */

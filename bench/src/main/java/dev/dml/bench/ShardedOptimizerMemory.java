@@ -99,11 +99,8 @@ final class ShardedOptimizerMemory implements Benchmark {
             this.name = name;
             this.spec = spec;
             this.samples = new TrialTimes(name, 0);
-            this.steadySteps = (spec.epochs() - 1) * spec.stepsPerEpoch();
-            if (spec.stepsPerEpoch() != STEPS) {
-                throw new IllegalStateException(name + " has " + spec.stepsPerEpoch()
-                        + " steps per epoch, not " + STEPS + ".");
-            }
+            this.steadySteps = JobCase.steadySteps(spec);
+            JobCase.requireStepsPerEpoch(name, spec, STEPS);
         }
 
         double run(DriverProcess driver) {
