@@ -22,6 +22,10 @@ class JobCase {
     final List<Double> compute = new ArrayList<>();
     final List<Double> comm = new ArrayList<>();
     long allReduceBytes;
+    /** Per timed run, kept by {@link #keepRun}: the driver's ms a step, start-up, warm-up. */
+    final List<Double> driverMs = new ArrayList<>();
+    final List<Double> startup = new ArrayList<>();
+    final List<Double> firstEpoch = new ArrayList<>();
 
     /** A data-parallel job: every worker takes a batch a step in the timed epochs. */
     JobCase(String name, String what, TrainSpec spec) {
@@ -61,6 +65,14 @@ class JobCase {
         compute.add(j.stepComputeMs);
         comm.add(j.stepCommMs);
         allReduceBytes = j.allReduceBytes;
+    }
+
+    /** Keeps a timed run's step as {@link #keepStep} does, and its driver time and start-up. */
+    void keepRun(MlpJobs.JobRun j) {
+        keepStep(j);
+        driverMs.add(j.driverMsPerStep(steadySteps));
+        startup.add(j.startupSeconds());
+        firstEpoch.add(j.firstEpochSeconds);
     }
 
     /** @return the median of the timed rounds' examples per second */

@@ -54,10 +54,7 @@ final class OneWorkerThroughput implements Benchmark {
 
         TrialTimes subject = dml.samples;
         TrialTimes peer = new TrialTimes("plain_djl_loop", 0);
-        List<Double> startup = new ArrayList<>();
-        List<Double> firstEpoch = new ArrayList<>();
         List<Double> wall = new ArrayList<>();
-        List<Double> driverMs = new ArrayList<>();
         List<Double> peerFirst = new ArrayList<>();
         float[] subjectLoss = new float[1];
         float[] peerLoss = new float[1];
@@ -74,11 +71,8 @@ final class OneWorkerThroughput implements Benchmark {
                         .add(subject, round -> {
                             MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
                             if (round.timed()) {
-                                startup.add(j.startupSeconds());
-                                firstEpoch.add(j.firstEpochSeconds);
+                                dml.keepRun(j);
                                 wall.add(j.wallSeconds);
-                                dml.keepStep(j);
-                                driverMs.add(j.driverMsPerStep(steadySteps));
                             }
                             subjectLoss[0] = j.finalLoss;
                             System.out.printf("  dml:   %.0f examples/s (startup %.1f s)%n",
@@ -141,7 +135,7 @@ final class OneWorkerThroughput implements Benchmark {
                 + " gradient array", dml.comm, 2));
         split.put("driver_ms", MlpJobs.series("epoch time per step minus the worker's compute"
                 + " + all-reduce: the driver's round trips (one per 10 steps) and reporting",
-                driverMs, 2));
+                dml.driverMs, 2));
         split.put("peer_step_ms", TrialTimes.round(peerStepMs, 2));
         split.put("dml_step_ms", TrialTimes.round(subjectStepMs, 2));
 
@@ -150,11 +144,11 @@ final class OneWorkerThroughput implements Benchmark {
         excluded.put("driver_start_s", TrialTimes.round(driverStart, 3));
         excluded.put("job_startup_s", MlpJobs.series("per job: wall time minus all epochs ="
                 + " shard encoding, submit, actor JVM start, shipping and decoding the shard,"
-                + " init (broadcast), parameter fetch and release", startup, 3));
+                + " init (broadcast), parameter fetch and release", dml.startup, 3));
         excluded.put("job_wall_s", MlpJobs.series("per job: Dml.start to await's return",
                 wall, 3));
         excluded.put("first_epoch_s", MlpJobs.series("dml's warm-up epoch (fresh worker JVM)",
-                firstEpoch, 3));
+                dml.firstEpoch, 3));
         excluded.put("peer_first_epoch_s", MlpJobs.series("the peer's first epoch (warm JVM)",
                 peerFirst, 3));
 

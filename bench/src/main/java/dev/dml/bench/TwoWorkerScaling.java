@@ -103,9 +103,6 @@ final class TwoWorkerScaling implements Benchmark {
 
     /** One job configuration and its measurements. */
     private static final class Case extends JobCase {
-        final List<Double> driverMs = new ArrayList<>();
-        final List<Double> startup = new ArrayList<>();
-        final List<Double> firstEpoch = new ArrayList<>();
         final List<Double> cpu = new ArrayList<>();
 
         Case(String name, TrainSpec spec, String what) {
@@ -116,10 +113,7 @@ final class TwoWorkerScaling implements Benchmark {
         double run(Round round, DriverProcess driver) {
             MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
             if (round.timed()) {
-                keepStep(j);
-                driverMs.add(j.driverMsPerStep(steadySteps));
-                startup.add(j.startupSeconds());
-                firstEpoch.add(j.firstEpochSeconds);
+                keepRun(j);
                 double c = 0;
                 for (double x : j.cpuPercent) {
                     c += x;

@@ -3,6 +3,8 @@ package dev.dml.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
+
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.train.TrainSpec;
@@ -50,5 +52,26 @@ class JobCaseTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> JobCase.requireStepsPerEpoch("two", spec(2), STEPS + 1));
         assertEquals("two has 10 steps per epoch, not 11.", e.getMessage());
+    }
+
+    @Test
+    void aKeptRunHoldsItsStepSplitDriverTimeAndStartUp() {
+        JobCase two = new JobCase("two", "2 workers", spec(2));
+        MlpJobs.JobRun j = new MlpJobs.JobRun();
+        j.wallSeconds = 10;
+        j.firstEpochSeconds = 2;
+        j.steadySeconds = 6; // 30 steps: 200 ms a step
+        j.stepComputeMs = 150;
+        j.stepCommMs = 40;
+        j.stepWorkerMs = 190;
+        j.allReduceBytes = 1234;
+        two.keepRun(j);
+        assertEquals(List.of(150.0), two.compute);
+        assertEquals(List.of(40.0), two.comm);
+        assertEquals(1234, two.allReduceBytes);
+        assertEquals(1, two.driverMs.size());
+        assertEquals(10.0, two.driverMs.get(0), 1e-9);
+        assertEquals(List.of(2.0), two.startup);
+        assertEquals(List.of(2.0), two.firstEpoch);
     }
 }
