@@ -5,9 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One job a scaling benchmark runs in every round, and what its timed rounds measured: the
- * seconds of its timed epochs (in {@link #samples}, as {@link SideBySide} records them) and
- * each step's compute and all-reduce.
+ * One dml job a benchmark runs in every round (P1, P2, P8, P10, P15, M1), and what its timed
+ * rounds measured: the seconds of its timed epochs (in {@link #samples}, as {@link SideBySide}
+ * records them) and each step's compute and all-reduce. The first epoch is the warm-up; the
+ * epochs after it are timed.
  */
 class JobCase {
 
