@@ -1,6 +1,5 @@
 package dev.dml.bench;
 
-import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverProcess;
@@ -50,7 +49,7 @@ final class AllReduceBandwidth implements Benchmark {
         List<Map<String, Object>> workers = new ArrayList<>();
         List<String> transports = new ArrayList<>();
         Map<String, Object> workerEnv = new LinkedHashMap<>();
-        try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+        try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             for (String info : driver.call(new Open())) {
                 workers.add(Map.of("worker", info));

@@ -2,8 +2,6 @@ package dev.dml.bench;
 
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
-import dev.dml.ray.data.FashionMnist;
-import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
@@ -38,9 +36,7 @@ final class AsyncVersusSync implements Benchmark {
     public BenchResult run(String command) throws Exception {
         MlpJobs.requireData("A1");
         Table train = MlpJobs.table(ROWS);
-        Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST,
-                TEST_ROWS).toTable();
-        int[] labels = test.intColumn(FashionMnist.LABEL).asIntArray();
+        HeldOut test = HeldOut.fashionMnist(TEST_ROWS);
         Map<String, List<Double>> rate = new LinkedHashMap<>();
         Map<String, List<Double>> accuracy = new LinkedHashMap<>();
         Map<String, List<Double>> computeMs = new LinkedHashMap<>();
@@ -67,7 +63,7 @@ final class AsyncVersusSync implements Benchmark {
                     TrainSpec spec = b.build();
                     MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
                     steps = spec.stepsPerEpoch() * EPOCHS;
-                    double acc = Metrics.accuracy(j.result.predictClasses(test), labels);
+                    double acc = test.accuracy(j.result);
                     int steady = spec.stepsPerEpoch() * (EPOCHS - 1);
                     System.out.printf("  round %d %-6s %.0f examples/s, accuracy %.4f, compute"
                             + " %.1f ms, comm %.1f ms, driver %.1f ms per step%n", round, mode,

@@ -3,8 +3,6 @@ package dev.dml.bench;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
-import dev.dml.ray.data.FashionMnist;
-import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainResult;
@@ -75,9 +73,7 @@ final class CompressionTraffic implements Benchmark {
         String topK = schemesRun.contains(TOP_K) ? TOP_K : schemesRun.stream()
                 .filter(x -> x.startsWith("topk:")).findFirst().orElse(null);
         Table train = MlpJobs.table(ROWS);
-        Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST,
-                TEST_ROWS).toTable();
-        int[] labels = test.intColumn(FashionMnist.LABEL).asIntArray();
+        HeldOut test = HeldOut.fashionMnist(TEST_ROWS);
         Map<String, List<Double>> bytes = new LinkedHashMap<>();
         Map<String, List<Double>> accuracy = new LinkedHashMap<>();
         Map<String, List<Double>> commMs = new LinkedHashMap<>();
@@ -98,7 +94,7 @@ final class CompressionTraffic implements Benchmark {
                             .ProgressListener() { }).await();
                     steps = r.steps().size();
                     long b = r.steps().stream().mapToLong(StepMetrics::allReduceBytes).sum();
-                    double acc = Metrics.accuracy(r.predictClasses(test), labels);
+                    double acc = test.accuracy(r);
                     double comm = r.steps().stream().mapToDouble(StepMetrics::commMillis)
                             .average().orElse(Double.NaN);
                     bytes.get(scheme).add((double) b);

@@ -4,7 +4,6 @@ import dev.dml.events.ProgressListener;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.options.TrainOptions;
-import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.CodeShipment;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.NamespacedCluster;
@@ -59,8 +58,7 @@ final class CrossNodeCost implements Benchmark {
         try (NamespacedCluster nodes = NamespacedCluster.start(2, 2)) {
             startup.put("fixture_start_s", seconds(t0));
             long c0 = System.nanoTime();
-            try (RayCluster cluster = RayCluster.open(ClusterSpec.builder()
-                    .optAddress(nodes.address()).build())) {
+            try (RayCluster cluster = MlpJobs.openCluster(nodes)) {
                 startup.put("cluster_open_s", seconds(c0));
                 long d0 = System.nanoTime();
                 try (DriverProcess driver = cluster.openDriver()) {
@@ -134,8 +132,8 @@ final class CrossNodeCost implements Benchmark {
         Case(String name, String placement, String what, Table table) {
             super(name, what, MlpJobs.builder(table, 2, BATCH, EPOCHS, "p10-" + name)
                     .opt(TrainOptions.PLACEMENT, TrainOptions.PLACEMENT.checkWord(placement))
-                    .build(),
-                    (long) (EPOCHS - 1) * STEPS * BATCH * 2);
+                    .build());
+            requireStepsPerEpoch(name, spec, STEPS);
             this.placement = placement;
         }
 

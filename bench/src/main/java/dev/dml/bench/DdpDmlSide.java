@@ -3,8 +3,6 @@ package dev.dml.bench;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.StepMetrics;
 import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.data.FashionMnist;
-import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.Predictions;
@@ -38,19 +36,17 @@ import tech.tablesaw.api.Table;
 final class DdpDmlSide {
 
     private final Table train;
-    private final Table test;
-    private final int[] testLabels;
+    private final HeldOut test;
     private final List<String> workerJvmOptions;
 
     /**
      * @param train the first rows of the training split, at least the setting's rows
-     * @param test the test split
+     * @param test the test split and its labels
      * @param workerJvmOptions extra worker JVM options, e.g. a flight recording
      */
-    DdpDmlSide(Table train, Table test, List<String> workerJvmOptions) {
+    DdpDmlSide(Table train, HeldOut test, List<String> workerJvmOptions) {
         this.train = train;
         this.test = test;
-        this.testLabels = test.intColumn(FashionMnist.LABEL).asIntArray();
         this.workerJvmOptions = workerJvmOptions;
     }
 
@@ -107,8 +103,9 @@ final class DdpDmlSide {
                 "bench/p3-score")) {
             for (Map.Entry<Long, byte[]> e : clock.states.entrySet()) {
                 r.loadState(e.getValue());
-                int[] predicted = Predictions.classes(r, test, spec.columns().featuresOnly());
-                acc.put(e.getKey().intValue(), Metrics.accuracy(predicted, testLabels));
+                int[] predicted = Predictions.classes(r, test.table(),
+                        spec.columns().featuresOnly());
+                acc.put(e.getKey().intValue(), test.accuracy(predicted));
             }
         }
         return acc;

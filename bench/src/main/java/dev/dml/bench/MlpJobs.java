@@ -11,6 +11,7 @@ import dev.dml.events.ProgressListener;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.cluster.NamespacedCluster;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.ShardArrays;
@@ -96,6 +97,11 @@ final class MlpJobs {
     /** Opens the embedded head with 2 CPUs (what this machine has). */
     static RayCluster openCluster() {
         return RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+    }
+
+    /** Opens a cluster on the namespaced nodes' head, which the nodes have already joined. */
+    static RayCluster openCluster(NamespacedCluster nodes) {
+        return RayCluster.open(ClusterSpec.builder().optAddress(nodes.address()).build());
     }
 
     /** One dml job's numbers. */

@@ -46,19 +46,15 @@ final class OneWorkerThroughput implements Benchmark {
         MlpJobs.requireData("P1");
         Table table = MlpJobs.table(ROWS);
         TrainSpec spec = MlpJobs.spec(table, 1, BATCH, EPOCHS, "p1");
+        JobCase dml = new JobCase("dml_1_worker", SUBJECT, spec);
         int spe = spec.stepsPerEpoch();
-        int steadySteps = (EPOCHS - 1) * spe;
-        long examples = (long) steadySteps * BATCH;
+        int steadySteps = dml.steadySteps;
+        long examples = dml.examples;
         double load0 = MlpJobs.loadAverage();
 
-        TrialTimes subject = new TrialTimes("dml_1_worker", 0);
+        TrialTimes subject = dml.samples;
         TrialTimes peer = new TrialTimes("plain_djl_loop", 0);
-        List<Double> startup = new ArrayList<>();
-        List<Double> firstEpoch = new ArrayList<>();
         List<Double> wall = new ArrayList<>();
-        List<Double> compute = new ArrayList<>();
-        List<Double> comm = new ArrayList<>();
-        List<Double> driverMs = new ArrayList<>();
         List<Double> peerFirst = new ArrayList<>();
         float[] subjectLoss = new float[1];
         float[] peerLoss = new float[1];
@@ -75,12 +71,8 @@ final class OneWorkerThroughput implements Benchmark {
                         .add(subject, round -> {
                             MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
                             if (round.timed()) {
-                                startup.add(j.startupSeconds());
-                                firstEpoch.add(j.firstEpochSeconds);
+                                dml.keepRun(j);
                                 wall.add(j.wallSeconds);
-                                compute.add(j.stepComputeMs);
-                                comm.add(j.stepCommMs);
-                                driverMs.add(j.driverMsPerStep(steadySteps));
                             }
                             subjectLoss[0] = j.finalLoss;
                             System.out.printf("  dml:   %.0f examples/s (startup %.1f s)%n",
@@ -105,13 +97,11 @@ final class OneWorkerThroughput implements Benchmark {
         double ratio = peer.medianSeconds() / subject.medianSeconds();
         double[] ps = peer.seconds();
         double[] ss = subject.seconds();
+        List<Double> subjectRate = dml.rates();
+        List<Double> peerRate = peer.rates(examples);
         List<Double> paired = new ArrayList<>();
-        List<Double> subjectRate = new ArrayList<>();
-        List<Double> peerRate = new ArrayList<>();
         for (int i = 0; i < ss.length; i++) {
             paired.add(ps[i] / ss[i]);
-            subjectRate.add(examples / ss[i]);
-            peerRate.add(examples / ps[i]);
         }
         double peerStepMs = peer.medianSeconds() * 1e3 / steadySteps;
         double subjectStepMs = subject.medianSeconds() * 1e3 / steadySteps;
@@ -140,12 +130,12 @@ final class OneWorkerThroughput implements Benchmark {
         split.put("source", "StepMetrics of the timed epochs, mean per step, median over the"
                 + " repetitions");
         split.put("compute_ms", MlpJobs.series("forward + backward + gradient copy out/in +"
-                + " Adam step, in the worker", compute, 2));
+                + " Adam step, in the worker", dml.compute, 2));
         split.put("all_reduce_ms", MlpJobs.series("all-reduce with 1 rank: a clone of the"
-                + " gradient array", comm, 2));
+                + " gradient array", dml.comm, 2));
         split.put("driver_ms", MlpJobs.series("epoch time per step minus the worker's compute"
                 + " + all-reduce: the driver's round trips (one per 10 steps) and reporting",
-                driverMs, 2));
+                dml.driverMs, 2));
         split.put("peer_step_ms", TrialTimes.round(peerStepMs, 2));
         split.put("dml_step_ms", TrialTimes.round(subjectStepMs, 2));
 
@@ -154,11 +144,11 @@ final class OneWorkerThroughput implements Benchmark {
         excluded.put("driver_start_s", TrialTimes.round(driverStart, 3));
         excluded.put("job_startup_s", MlpJobs.series("per job: wall time minus all epochs ="
                 + " shard encoding, submit, actor JVM start, shipping and decoding the shard,"
-                + " init (broadcast), parameter fetch and release", startup, 3));
+                + " init (broadcast), parameter fetch and release", dml.startup, 3));
         excluded.put("job_wall_s", MlpJobs.series("per job: Dml.start to await's return",
                 wall, 3));
         excluded.put("first_epoch_s", MlpJobs.series("dml's warm-up epoch (fresh worker JVM)",
-                firstEpoch, 3));
+                dml.firstEpoch, 3));
         excluded.put("peer_first_epoch_s", MlpJobs.series("the peer's first epoch (warm JVM)",
                 peerFirst, 3));
 

@@ -159,8 +159,9 @@ final class PipelineEfficiency implements Benchmark {
         int timedSteps;
 
         Case(String name, TrainSpec spec, int stages, String transport) {
+            // One pipeline: the whole batch crosses every stage, so no factor of workers.
             super(name, spec.strategy() + " over " + transport, spec,
-                    (long) (EPOCHS - 1) * spec.stepsPerEpoch() * spec.batchSize());
+                    (long) steadySteps(spec) * spec.batchSize());
             this.stages = stages;
             this.transport = transport;
             this.busySum = new double[stages];

@@ -5,7 +5,6 @@ import dev.dml.cost.Market;
 import dev.dml.cost.PlanRow;
 import dev.dml.cost.Pricing;
 import dev.dml.ray.cluster.ClusterPricing;
-import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.NamespacedCluster;
 import dev.dml.ray.cluster.RayCluster;
@@ -49,7 +48,7 @@ final class PlanError implements Benchmark {
         double load0 = MlpJobs.loadAverage();
         Pricing m5 = Pricing.NONE.withInstance("m5.xlarge", Market.ON_DEMAND, "aws",
                 "us-east-1");
-        try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+        try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             driver.call(new ClusterPricing(m5));
             Case one = new Case("one_node_1w", "1 worker on the embedded cluster (2 CPUs)", 1);
@@ -64,8 +63,7 @@ final class PlanError implements Benchmark {
         String why = NamespacedCluster.unavailable().orElse(null);
         if (why == null) {
             try (NamespacedCluster nodes = NamespacedCluster.start(2, 1);
-                    RayCluster cluster = RayCluster.open(ClusterSpec.builder()
-                            .optAddress(nodes.address()).build());
+                    RayCluster cluster = MlpJobs.openCluster(nodes);
                     DriverProcess driver = cluster.openDriver()) {
                 driver.call(new ClusterPricing(m5));
                 Case spread = new Case("two_nodes_2w", "2 workers on two namespaced nodes of 1"

@@ -6,7 +6,6 @@ import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.Dml;
-import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.NamespacedCluster;
 import dev.dml.ray.cluster.RayCluster;
@@ -64,15 +63,14 @@ final class RecoveryTime implements Benchmark {
                 .ifPresent(ProcessHandle::destroyForcibly));
         cases.put("sigterm_worker", w -> ProcessHandle.of(w.pid())
                 .ifPresent(ProcessHandle::destroy));
-        try (RayCluster cluster = RayCluster.open(ClusterSpec.builder().optNumCpus(2).build());
+        try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
             runCases(driver, table, cases, 0.5, null, seconds, details);
         }
         String noNodes = NamespacedCluster.unavailable().orElse(null);
         if (noNodes == null) {
             try (NamespacedCluster nodes = NamespacedCluster.start(3, 1);
-                    RayCluster cluster = RayCluster.open(ClusterSpec.builder()
-                            .optAddress(nodes.address()).build());
+                    RayCluster cluster = MlpJobs.openCluster(nodes);
                     DriverProcess driver = cluster.openDriver()) {
                 Consumer<WorkerInfo> loseNode = w -> nodes.nodes().stream()
                         .filter(n -> n.ip().equals(w.nodeIp())).findFirst()

@@ -83,27 +83,16 @@ final class ShardedOptimizerMemory implements Benchmark {
     }
 
     /** One of the two jobs and what it measured. */
-    private static final class Side {
-        final String name;
-        final TrainSpec spec;
-        final TrialTimes samples;
-        final int steadySteps;
+    private static final class Side extends JobCase {
         final List<Double> stepMs = new ArrayList<>();
-        final List<Double> commMs = new ArrayList<>();
         long[] state = new long[0];
         long[] heap = new long[0];
         long[] rss = new long[0];
         float[] parameters;
 
         Side(String name, TrainSpec spec) {
-            this.name = name;
-            this.spec = spec;
-            this.samples = new TrialTimes(name, 0);
-            this.steadySteps = (spec.epochs() - 1) * spec.stepsPerEpoch();
-            if (spec.stepsPerEpoch() != STEPS) {
-                throw new IllegalStateException(name + " has " + spec.stepsPerEpoch()
-                        + " steps per epoch, not " + STEPS + ".");
-            }
+            super(name, name + " optimizer state", spec);
+            requireStepsPerEpoch(name, spec, STEPS);
         }
 
         double run(DriverProcess driver) {
@@ -116,7 +105,7 @@ final class ShardedOptimizerMemory implements Benchmark {
             parameters = j.result.parameters();
             double ms = j.steadySeconds * 1e3 / steadySteps;
             stepMs.add(ms);
-            commMs.add(j.stepCommMs);
+            comm.add(j.stepCommMs);
             System.out.printf("  %-9s %.0f ms a step (reduce %.0f ms); optimizer state %s B,"
                     + " heap %s MiB%n", name, ms, j.stepCommMs, Arrays.toString(state),
                     Arrays.toString(Arrays.stream(heap).map(b -> b >> 20).toArray()));
@@ -137,7 +126,7 @@ final class ShardedOptimizerMemory implements Benchmark {
             m.put("step_ms", MlpJobs.series("wall ms per steady step (driver's epoch time /"
                     + " steps)", stepMs, 1));
             m.put("comm_ms", MlpJobs.series("ms per step in the collectives (all-reduce, or"
-                    + " reduce-scatter + all-gather)", commMs, 1));
+                    + " reduce-scatter + all-gather)", comm, 1));
             return m;
         }
     }

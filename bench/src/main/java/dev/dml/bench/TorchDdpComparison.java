@@ -3,7 +3,6 @@ package dev.dml.bench;
 import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
-import dev.dml.ray.data.FashionMnist;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,8 +48,7 @@ final class TorchDdpComparison implements Benchmark {
             rows = Math.max(rows, s.rows());
         }
         Table train = MlpJobs.table(rows);
-        Table test = FashionMnist.load(FashionMnist.DEBIAN_DIR, FashionMnist.Split.TEST, 0)
-                .toTable();
+        HeldOut test = HeldOut.fashionMnist(0);
         String opts = System.getProperty(WORKER_OPTIONS, "").strip();
         DdpDmlSide dml = new DdpDmlSide(train, test,
                 opts.isEmpty() ? List.of() : List.of(opts.split(" ")));

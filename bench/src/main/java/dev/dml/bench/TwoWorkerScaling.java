@@ -103,29 +103,17 @@ final class TwoWorkerScaling implements Benchmark {
 
     /** One job configuration and its measurements. */
     private static final class Case extends JobCase {
-        final int steadySteps;
-        final List<Double> driverMs = new ArrayList<>();
-        final List<Double> startup = new ArrayList<>();
-        final List<Double> firstEpoch = new ArrayList<>();
         final List<Double> cpu = new ArrayList<>();
 
         Case(String name, TrainSpec spec, String what) {
-            super(name, what, spec, (long) (spec.epochs() - 1) * spec.stepsPerEpoch()
-                    * spec.batchSize() * spec.workers());
-            this.steadySteps = (spec.epochs() - 1) * spec.stepsPerEpoch();
-            if (spec.stepsPerEpoch() != STEPS) {
-                throw new IllegalStateException(name + " has " + spec.stepsPerEpoch()
-                        + " steps per epoch, not " + STEPS + ".");
-            }
+            super(name, what, spec);
+            requireStepsPerEpoch(name, spec, STEPS);
         }
 
         double run(Round round, DriverProcess driver) {
             MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
             if (round.timed()) {
-                keepStep(j);
-                driverMs.add(j.driverMsPerStep(steadySteps));
-                startup.add(j.startupSeconds());
-                firstEpoch.add(j.firstEpochSeconds);
+                keepRun(j);
                 double c = 0;
                 for (double x : j.cpuPercent) {
                     c += x;

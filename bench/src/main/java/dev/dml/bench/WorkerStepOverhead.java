@@ -30,22 +30,18 @@ final class WorkerStepOverhead implements Benchmark {
     static final int WARMUPS = 1;
     static final int REPETITIONS = 3;
 
-    /** One model's side-by-side samples and the job's split of a step. */
-    private static final class Model {
-        final String name;
-        final boolean cnn;
-        final TrialTimes job;
+    /**
+     * One model's 1-worker job (its samples are the job's seconds), the same step alone beside
+     * it, and the job's split of a step.
+     */
+    private static final class Model extends JobCase {
         final TrialTimes alone;
-        final List<Double> compute = new ArrayList<>();
-        final List<Double> comm = new ArrayList<>();
-        final List<Double> driver = new ArrayList<>();
         final List<Double> cpu = new ArrayList<>();
         Map<String, Object> profile;
 
-        Model(String name, boolean cnn) {
-            this.name = name;
-            this.cnn = cnn;
-            this.job = new TrialTimes(name + "_job", 0);
+        Model(String name, Table table, boolean cnn) {
+            super(name, cnn ? "CNN" : "MLP", spec(table, name, cnn));
+            requireStepsPerEpoch(name, spec, STEPS_PER_EPOCH);
             this.alone = new TrialTimes(name + "_alone", 0);
         }
     }
@@ -55,7 +51,8 @@ final class WorkerStepOverhead implements Benchmark {
         MlpJobs.requireData("P15");
         Table table = MlpJobs.table(BATCH * STEPS_PER_EPOCH);
         int steady = (EPOCHS - 1) * STEPS_PER_EPOCH;
-        List<Model> models = List.of(new Model("cnn", true), new Model("mlp", false));
+        List<Model> models = List.of(new Model("cnn", table, true),
+                new Model("mlp", table, false));
         double load0 = MlpJobs.loadAverage();
         try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
@@ -63,15 +60,13 @@ final class WorkerStepOverhead implements Benchmark {
             List<MlpJobs.Peer> peers = new ArrayList<>();
             try {
                 for (Model m : models) {
-                    TrainSpec spec = spec(table, m);
-                    MlpJobs.Peer peer = new MlpJobs.Peer(spec);
+                    MlpJobs.Peer peer = new MlpJobs.Peer(m.spec);
                     peers.add(peer);
-                    run.add(m.job, round -> {
-                        MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
+                    run.add(m.samples, round -> {
+                        MlpJobs.JobRun j = MlpJobs.runJob(m.spec, driver);
                         if (round.timed()) {
-                            m.compute.add(j.stepComputeMs);
-                            m.comm.add(j.stepCommMs);
-                            m.driver.add(j.driverMsPerStep(steady));
+                            m.keepStep(j);
+                            m.driverMs.add(j.driverMsPerStep(steady));
                             m.cpu.add(java.util.Arrays.stream(j.cpuPercent).average()
                                     .orElse(Double.NaN));
                         }
@@ -93,7 +88,7 @@ final class WorkerStepOverhead implements Benchmark {
                 run.run();
                 for (int i = 0; i < models.size(); i++) {
                     Model m = models.get(i);
-                    m.profile = StepProfileRound.run(spec(table, m), peers.get(i), driver,
+                    m.profile = StepProfileRound.run(m.spec, peers.get(i), driver,
                             steady, EPOCHS);
                 }
             } finally {
@@ -103,21 +98,22 @@ final class WorkerStepOverhead implements Benchmark {
         double ratio = 0;
         Map<String, Object> each = new LinkedHashMap<>();
         for (Model m : models) {
-            double r = m.job.medianSeconds() / m.alone.medianSeconds();
+            double r = m.samples.medianSeconds() / m.alone.medianSeconds();
             ratio = Math.max(ratio, r);
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("ratio", TrialTimes.round(r, 4));
-            json.put("job_ms_per_step", TrialTimes.round(m.job.medianSeconds() * 1e3 / steady, 2));
+            json.put("job_ms_per_step",
+                    TrialTimes.round(m.samples.medianSeconds() * 1e3 / steady, 2));
             json.put("alone_ms_per_step",
                     TrialTimes.round(m.alone.medianSeconds() * 1e3 / steady, 2));
-            json.put("job_seconds", m.job.seconds());
+            json.put("job_seconds", m.samples.seconds());
             json.put("alone_seconds", m.alone.seconds());
             json.put("compute_ms", MlpJobs.series("the worker's compute per step"
                     + " (StepMetrics): batch, forward, backward, optimizer", m.compute, 2));
             json.put("all_reduce_ms", MlpJobs.series("the worker's all-reduce per step",
                     m.comm, 2));
             json.put("driver_ms", MlpJobs.series("wall time per step beyond the worker's compute"
-                    + " and all-reduce: calls, snapshots, reports", m.driver, 2));
+                    + " and all-reduce: calls, snapshots, reports", m.driverMs, 2));
             json.put("worker_cpu_percent", MlpJobs.series("the worker JVM's CPU, last report",
                     m.cpu, 1));
             json.put("profile", m.profile);
@@ -146,9 +142,9 @@ final class WorkerStepOverhead implements Benchmark {
                 .put("models", each);
     }
 
-    private static TrainSpec spec(Table table, Model m) {
-        var b = MlpJobs.builder(table, 1, BATCH, EPOCHS, "p15-" + m.name);
-        if (m.cnn) {
+    private static TrainSpec spec(Table table, String name, boolean cnn) {
+        var b = MlpJobs.builder(table, 1, BATCH, EPOCHS, "p15-" + name);
+        if (cnn) {
             b.setModel(ModelSpec.Family.CNN);
         }
         return b.build();
