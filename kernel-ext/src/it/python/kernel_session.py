@@ -111,6 +111,13 @@ def execute(kc, code, timeout=CELL_TIMEOUT):
     return reply["content"], collect_outputs(kc, msg_id, timeout)
 
 
+def ok(kc, code, timeout=CELL_TIMEOUT):
+    """Runs code that must succeed; returns its IOPub output messages."""
+    content, outputs = execute(kc, code, timeout)
+    assert content["status"] == "ok", (code, content, outputs)
+    return outputs
+
+
 def interrupt(kc, msg_id, timeout):
     """Interrupts a running cell as JupyterLab does (interrupt_request on the control channel),
     waits for its reply and its outputs, and checks it ended in an error; returns the reply's

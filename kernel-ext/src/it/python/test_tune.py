@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from kernel_session import error_text, interrupt, plain_result, running_kernel
-from test_runs import ok, one_error, shown
+from kernel_session import error_text, interrupt, ok, plain_result, running_kernel
+from test_runs import one_error, shown
 from test_train_magic import alive, wait_until
 
 SETUP = """import dev.dml.ray.data.SyntheticFraud;
