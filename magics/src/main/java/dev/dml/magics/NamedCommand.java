@@ -1,5 +1,7 @@
 package dev.dml.magics;
 
+import java.util.Objects;
+
 /**
  * A sub-command whose name and {@code %dml help} line are fixed when it is made, so each
  * command states them once in its constructor.
@@ -10,8 +12,8 @@ abstract class NamedCommand implements DmlCommand {
     private final String summary;
 
     NamedCommand(String name, String summary) {
-        this.name = name;
-        this.summary = summary;
+        this.name = Objects.requireNonNull(name, "name");
+        this.summary = Objects.requireNonNull(summary, "summary");
     }
 
     @Override
