@@ -111,6 +111,24 @@ def execute(kc, code, timeout=CELL_TIMEOUT):
     return reply["content"], collect_outputs(kc, msg_id, timeout)
 
 
+def ok(kc, code, timeout=CELL_TIMEOUT):
+    """Runs code that must succeed; returns its IOPub output messages."""
+    content, outputs = execute(kc, code, timeout)
+    assert content["status"] == "ok", (code, content, outputs)
+    return outputs
+
+
+def interrupt(kc, msg_id, timeout):
+    """Interrupts a running cell as JupyterLab does (interrupt_request on the control channel),
+    waits for its reply and its outputs, and checks it ended in an error; returns the reply's
+    content."""
+    kc.session.send(kc.control_channel.socket, "interrupt_request", {})
+    reply = wait_shell_reply(kc, msg_id, timeout=timeout)
+    collect_outputs(kc, msg_id, timeout=60)
+    assert reply["content"]["status"] == "error", reply["content"]
+    return reply["content"]
+
+
 def plain_result(outputs):
     """text/plain of the execute_result among outputs, or None."""
     for msg in outputs:

@@ -1,7 +1,7 @@
 """A cell's stdout and stderr reach the notebook as IPython's kernel sends them: batched, so
 that a printed line is one stream message and a loop of prints is a handful of messages, with
 the order between stdout, stderr, displays, results and errors kept."""
-from kernel_session import execute
+from kernel_session import execute, ok
 
 
 def streams(outputs):
@@ -73,8 +73,7 @@ def test_a_batch_never_cuts_a_character_in_two(shared_kernel):
             'java.nio.charset.StandardCharsets.UTF_8);\n'
             'for (byte b : euros) System.out.write(b);\n'
             'System.out.flush();')
-    content, outputs = execute(kc, code)
-    assert content["status"] == "ok", content
+    outputs = ok(kc, code)
     texts = [m["content"]["text"] for m in streams(outputs)]
     assert len(texts) > 1, "expected the size limit to split the output"
     assert all(set(t) == {"\u20ac"} for t in texts), [set(t) for t in texts]

@@ -3,11 +3,9 @@ the control channel): dml's own code stops the job and ends the cell; the kernel
 its last resort for code that ignores interrupts, never fires. The kernel's log says which way
 each interrupted cell ended. A kernel of its own, so that its log is this test's alone."""
 import re
-import time
 
-from kernel_session import collect_outputs, error_text, execute, plain_result, running_kernel, \
-    wait_shell_reply
-from test_train_magic import LONG, SETUP, alive, status_text, wait_until
+from kernel_session import error_text, execute, interrupt, plain_result, running_kernel
+from test_train_magic import LONG, SETUP, alive, status_text, wait_for_live_plot, wait_until
 
 COOPERATIVE = re.compile(r"cell (\S+) ended by itself \d+ ms after its interrupt"
                          r" \(cooperative code\)")
@@ -19,20 +17,10 @@ def test_an_interrupted_train_cell_ends_by_itself_and_frees_its_workers(tmp_path
         content, _ = execute(kc, SETUP)
         assert content["status"] == "ok", content
         msg_id = kc.execute(LONG)
-        seen_update = False
-        deadline = time.monotonic() + 300
-        while not seen_update and time.monotonic() < deadline:
-            msg = kc.get_iopub_msg(timeout=300)
-            mine = msg["parent_header"].get("msg_id") == msg_id
-            assert not (mine and msg["msg_type"] == "error"), msg["content"]
-            seen_update = mine and msg["msg_type"] == "update_display_data"
-        assert seen_update, "the live plot never updated"
+        wait_for_live_plot(kc, msg_id)
 
-        kc.session.send(kc.control_channel.socket, "interrupt_request", {})
-        reply = wait_shell_reply(kc, msg_id, timeout=240)
-        collect_outputs(kc, msg_id, timeout=60)
-        assert reply["content"]["status"] == "error"
-        assert "interrupted and stopped" in error_text(reply["content"]), reply["content"]
+        content = interrupt(kc, msg_id, timeout=240)
+        assert "interrupted and stopped" in error_text(content), content
 
         assert wait_until(lambda: COOPERATIVE.search(log.read_text()), 30), log.read_text()
         assert "stopping it by force" not in log.read_text(), log.read_text()

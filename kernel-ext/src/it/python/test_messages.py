@@ -4,7 +4,7 @@ import base64
 import re
 import time
 
-from kernel_session import CELL_TIMEOUT, collect_outputs, execute, wait_shell_reply
+from kernel_session import CELL_TIMEOUT, collect_outputs, execute, ok, wait_shell_reply
 
 SVG_RED = ("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'>"
            "<rect width='10' height='10' fill='red'/></svg>")
@@ -48,8 +48,7 @@ def test_buffered_image_renders_as_png(shared_kernel):
             " java.awt.image.BufferedImage.TYPE_INT_RGB);\n"
             "img.setRGB(3, 3, 0xff0000);\n"
             "display(img);")
-    content, outputs = execute(kc, code)
-    assert content["status"] == "ok", content
+    outputs = ok(kc, code)
     images = [msg["content"]["data"]["image/png"] for msg in messages(outputs, "display_data")
               if "image/png" in msg["content"]["data"]]
     assert len(images) == 1, outputs

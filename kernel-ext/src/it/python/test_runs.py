@@ -4,7 +4,7 @@ that differ, and TrainResult.open(runId) reopens a run's model. Bad input is one
 was wrong and one on how to fix it, and the kernel lives on."""
 import re
 
-from kernel_session import CELL_TIMEOUT, error_text, execute, plain_result, running_kernel
+from kernel_session import CELL_TIMEOUT, error_text, execute, ok, plain_result, running_kernel
 
 SETUP = """import dev.dml.ray.data.SyntheticFraud;
 var fraud = SyntheticFraud.generate(2_000, 7);"""
@@ -14,12 +14,6 @@ TRAIN = ("%dml train fraud --label is_fraud --hidden 8 --epochs 2 --batch-size 2
 PREDICT = "java.util.Arrays.toString({model}.probabilities(fraud.first(5), 1))"
 JOB_TIMEOUT = 600
 RUN_ID = re.compile(r"fraud-\d{8}-\d{6}-[0-9a-f]{4}")
-
-
-def ok(kc, code, timeout=CELL_TIMEOUT):
-    content, outputs = execute(kc, code, timeout)
-    assert content["status"] == "ok", (code, content, outputs)
-    return outputs
 
 
 def shown(outputs, mime="text/plain"):

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kernel_session import collect_outputs, error_text, execute, plain_result, wait_shell_reply
+from kernel_session import error_text, execute, interrupt, plain_result
 
 SETUP = """import dev.dml.ray.data.SyntheticFraud;
 var fraud = SyntheticFraud.generate(20_000, 7);
@@ -58,6 +58,19 @@ def wait_until(condition, timeout=60, every=0.5):
             return True
         time.sleep(every)
     return False
+
+
+def wait_for_live_plot(kc, msg_id):
+    """Waits until the running cell msg_id has updated its live plot once; an error from the cell
+    fails at once."""
+    seen_update = False
+    deadline = time.monotonic() + 300
+    while not seen_update and time.monotonic() < deadline:
+        msg = kc.get_iopub_msg(timeout=300)
+        mine = msg["parent_header"].get("msg_id") == msg_id
+        assert not (mine and msg["msg_type"] == "error"), msg["content"]
+        seen_update = mine and msg["msg_type"] == "update_display_data"
+    assert seen_update, "the live plot never updated"
 
 
 def status_text(kc):
@@ -142,18 +155,9 @@ def test_more_gpus_than_the_cluster_has_fails_fast(kc):
 
 def test_interrupt_stops_the_job_and_frees_its_workers(kc):
     msg_id = kc.execute(LONG)
-    seen_update = False
-    deadline = time.monotonic() + 300
-    while not seen_update and time.monotonic() < deadline:
-        msg = kc.get_iopub_msg(timeout=300)
-        seen_update = (msg["parent_header"].get("msg_id") == msg_id
-                       and msg["msg_type"] == "update_display_data")
-    assert seen_update, "the live plot never updated"
-    kc.session.send(kc.control_channel.socket, "interrupt_request", {})
-    reply = wait_shell_reply(kc, msg_id, timeout=120)
-    collect_outputs(kc, msg_id, timeout=60)
-    assert reply["content"]["status"] == "error"
-    assert "interrupted and stopped" in error_text(reply["content"]), reply["content"]
+    wait_for_live_plot(kc, msg_id)
+    content = interrupt(kc, msg_id, timeout=120)
+    assert "interrupted and stopped" in error_text(content), content
     text = status_text(kc)
     job_line = [l for l in text.splitlines() if "stopped" in l]
     assert job_line, text

@@ -9,9 +9,8 @@ import time
 
 import pytest
 
-from kernel_session import collect_outputs, error_text, plain_result, running_kernel, \
-    wait_shell_reply
-from test_runs import ok, one_error, shown
+from kernel_session import error_text, interrupt, ok, plain_result, running_kernel
+from test_runs import one_error, shown
 from test_train_magic import alive, wait_until
 
 SETUP = """import dev.dml.ray.data.SyntheticFraud;
@@ -99,12 +98,9 @@ def test_an_interrupt_stops_the_sweep_and_frees_every_worker(tmp_path):
         pids = worker_pids(store)
         assert len(pids) == 2 and all(alive(p) for p in pids), pids
 
-        kc.session.send(kc.control_channel.socket, "interrupt_request", {})
-        reply = wait_shell_reply(kc, msg_id, timeout=240)
-        collect_outputs(kc, msg_id, timeout=60)
-        assert reply["content"]["status"] == "error"
+        content = interrupt(kc, msg_id, timeout=240)
         assert "was interrupted: its running trials were stopped and their workers have" \
-               " ended" in error_text(reply["content"]), reply["content"]
+               " ended" in error_text(content), content
         assert wait_until(lambda: not any(alive(p) for p in pids), 30), pids
         assert plain_result(ok(kc, "1 + 1")) == "2"
 

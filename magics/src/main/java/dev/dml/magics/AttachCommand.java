@@ -16,7 +16,7 @@ import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
  * summary and binds its result as {@code %dml train} does. An interrupt ends the following,
  * not the run.
  */
-final class AttachCommand implements DmlCommand {
+final class AttachCommand extends NamedCommand {
 
     /** How often the run store is read for new steps. */
     static final Duration POLL = Duration.ofSeconds(1);
@@ -25,14 +25,8 @@ final class AttachCommand implements DmlCommand {
             .required("run").keyword("into", MagicsArgs.KeywordSpec.ONCE).onlyKnownKeywords()
             .onlyKnownFlags().build(), USAGE);
 
-    @Override
-    public String name() {
-        return "attach";
-    }
-
-    @Override
-    public String summary() {
-        return "follow a recorded run (a detached job) with its live plot to its end";
+    AttachCommand() {
+        super("attach", "follow a recorded run (a detached job) with its live plot to its end");
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 
 /** {@code %dml cluster [show|start|connect ADDRESS|stop]}: the session's Ray cluster. */
-final class ClusterCommand implements DmlCommand {
+final class ClusterCommand extends NamedCommand {
 
     private static final String USAGE = "%dml cluster [show | start | connect HOST:PORT | stop"
             + " | price ...]";
@@ -24,14 +24,8 @@ final class ClusterCommand implements DmlCommand {
         return b.onlyKnownKeywords().onlyKnownFlags().build();
     }
 
-    @Override
-    public String name() {
-        return "cluster";
-    }
-
-    @Override
-    public String summary() {
-        return "show, start, connect to or stop this session's Ray cluster";
+    ClusterCommand() {
+        super("cluster", "show, start, connect to or stop this session's Ray cluster");
     }
 
     @Override

@@ -10,19 +10,13 @@ import org.dflib.jjava.jupyter.kernel.display.DisplayData;
  * {@code %dml compare RUN RUN ...}: recorded runs side by side, their curves of one metric
  * overlaid in one chart (the live plot's), and a table of the settings that differ.
  */
-final class CompareCommand implements DmlCommand {
+final class CompareCommand extends NamedCommand {
 
     static final String USAGE = "%dml compare RUN RUN ... | --last N [--metric loss|train_loss"
             + "|val_loss|val_accuracy]";
 
-    @Override
-    public String name() {
-        return "compare";
-    }
-
-    @Override
-    public String summary() {
-        return "overlay recorded runs' curves and show the settings that differ";
+    CompareCommand() {
+        super("compare", "overlay recorded runs' curves and show the settings that differ");
     }
 
     @Override

@@ -10,7 +10,7 @@ import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 
 /** {@code %dml help [command]}: lists the sub-commands, or shows one's usage and examples. */
-final class HelpCommand implements DmlCommand {
+final class HelpCommand extends NamedCommand {
 
     static final String NAME = "help";
     private static final String USAGE = "%dml help [command]";
@@ -21,17 +21,8 @@ final class HelpCommand implements DmlCommand {
             USAGE);
 
     HelpCommand(Supplier<List<DmlCommand>> commands) {
+        super(NAME, "list the sub-commands, or show one's usage: %dml help version");
         this.commands = commands;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String summary() {
-        return "list the sub-commands, or show one's usage: %dml help version";
     }
 
     @Override

@@ -15,7 +15,7 @@ import java.util.List;
  * <p>The probes run on a thread of their own ({@link Sizing}): a kernel interrupt stops the
  * probe under way (its job and workers end) before the cell ends, as {@code %dml train} does.
  */
-final class PlanCommand implements DmlCommand {
+final class PlanCommand extends NamedCommand {
 
     static final String USAGE = "%dml plan TABLE|FILE --label COLUMN [job options of %dml"
             + " train] [--workers N|MIN:MAX] [--instances T1,T2] [--probe-steps N]"
@@ -25,14 +25,8 @@ final class PlanCommand implements DmlCommand {
     private static final List<Option<?>> NOT_PLANNED = List.of(TrainOptions.PLAN,
             TrainOptions.BACKGROUND, TrainOptions.DETACH, TrainOptions.RESUME);
 
-    @Override
-    public String name() {
-        return "plan";
-    }
-
-    @Override
-    public String summary() {
-        return "predict a job's time and cost at each size before it runs, and pick one";
+    PlanCommand() {
+        super("plan", "predict a job's time and cost at each size before it runs, and pick one");
     }
 
     @Override

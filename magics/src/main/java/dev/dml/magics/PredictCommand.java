@@ -14,19 +14,13 @@ import java.util.function.Consumer;
  * its first rows. The workers run on a thread of their own ({@link Sizing}): a kernel interrupt
  * kills them before the cell ends.
  */
-final class PredictCommand implements DmlCommand {
+final class PredictCommand extends NamedCommand {
 
     static final String USAGE = "%dml predict MODEL TABLE|FILE [--workers N] [--batch-size B]"
             + " [--cpus-per-worker C] [--into NAME] [--cluster HOST:PORT] [--debug]";
 
-    @Override
-    public String name() {
-        return "predict";
-    }
-
-    @Override
-    public String summary() {
-        return "score a table with a trained model on the cluster's workers";
+    PredictCommand() {
+        super("predict", "score a table with a trained model on the cluster's workers");
     }
 
     @Override

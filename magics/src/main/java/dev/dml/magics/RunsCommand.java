@@ -10,18 +10,12 @@ import java.util.Locale;
  * results, as every {@code %dml train} records them; {@code --where} filters, {@code --last}
  * keeps the newest N.
  */
-final class RunsCommand implements DmlCommand {
+final class RunsCommand extends NamedCommand {
 
     static final String USAGE = "%dml runs [--where 'CONDITION'] [--last N]";
 
-    @Override
-    public String name() {
-        return "runs";
-    }
-
-    @Override
-    public String summary() {
-        return "list the recorded runs with their key settings and results";
+    RunsCommand() {
+        super("runs", "list the recorded runs with their key settings and results");
     }
 
     @Override

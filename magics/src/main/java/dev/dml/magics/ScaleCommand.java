@@ -11,7 +11,7 @@ import java.util.List;
  * seeds' table (workers, throughput, speedup, efficiency, time to a target accuracy, final
  * metric, dollars) and a plot of speedup against the ideal.
  */
-final class ScaleCommand implements DmlCommand {
+final class ScaleCommand extends NamedCommand {
 
     static final String USAGE = "%dml scale TABLE|FILE --label COLUMN [job options of %dml"
             + " train] [--workers N|MIN:MAX] [--epochs E] [--steps-per-epoch S]"
@@ -22,14 +22,9 @@ final class ScaleCommand implements DmlCommand {
             TrainOptions.BACKGROUND, TrainOptions.DETACH, TrainOptions.RESUME,
             TrainOptions.CHECKPOINT_DIR);
 
-    @Override
-    public String name() {
-        return "scale";
-    }
-
-    @Override
-    public String summary() {
-        return "run a job at several sizes: throughput, speedup, efficiency, time to target, $";
+    ScaleCommand() {
+        super("scale",
+                "run a job at several sizes: throughput, speedup, efficiency, time to target, $");
     }
 
     @Override

@@ -9,20 +9,14 @@ import java.util.stream.Collectors;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 
 /** {@code %dml status}: this session's jobs, their progress and where their workers run. */
-final class StatusCommand implements DmlCommand {
+final class StatusCommand extends NamedCommand {
 
     private static final String USAGE = "%dml status";
     private final CommandArgs args = new CommandArgs("status",
             MagicsArgs.builder().onlyKnownKeywords().onlyKnownFlags().build(), USAGE);
 
-    @Override
-    public String name() {
-        return "status";
-    }
-
-    @Override
-    public String summary() {
-        return "show running and finished jobs, their progress and their workers";
+    StatusCommand() {
+        super("status", "show running and finished jobs, their progress and their workers");
     }
 
     @Override

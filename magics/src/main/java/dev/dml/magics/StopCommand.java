@@ -6,21 +6,15 @@ import java.util.Map;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 
 /** {@code %dml stop [job]}: stops a job (the running one by default) and frees its workers. */
-final class StopCommand implements DmlCommand {
+final class StopCommand extends NamedCommand {
 
     private static final String USAGE = "%dml stop [JOB|RUN]";
     private final CommandArgs args = new CommandArgs("stop",
             MagicsArgs.builder().optional("job").onlyKnownKeywords().onlyKnownFlags().build(),
             USAGE);
 
-    @Override
-    public String name() {
-        return "stop";
-    }
-
-    @Override
-    public String summary() {
-        return "stop a job (the running one by default) and free its workers";
+    StopCommand() {
+        super("stop", "stop a job (the running one by default) and free its workers");
     }
 
     @Override

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
  * workers end) and ends with one line saying so. The command runs as cooperative code ({@link
  * dev.dml.CellThread}), so the kernel waits for that clean-up instead of cutting it short.
  */
-final class TrainCommand implements DmlCommand {
+final class TrainCommand extends NamedCommand {
 
     /** Live plot updates are at most this frequent: a few a second is smooth and cheap. */
     static final Duration FRAME_INTERVAL = Duration.ofMillis(250);
@@ -33,14 +33,8 @@ final class TrainCommand implements DmlCommand {
      */
     static final Duration START_LIMIT = Duration.ofSeconds(120);
 
-    @Override
-    public String name() {
-        return "train";
-    }
-
-    @Override
-    public String summary() {
-        return "train a model on a table across the cluster's workers, with live plots";
+    TrainCommand() {
+        super("train", "train a model on a table across the cluster's workers, with live plots");
     }
 
     @Override

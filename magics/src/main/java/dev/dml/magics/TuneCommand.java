@@ -24,7 +24,7 @@ import org.dflib.jjava.jupyter.kernel.display.DisplayData;
  * table, updated as the trials report, and binds the best trial's result to {@code --into}
  * (else {@code best}). An interrupt stops every running trial before the cell ends.
  */
-final class TuneCommand implements DmlCommand {
+final class TuneCommand extends NamedCommand {
 
     static final String USAGE = "%dml tune TABLE|FILE --label COLUMN --OPTION SPACE ..."
             + " [--trials N] [--search grid|random] [--scheduler asha|none] [--metric METRIC]"
@@ -32,14 +32,9 @@ final class TuneCommand implements DmlCommand {
     /** The chart and table are redrawn at most this often. */
     private static final Duration REDRAW = Duration.ofMillis(500);
 
-    @Override
-    public String name() {
-        return "tune";
-    }
-
-    @Override
-    public String summary() {
-        return "sweep options over trials run a few at a time, stopping weak ones early (ASHA)";
+    TuneCommand() {
+        super("tune",
+                "sweep options over trials run a few at a time, stopping weak ones early (ASHA)");
     }
 
     @Override

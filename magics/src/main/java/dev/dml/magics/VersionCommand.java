@@ -10,7 +10,7 @@ import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 
 /** {@code %dml version}: dml's version and the versions it runs on. */
-final class VersionCommand implements DmlCommand {
+final class VersionCommand extends NamedCommand {
 
     private static final String NAME = "version";
     private static final String USAGE = "%dml version";
@@ -18,14 +18,8 @@ final class VersionCommand implements DmlCommand {
     private final CommandArgs args = new CommandArgs(NAME,
             MagicsArgs.builder().onlyKnownKeywords().onlyKnownFlags().build(), USAGE);
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String summary() {
-        return "show the versions of dml, Java and the kernel";
+    VersionCommand() {
+        super(NAME, "show the versions of dml, Java and the kernel");
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.dml.magics.live;
 import dev.dml.events.WorkerInfo;
 import dev.dml.events.ProcessSample;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -16,14 +15,35 @@ final class WorkerTotals {
     private double[] gpu = new double[0];
     private long[] rss = new long[0];
     private long[] heap = new long[0];
-    private double[] cpuSum = new double[0];
-    private long[] cpuCount = new long[0];
-    private long[] peakRss = new long[0];
-    private long[] peakHeap = new long[0];
-    private double[] gpuSum = new double[0];
-    private long[] gpuCount = new long[0];
-    private long[] peakGpuMemory = new long[0];
-    private long[] storageRetries = new long[0];
+    /** Each rank that has reported, by rank. */
+    private final List<Totals> ranks = new ArrayList<>();
+
+    /** One worker's sums and peaks over the job. */
+    private static final class Totals {
+        double cpuSum;
+        long cpuCount;
+        double gpuSum;
+        long gpuCount;
+        long peakRss;
+        long peakHeap;
+        long peakGpuMemory = -1; // no GPU until one reports
+        long storageRetries;
+
+        void add(ProcessSample p) {
+            if (p.hasGpu() && Double.isFinite(p.gpuPercent())) {
+                gpuSum += p.gpuPercent();
+                gpuCount++;
+            }
+            peakGpuMemory = Math.max(peakGpuMemory, p.gpuMemoryBytes());
+            if (Double.isFinite(p.cpuPercent())) {
+                cpuSum += p.cpuPercent();
+                cpuCount++;
+            }
+            peakRss = Math.max(peakRss, p.rssBytes());
+            peakHeap = Math.max(peakHeap, p.heapBytes());
+            storageRetries = Math.max(storageRetries, p.storageRetries());
+        }
+    }
 
     /** Takes the workers' samples of one step, by rank. */
     void add(List<ProcessSample> samples) {
@@ -36,7 +56,9 @@ final class WorkerTotals {
         heap = new long[n];
         boolean gpus = samples.stream().anyMatch(ProcessSample::hasGpu);
         gpu = gpus ? new double[n] : new double[0];
-        grow(n);
+        while (ranks.size() < n) {
+            ranks.add(new Totals());
+        }
         for (int i = 0; i < n; i++) {
             ProcessSample p = samples.get(i);
             cpu[i] = p.cpuPercent();
@@ -45,33 +67,7 @@ final class WorkerTotals {
             if (gpus) {
                 gpu[i] = p.gpuPercent();
             }
-            if (p.hasGpu() && Double.isFinite(p.gpuPercent())) {
-                gpuSum[i] += p.gpuPercent();
-                gpuCount[i]++;
-            }
-            peakGpuMemory[i] = Math.max(peakGpuMemory[i], p.gpuMemoryBytes());
-            if (Double.isFinite(p.cpuPercent())) {
-                cpuSum[i] += p.cpuPercent();
-                cpuCount[i]++;
-            }
-            peakRss[i] = Math.max(peakRss[i], p.rssBytes());
-            peakHeap[i] = Math.max(peakHeap[i], p.heapBytes());
-            storageRetries[i] = Math.max(storageRetries[i], p.storageRetries());
-        }
-    }
-
-    private void grow(int n) {
-        if (n > cpuSum.length) {
-            cpuSum = Arrays.copyOf(cpuSum, n);
-            cpuCount = Arrays.copyOf(cpuCount, n);
-            peakRss = Arrays.copyOf(peakRss, n);
-            peakHeap = Arrays.copyOf(peakHeap, n);
-            gpuSum = Arrays.copyOf(gpuSum, n);
-            gpuCount = Arrays.copyOf(gpuCount, n);
-            storageRetries = Arrays.copyOf(storageRetries, n);
-            int from = peakGpuMemory.length;
-            peakGpuMemory = Arrays.copyOf(peakGpuMemory, n);
-            Arrays.fill(peakGpuMemory, from, n, -1); // no GPU until one reports
+            ranks.get(i).add(p);
         }
     }
 
@@ -93,16 +89,15 @@ final class WorkerTotals {
 
     /** One row per worker: the known workers, plus any rank that reported without one. */
     List<WorkerStats> stats(List<WorkerInfo> workers) {
-        int n = Math.max(workers.size(), cpuSum.length);
+        int n = Math.max(workers.size(), ranks.size());
         List<WorkerStats> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             WorkerInfo w = i < workers.size() ? workers.get(i) : new WorkerInfo(i, n, 0, "?");
-            boolean seen = i < cpuSum.length;
-            double meanCpu = seen && cpuCount[i] > 0 ? cpuSum[i] / cpuCount[i] : Double.NaN;
-            double meanGpu = seen && gpuCount[i] > 0 ? gpuSum[i] / gpuCount[i] : Double.NaN;
-            out.add(new WorkerStats(w.rank(), w.nodeIp(), w.pid(), meanCpu,
-                    seen ? peakRss[i] : 0, seen ? peakHeap[i] : 0, meanGpu,
-                    seen ? peakGpuMemory[i] : -1, seen ? storageRetries[i] : 0));
+            Totals t = i < ranks.size() ? ranks.get(i) : new Totals();
+            double meanCpu = t.cpuCount > 0 ? t.cpuSum / t.cpuCount : Double.NaN;
+            double meanGpu = t.gpuCount > 0 ? t.gpuSum / t.gpuCount : Double.NaN;
+            out.add(new WorkerStats(w.rank(), w.nodeIp(), w.pid(), meanCpu, t.peakRss,
+                    t.peakHeap, meanGpu, t.peakGpuMemory, t.storageRetries));
         }
         return out;
     }

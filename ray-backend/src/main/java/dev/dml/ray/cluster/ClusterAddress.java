@@ -16,8 +16,14 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Properties;
 
-/** A cluster's GCS address and where it came from; resolves and probes it. */
-final class ClusterAddress {
+/**
+ * A cluster's GCS address and where it came from; resolves and probes it.
+ *
+ * @param host the host name or IP (an IPv6 address without brackets)
+ * @param port the GCS port
+ * @param source where the address came from, for messages
+ */
+record ClusterAddress(String host, int port, String source) {
 
     /** The environment variable Ray's own tools read. */
     static final String ENV = "RAY_ADDRESS";
@@ -35,16 +41,6 @@ final class ClusterAddress {
         byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
-    }
-
-    private final String host;
-    private final int port;
-    private final String source;
-
-    private ClusterAddress(String host, int port, String source) {
-        this.host = host;
-        this.port = port;
-        this.source = source;
     }
 
     /**
@@ -192,18 +188,6 @@ final class ClusterAddress {
     /** Returns {@code host:port}. */
     String text() {
         return host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
-    }
-
-    String host() {
-        return host;
-    }
-
-    int port() {
-        return port;
-    }
-
-    String source() {
-        return source;
     }
 
     @Override

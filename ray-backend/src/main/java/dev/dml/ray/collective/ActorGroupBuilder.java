@@ -7,6 +7,7 @@ import io.ray.api.placementgroup.PlacementGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.IntStream;
 
 /**
@@ -53,11 +54,7 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
      * @return this builder
      */
     public ActorGroupBuilder<W> optCpusPerActor(double cpus) {
-        if (!(cpus >= 0)) {
-            throw new CollectiveException("cpusPerActor must be 0 or more, got " + cpus + ".",
-                    "Pass a non-negative count to ActorGroupBuilder.optCpusPerActor.");
-        }
-        this.cpusPerActor = cpus;
+        this.cpusPerActor = perActor("Cpus", cpus);
         return this;
     }
 
@@ -70,12 +67,18 @@ public final class ActorGroupBuilder<W extends CollectiveWorker> {
      * @return this builder
      */
     public ActorGroupBuilder<W> optGpusPerActor(double gpus) {
-        if (!(gpus >= 0)) {
-            throw new CollectiveException("gpusPerActor must be 0 or more, got " + gpus + ".",
-                    "Pass a non-negative count to ActorGroupBuilder.optGpusPerActor.");
-        }
-        this.gpusPerActor = gpus;
+        this.gpusPerActor = perActor("Gpus", gpus);
         return this;
+    }
+
+    /** A count of CPUs or GPUs per actor, checked: 0 or more. */
+    private static double perActor(String resource, double count) {
+        if (!(count >= 0)) {
+            throw new CollectiveException(resource.toLowerCase(Locale.ROOT)
+                    + "PerActor must be 0 or more, got " + count + ".",
+                    "Pass a non-negative count to ActorGroupBuilder.opt" + resource + "PerActor.");
+        }
+        return count;
     }
 
     /**

@@ -14,44 +14,22 @@ import java.util.List;
  * <p>This object owns both arrays: closing it closes them. The arrays returned by {@link
  * #features()} and {@link #labels()} are borrowed; do not close them yourself. Open one with
  * {@link ShardDecoder#openArrays}.
+ *
+ * @param features the feature matrix, borrowed: a float32 array of shape {@code [rows, F]}
+ * @param labels the labels, borrowed: an int32 or float32 array of shape {@code [rows]}, or
+ *     {@code null} without a label
+ * @param featureNames the feature names recorded in the shard, empty when the writer recorded
+ *     none
+ * @param labelKind what the label holds, or {@code null} without a label
+ * @param classCount the number of classes recorded in the shard (over the whole table, not
+ *     only this shard), or {@code 0} for regression or no label
  */
-public final class ShardArrays implements AutoCloseable {
+public record ShardArrays(NDArray features, NDArray labels, List<String> featureNames,
+        LabelKind labelKind, int classCount) implements AutoCloseable {
 
-    private final NDArray features;
-    private final NDArray labels;
-    private final List<String> featureNames;
-    private final LabelKind labelKind;
-    private final int classCount;
-
-    ShardArrays(
-            NDArray features,
-            NDArray labels,
-            List<String> featureNames,
-            LabelKind labelKind,
-            int classCount) {
-        this.features = features;
-        this.labels = labels;
-        this.featureNames = List.copyOf(featureNames);
-        this.labelKind = labelKind;
-        this.classCount = classCount;
-    }
-
-    /**
-     * Returns the feature matrix, borrowed.
-     *
-     * @return a float32 array of shape {@code [rows, F]}
-     */
-    public NDArray features() {
-        return features;
-    }
-
-    /**
-     * Returns the labels, borrowed.
-     *
-     * @return an int32 or float32 array of shape {@code [rows]}, or {@code null} without a label
-     */
-    public NDArray labels() {
-        return labels;
+    /** Keeps a copy of the names. */
+    public ShardArrays {
+        featureNames = List.copyOf(featureNames);
     }
 
     /**
@@ -70,34 +48,6 @@ public final class ShardArrays implements AutoCloseable {
      */
     public int featureCount() {
         return (int) features.getShape().get(1);
-    }
-
-    /**
-     * Returns the feature names recorded in the shard.
-     *
-     * @return the names, empty when the writer recorded none
-     */
-    public List<String> featureNames() {
-        return featureNames;
-    }
-
-    /**
-     * Returns what the label holds.
-     *
-     * @return the kind, or {@code null} without a label
-     */
-    public LabelKind labelKind() {
-        return labelKind;
-    }
-
-    /**
-     * Returns the number of classes recorded in the shard (over the whole table, not only this
-     * shard), or {@code 0} for regression or no label.
-     *
-     * @return the class count
-     */
-    public int classCount() {
-        return classCount;
     }
 
     /**

@@ -10,7 +10,6 @@ import dev.dml.cost.Pricing;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.cluster.ClusterNodes;
-import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,12 +59,8 @@ public final class JobPlanner {
      * @throws DmlException when the spec cannot be planned (a staged strategy)
      */
     public JobPlan plan() {
-        TrainSpec spec = b.spec;
-        if (spec.strategy() instanceof Strategy.Staged) {
-            throw new DmlException("A plan compares data-parallel sizes; {strategy} "
-                    + spec.get(TrainOptions.STRATEGY) + " runs on a fixed number of workers.",
-                    "Plan the job without {strategy}, or size it with {replicas}.");
-        }
+        TrainSpec spec = b.dataParallelSpec("A plan",
+                "Plan the job without {strategy}, or size it with {replicas}.");
         List<ClusterNodes.Node> nodes = b.driver.call(new ClusterNodes(), NODES_TIMEOUT);
         Map<String, Map<String, String>> labels = new java.util.HashMap<>();
         nodes.forEach(n -> labels.put(n.id, n.labels));

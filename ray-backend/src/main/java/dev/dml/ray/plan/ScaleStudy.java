@@ -7,7 +7,6 @@ import dev.dml.events.ProgressListener;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.LabelKind;
-import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainJob;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.scaling.ScaleRow;
@@ -53,12 +52,7 @@ public final class ScaleStudy {
      * @return the table
      */
     public ScaleTable run() {
-        TrainSpec spec = b.spec;
-        if (spec.strategy() instanceof Strategy.Staged) {
-            throw new DmlException("A scaling table compares data-parallel sizes; {strategy} "
-                    + spec.get(TrainOptions.STRATEGY) + " runs on a fixed number of workers.",
-                    "Run it without {strategy}.");
-        }
+        TrainSpec spec = b.dataParallelSpec("A scaling table", "Run it without {strategy}.");
         boolean classes = spec.columns().labelKind() == LabelKind.CLASSES;
         boolean validated = spec.validationTable().isPresent();
         if (!Double.isNaN(b.target) && (!classes || !validated)) {

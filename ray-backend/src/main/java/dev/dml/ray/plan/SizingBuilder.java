@@ -1,7 +1,9 @@
 package dev.dml.ray.plan;
 
 import dev.dml.DmlException;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.DriverProcess;
+import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainSpec;
 import java.util.List;
 import java.util.Objects;
@@ -81,6 +83,22 @@ public abstract class SizingBuilder<B extends SizingBuilder<B>> {
     /** The sizes given, smallest first, or {@code fallback} when none were. */
     List<Integer> sizesOr(List<Integer> fallback) {
         return sizes.isEmpty() ? fallback : List.copyOf(sizes);
+    }
+
+    /**
+     * The job, refused when it runs a staged strategy: sizes are compared for data-parallel
+     * runs only.
+     *
+     * @param what the table the sizes make, e.g. {@code A plan}, for the message
+     * @param fix the message's second line
+     */
+    TrainSpec dataParallelSpec(String what, String fix) {
+        if (spec.strategy() instanceof Strategy.Staged) {
+            throw new DmlException(what + " compares data-parallel sizes; {strategy} "
+                    + spec.get(TrainOptions.STRATEGY) + " runs on a fixed number of workers.",
+                    fix);
+        }
+        return spec;
     }
 
     /** Fails naming a missing required setting. */

@@ -216,9 +216,7 @@ public final class RunRecorder implements TrainingListener {
         Map<String, Float> scalars = new LinkedHashMap<>();
         scalars.put(LOSS, step.loss());
         scalars.put(THROUGHPUT, (float) step.examplesPerSecond());
-        if (!Double.isNaN(step.learningRate())) {
-            scalars.put(LEARNING_RATE, (float) step.learningRate());
-        }
+        putKnown(scalars, LEARNING_RATE, step.learningRate());
         writer.add(() -> {
             store.step(id, step, wall);
             scalars(step.step(), wall, scalars);
@@ -230,16 +228,19 @@ public final class RunRecorder implements TrainingListener {
         long wall = clock.getAsLong();
         Map<String, Float> scalars = new LinkedHashMap<>();
         scalars.put(EPOCH_LOSS, epoch.trainLoss());
-        if (!Float.isNaN(epoch.validationLoss())) {
-            scalars.put(VAL_LOSS, epoch.validationLoss());
-        }
-        if (!Double.isNaN(epoch.validationAccuracy())) {
-            scalars.put(VAL_ACCURACY, (float) epoch.validationAccuracy());
-        }
+        putKnown(scalars, VAL_LOSS, epoch.validationLoss());
+        putKnown(scalars, VAL_ACCURACY, epoch.validationAccuracy());
         writer.add(() -> {
             store.epoch(id, epoch, wall);
             scalars(epoch.epoch(), wall, scalars);
         });
+    }
+
+    /** Records a scalar unless it is NaN: not measured (no validation rows, no schedule). */
+    private static void putKnown(Map<String, Float> scalars, String tag, double value) {
+        if (!Double.isNaN(value)) {
+            scalars.put(tag, (float) value);
+        }
     }
 
     @Override

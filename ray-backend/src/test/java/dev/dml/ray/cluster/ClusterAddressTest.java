@@ -70,18 +70,24 @@ class ClusterAddressTest {
                 + "remove the optClusterAddress to use the embedded cluster.", e.hint());
     }
 
+    /** Accepts one connection on a daemon thread, writes {@code reply}, holds it open. */
+    private static void answerOnce(ServerSocket server, byte[] reply, long holdMillis) {
+        Thread accept = new Thread(() -> {
+            try (Socket s = server.accept()) {
+                s.getOutputStream().write(reply);
+                Thread.sleep(holdMillis);
+            } catch (IOException | InterruptedException e) {
+                // test over
+            }
+        });
+        accept.setDaemon(true);
+        accept.start();
+    }
+
     @Test
     void silentServerFailsWithinTheProbeTimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0)) {
-            Thread accept = new Thread(() -> {
-                try (Socket s = silent.accept()) {
-                    Thread.sleep(5000);
-                } catch (IOException | InterruptedException e) {
-                    // test over
-                }
-            });
-            accept.setDaemon(true);
-            accept.start();
+            answerOnce(silent, new byte[0], 5000);
             String address = "127.0.0.1:" + silent.getLocalPort();
             Map<String, String> env = Map.of("RAY_ADDRESS", address);
             ClusterSpec spec = ClusterSpec.builder().optProbeTimeout(Duration.ofSeconds(1))
@@ -101,17 +107,8 @@ class ClusterAddressTest {
     @Test
     void aServerThatIsNotGrpcIsRejected() throws Exception {
         try (ServerSocket http = new ServerSocket(0)) {
-            Thread accept = new Thread(() -> {
-                try (Socket s = http.accept()) {
-                    s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n"
-                            .getBytes(StandardCharsets.US_ASCII));
-                    Thread.sleep(2000);
-                } catch (IOException | InterruptedException e) {
-                    // test over
-                }
-            });
-            accept.setDaemon(true);
-            accept.start();
+            answerOnce(http, "HTTP/1.1 400 Bad Request\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII), 2000);
             ClusterAddress a = ClusterAddress.parse("127.0.0.1:" + http.getLocalPort(), "test");
             DmlException e = assertThrows(DmlException.class,
                     () -> a.probe(Duration.ofSeconds(5)));

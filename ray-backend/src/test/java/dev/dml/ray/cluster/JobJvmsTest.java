@@ -21,14 +21,7 @@ class JobJvmsTest {
         }
         assertEquals(List.of("-XX:TrimNativeHeapInterval=30000"), trim);
         // the java a driver runs starts with it, and it takes effect
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(trim);
-        cmd.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
+        String out = java(trim, "-XX:+PrintFlagsFinal", "-version");
         assertTrue(out.matches("(?s).*TrimNativeHeapInterval\\s+=\\s+30000\\s.*"), out);
     }
 
@@ -52,10 +45,15 @@ class JobJvmsTest {
 
     /** Starts this java with the options, user's last, and returns its final flags. */
     private static String javaFlags(List<String> ours, String user) throws Exception {
+        return java(ours, user, "-XX:+PrintFlagsFinal", "-version");
+    }
+
+    /** Runs this java with our options, then the arguments; checks it exits 0; its output. */
+    private static String java(List<String> ours, String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(ours);
-        cmd.addAll(List.of(user, "-XX:+PrintFlagsFinal", "-version"));
+        cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -67,14 +65,7 @@ class JobJvmsTest {
     void workersGetTheVectorModuleAndAJavaStartsWithIt() throws Exception {
         List<String> vector = JobJvms.vectorModule();
         assertEquals(List.of("--add-modules=jdk.incubator.vector"), vector);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(vector);
-        cmd.addAll(List.of("--list-modules"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
+        String out = java(vector, "--list-modules");
         assertTrue(out.contains("jdk.incubator.vector"), out);
     }
 

@@ -55,7 +55,7 @@ public final class NamespacedCluster implements AutoCloseable {
     private final RayInstallation ray;
     private final int cpus;
     private final Path root;
-    private final FileChannel lockFile;
+    /** Held while the fixture runs; its channel is the lock file's. */
     private final FileLock lock;
     private final List<Node> nodes = new CopyOnWriteArrayList<>();
     private final List<String> hidden;
@@ -65,12 +65,10 @@ public final class NamespacedCluster implements AutoCloseable {
     private int nextIndex = 1;
     private boolean closed;
 
-    private NamespacedCluster(RayInstallation ray, Path root, FileChannel lockFile,
-            FileLock lock, int cpus) {
+    private NamespacedCluster(RayInstallation ray, Path root, FileLock lock, int cpus) {
         this.ray = ray;
         this.cpus = cpus;
         this.root = root;
-        this.lockFile = lockFile;
         this.lock = lock;
         this.hidden = hiddenFolders(ray);
     }
@@ -115,7 +113,7 @@ public final class NamespacedCluster implements AutoCloseable {
         FileLock lock = ch.lock(); // waits for another fixture on this machine to finish
         HostNetwork.removeLeftovers(tmp);
         NamespacedCluster c = new NamespacedCluster(ray,
-                Files.createTempDirectory(tmp, HostNetwork.PREFIX + "cluster-"), ch, lock, cpus);
+                Files.createTempDirectory(tmp, HostNetwork.PREFIX + "cluster-"), lock, cpus);
         Runtime.getRuntime().addShutdownHook(c.hook);
         try {
             Files.createDirectories(c.shared());
@@ -374,7 +372,7 @@ public final class NamespacedCluster implements AutoCloseable {
         } finally {
             try {
                 lock.release();
-                lockFile.close();
+                lock.channel().close();
             } catch (IOException e) {
                 // the lock goes with this JVM anyway
             }

@@ -9,7 +9,6 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /** Tasks the driver-process tests send. */
 final class TestTasks {
@@ -135,15 +134,7 @@ final class TestTasks {
             report.driverPid = ProcessHandle.current().pid();
             report.actorPids.addAll(group.callAll(ProbeWorker::pid));
             report.actorMaxHeaps.addAll(group.callAll(ProbeWorker::maxHeapBytes));
-            Random rnd = new Random(length);
-            List<float[]> in = new ArrayList<>();
-            for (int r = 0; r < size; r++) {
-                float[] a = new float[length];
-                for (int i = 0; i < length; i++) {
-                    a[i] = rnd.nextFloat() * 2 - 1;
-                }
-                in.add(a);
-            }
+            List<float[]> in = ProbeWorker.randomInputs(size, length, length);
             List<float[]> out = group.allReduce(in, ReduceOp.AVERAGE);
             for (int i = 0; i < length; i++) {
                 double mean = 0;

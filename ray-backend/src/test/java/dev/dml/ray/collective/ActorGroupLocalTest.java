@@ -38,7 +38,7 @@ class ActorGroupLocalTest {
         for (int n = 1; n <= 4; n++) {
             try (ActorGroup<ProbeWorker> group = open(n)) {
                 for (int length : new int[] {n - 1, 1, 13, 1001}) {
-                    List<float[]> in = CommunicatorTest.randomInputs(n, length, 97L * n + length);
+                    List<float[]> in = ProbeWorker.randomInputs(n, length, 97L * n + length);
                     List<float[]> out = group.allReduce(in, ReduceOp.AVERAGE);
                     float[] expected = CommunicatorTest.mean(in);
                     for (int r = 0; r < n; r++) {
@@ -56,7 +56,7 @@ class ActorGroupLocalTest {
             try (ActorGroup<ProbeWorker> group = ActorGroup.builder(ProbeWorker::new).setSize(3)
                     .optCpusPerActor(0).optTimeout(Duration.ofSeconds(30)).optTransport(kind)
                     .open()) {
-                List<float[]> in = CommunicatorTest.randomInputs(3, 10_001, 8);
+                List<float[]> in = ProbeWorker.randomInputs(3, 10_001, 8);
                 List<float[]> out = group.allReduce(in, ReduceOp.AVERAGE);
                 for (float[] o : out) {
                     assertArrayEquals(CommunicatorTest.mean(in), o, 1e-6f, kind.word());
@@ -91,7 +91,7 @@ class ActorGroupLocalTest {
             for (float[] got : group.broadcast(data)) {
                 assertArrayEquals(data, got, 0f);
             }
-            List<float[]> in = CommunicatorTest.randomInputs(4, 1000, 5);
+            List<float[]> in = ProbeWorker.randomInputs(4, 1000, 5);
             group.allReduce(in, ReduceOp.SUM);
             CollectiveStats s = group.stats();
             long broadcastBytes = 3L * 5 * Float.BYTES;
@@ -128,7 +128,7 @@ class ActorGroupLocalTest {
     void row2AGrowWhoseNewWorkerFailsAfterListenLeavesTheOldGroupWorking() {
         try (ActorGroup<JoinFailingWorker> group = ActorGroup.builder(JoinFailingWorker::new)
                 .setSize(2).optCpusPerActor(0).optTimeout(Duration.ofSeconds(10)).open()) {
-            List<float[]> in = CommunicatorTest.randomInputs(2, 1001, 21);
+            List<float[]> in = ProbeWorker.randomInputs(2, 1001, 21);
             assertArrayEquals(CommunicatorTest.mean(in),
                     group.allReduce(in, ReduceOp.AVERAGE).get(1), 1e-6f);
             JoinFailingWorker.failNewOnes = true;
@@ -137,7 +137,7 @@ class ActorGroupLocalTest {
                     () -> group.grow(List.of(Slot.ANYWHERE), Duration.ofSeconds(10)));
             assertTrue(e.getMessage().contains("died while joining"), e.getMessage());
             // the survivors are the old group again: its next collective works
-            List<float[]> next = CommunicatorTest.randomInputs(2, 1001, 22);
+            List<float[]> next = ProbeWorker.randomInputs(2, 1001, 22);
             List<float[]> out = group.allReduce(next, ReduceOp.AVERAGE);
             for (float[] o : out) {
                 assertArrayEquals(CommunicatorTest.mean(next), o, 1e-6f);

@@ -1,5 +1,6 @@
 package dev.dml.ray.collective;
 
+import static dev.dml.ray.collective.ProbeWorker.randomInputs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -75,19 +75,6 @@ class CommunicatorTest {
             out.add(f.get(30, TimeUnit.SECONDS));
         }
         return out;
-    }
-
-    static List<float[]> randomInputs(int n, int length, long seed) {
-        Random rnd = new Random(seed);
-        List<float[]> in = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-            float[] a = new float[length];
-            for (int i = 0; i < length; i++) {
-                a[i] = rnd.nextFloat() * 2 - 1;
-            }
-            in.add(a);
-        }
-        return in;
     }
 
     static float[] mean(List<float[]> in) {

@@ -38,7 +38,7 @@ class CompressedAllReduceTest {
         for (String scheme : List.of("fp16", "bf16", "int8", "topk:1", "topk:0.3")) {
             for (int n = 1; n <= 5; n++) {
                 for (int length : new int[] {1, 2, n + 1, 7, 1001, 5000}) {
-                    List<float[]> in = CommunicatorTest.randomInputs(n, length, 7L * n + length);
+                    List<float[]> in = ProbeWorker.randomInputs(n, length, 7L * n + length);
                     for (float[] a : in) {
                         a[length - 1] = a == in.get(n - 1) ? 1f : 0f; // the leaving flag
                     }
@@ -67,7 +67,7 @@ class CompressedAllReduceTest {
     @Test
     void theBytesOnTheWireShrinkAsEachSchemePromises() throws Exception {
         int length = 100_001; // 100,000 gradients and the flag
-        List<float[]> in = CommunicatorTest.randomInputs(2, length, 5);
+        List<float[]> in = ProbeWorker.randomInputs(2, length, 5);
         long none = bytesSent("none", in);
         assertEquals(2 * length * 4, none, 16, "the ring sends each rank's half, twice");
         assertEquals(2.0, (double) none / bytesSent("fp16", in), 0.01);
@@ -100,7 +100,7 @@ class CompressedAllReduceTest {
             double[] given = new double[length - 1];
             double[] applied = new double[length - 1];
             for (int step = 0; step < 40; step++) {
-                List<float[]> in = CommunicatorTest.randomInputs(n, length, 100 + step);
+                List<float[]> in = ProbeWorker.randomInputs(n, length, 100 + step);
                 for (float[] a : in) {
                     for (int i = 0; i < length - 1; i++) {
                         given[i] += a[i];

@@ -121,7 +121,7 @@ class FullSharedMemoryTest {
             int floats = args[0].equals("tiny") ? 1 << 20 : 12 << 20;
             List<Communicator> g = fixture.group(new Topology(List.of("a", "a")), List.of(),
                     null);
-            List<float[]> in = CommunicatorTest.randomInputs(2, floats, 7);
+            List<float[]> in = ProbeWorker.randomInputs(2, floats, 7);
             List<float[]> out = fixture.runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
             float[] mean = CommunicatorTest.mean(in);
             boolean right = true;

@@ -79,7 +79,7 @@ class MomentumCorrectionTest {
         double[] applied = new double[length - 1];
         double[] velocities = new double[length - 1];
         for (int t = 0; t < 30; t++) {
-            List<float[]> in = CommunicatorTest.randomInputs(n, length, 300 + t);
+            List<float[]> in = ProbeWorker.randomInputs(n, length, 300 + t);
             for (float[] a : in) {
                 a[length - 1] = 0;
             }
@@ -168,7 +168,7 @@ class MomentumCorrectionTest {
     @Test
     void theBytesOnTheWireFollowTheWarmUp() throws Exception {
         int length = 20_001;
-        List<float[]> in = CommunicatorTest.randomInputs(2, length, 9);
+        List<float[]> in = ProbeWorker.randomInputs(2, length, 9);
         long[] bytes = new long[3];
         double[] progress = {0, 1, 2};
         for (int p = 0; p < 3; p++) {

@@ -73,7 +73,7 @@ class PowerSgdTest {
     void atFullRankTheResultIsThePlainAverage() throws Exception {
         int length = LAYOUT.elements() + 1;
         for (int n = 1; n <= 4; n++) {
-            List<float[]> in = CommunicatorTest.randomInputs(n, length, 3 + n);
+            List<float[]> in = ProbeWorker.randomInputs(n, length, 3 + n);
             List<float[]> out = allReduce(group(n), compressors("powersgd:20", LAYOUT, n), in,
                     ReduceOp.AVERAGE);
             List<float[]> plain = rings.runAll(group(n), in,
@@ -164,7 +164,7 @@ class PowerSgdTest {
         double[] applied = new double[length - 1];
         double lostFirst = 0;
         for (int step = 0; step < 30; step++) {
-            List<float[]> in = CommunicatorTest.randomInputs(n, length, 200 + step);
+            List<float[]> in = ProbeWorker.randomInputs(n, length, 200 + step);
             for (float[] a : in) {
                 a[length - 1] = a == in.get(1) && step == 7 ? 1f : 0f;
                 for (int i = 0; i < length - 1; i++) {
@@ -191,7 +191,7 @@ class PowerSgdTest {
     void theFactorsAreFarFewerBytesThanTheMatrix() throws Exception {
         GradientLayout mlp = GradientLayout.of(List.of(new long[] {256, 784}, new long[] {256}));
         int length = mlp.elements() + 1;
-        List<float[]> in = CommunicatorTest.randomInputs(2, length, 5);
+        List<float[]> in = ProbeWorker.randomInputs(2, length, 5);
         long[] bytes = new long[2];
         long[] operations = new long[2];
         String[] schemes = {"none", "powersgd:4"};
@@ -213,8 +213,8 @@ class PowerSgdTest {
     @Test
     void resetStartsAgainFromTheSeededFactors() throws Exception {
         int length = LAYOUT.elements() + 1;
-        List<float[]> first = CommunicatorTest.randomInputs(2, length, 1);
-        List<float[]> second = CommunicatorTest.randomInputs(2, length, 2);
+        List<float[]> first = ProbeWorker.randomInputs(2, length, 1);
+        List<float[]> second = ProbeWorker.randomInputs(2, length, 2);
         List<GradientCompressor> used = compressors("powersgd:2", LAYOUT, 2);
         List<Communicator> comms = group(2);
         allReduce(comms, used, first, ReduceOp.SUM);
@@ -243,7 +243,7 @@ class PowerSgdTest {
         List<GradientCompressor> wrong = compressors("powersgd:2",
                 GradientLayout.of(List.of(new long[] {10})), 2);
         Exception e = assertThrows(Exception.class, () -> allReduce(group(2), wrong,
-                CommunicatorTest.randomInputs(2, 20, 1), ReduceOp.SUM));
+                ProbeWorker.randomInputs(2, 20, 1), ReduceOp.SUM));
         assertTrue(String.valueOf(e.getCause()).contains("the layout holds 10 elements"),
                 String.valueOf(e.getCause()));
     }

@@ -3,6 +3,8 @@ package dev.dml.ray.collective;
 import io.ray.api.ActorHandle;
 import io.ray.api.ObjectRef;
 import io.ray.api.Ray;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -95,6 +97,27 @@ public class ProbeWorker extends CollectiveWorker {
      */
     public int take(byte[] data) {
         return data.length;
+    }
+
+    /**
+     * Random inputs of a collective, one per rank, in {@code [-1, 1)}.
+     *
+     * @param n the number of ranks
+     * @param length the floats per rank
+     * @param seed the seed of the one generator they are drawn from, in rank order
+     * @return the inputs
+     */
+    public static List<float[]> randomInputs(int n, int length, long seed) {
+        Random rnd = new Random(seed);
+        List<float[]> in = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            float[] a = new float[length];
+            for (int i = 0; i < length; i++) {
+                a[i] = rnd.nextFloat() * 2 - 1;
+            }
+            in.add(a);
+        }
+        return in;
     }
 
     static float[] random(int length, long seed) {

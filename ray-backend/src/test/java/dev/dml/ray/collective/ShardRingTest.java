@@ -36,7 +36,7 @@ class ShardRingTest {
             Topology t = new Topology(layout.chars().mapToObj(c -> String.valueOf((char) c))
                     .toList());
             for (int length : new int[] {0, 1, n - 1, n + 1, 1001}) {
-                List<float[]> in = CommunicatorTest.randomInputs(n, length, 17L * length + n);
+                List<float[]> in = ProbeWorker.randomInputs(n, length, 17L * length + n);
                 List<float[]> whole = CommunicatorTest.runAll(pool,
                         CommunicatorTest.group(t, TIMEOUT), in,
                         (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));

@@ -94,14 +94,14 @@ class TcpTransportTest {
             List<Communicator> g = group(t, List.of(), null);
             int n = layout.length();
             for (int length : new int[] {0, 1, 5, 100_003}) {
-                List<float[]> in = CommunicatorTest.randomInputs(n, length, length + n);
+                List<float[]> in = ProbeWorker.randomInputs(n, length, length + n);
                 List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
                 for (float[] o : out) {
                     assertArrayEquals(CommunicatorTest.mean(in), o, 1e-5f, layout + " " + length);
                     assertArrayEquals(out.get(0), o, 0f, "ranks disagree");
                 }
             }
-            List<float[]> in = CommunicatorTest.randomInputs(n, 77, 9);
+            List<float[]> in = ProbeWorker.randomInputs(n, 77, 9);
             for (float[] o : runAll(g, in, Communicator::broadcast)) {
                 assertArrayEquals(in.get(0), o, 0f);
             }
@@ -121,7 +121,7 @@ class TcpTransportTest {
             List<Communicator> g = group(new Topology(List.of(layout.substring(0, 1),
                     layout.substring(1))), List.of(), null);
             for (int round = 0; round < 4; round++) {
-                List<float[]> in = CommunicatorTest.randomInputs(2, 12 << 20, round);
+                List<float[]> in = ProbeWorker.randomInputs(2, 12 << 20, round);
                 List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
                 float[] sum = CommunicatorTest.mean(in);
                 for (int i = 0; i < sum.length; i++) {
@@ -152,7 +152,7 @@ class TcpTransportTest {
     @Test
     void aSmallModelsRingsAreSizedByItsChunks() throws Exception {
         List<Communicator> g = group(new Topology(List.of("a", "a")), List.of(), null);
-        List<float[]> in = CommunicatorTest.randomInputs(2, 100_000, 1);
+        List<float[]> in = ProbeWorker.randomInputs(2, 100_000, 1);
         List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
         assertArrayEquals(out.get(0), out.get(1), 0f, "ranks disagree");
         assertTrue(((TcpTransport) transportOf(g.get(0))).sharedMemoryBytes() > 0,
@@ -196,7 +196,7 @@ class TcpTransportTest {
     void row4ClosingAGroupUnmapsItsRingsSoRegroupsDoNotPileThemUp() throws Exception {
         for (int round = 0; round < 4; round++) {
             List<Communicator> g = group(new Topology(List.of("a", "a")), List.of(), null);
-            List<float[]> in = CommunicatorTest.randomInputs(2, 1 << 20, round);
+            List<float[]> in = ProbeWorker.randomInputs(2, 1 << 20, round);
             List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
             assertArrayEquals(out.get(0), out.get(1), 0f, "ranks disagree");
             assertTrue(((TcpTransport) transportOf(g.get(0))).sharedMemoryBytes() > 0,
@@ -223,7 +223,7 @@ class TcpTransportTest {
             return d -> { };
         };
         List<Communicator> g = group(Topology.singleNode(3), List.of(2), fallback);
-        List<float[]> in = CommunicatorTest.randomInputs(3, 1000, 3);
+        List<float[]> in = ProbeWorker.randomInputs(3, 1000, 3);
         List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.SUM));
         float[] sum = CommunicatorTest.mean(in);
         for (int i = 0; i < sum.length; i++) {
@@ -240,7 +240,7 @@ class TcpTransportTest {
     @Test
     void aPeerThatDiesEndsTheWaitAtOnceNotAtTheTimeout() throws Exception {
         List<Communicator> g = group(Topology.singleNode(2), List.of(), null);
-        runAll(g, CommunicatorTest.randomInputs(2, 10, 1), (c, a) -> c.allReduce(a,
+        runAll(g, ProbeWorker.randomInputs(2, 10, 1), (c, a) -> c.allReduce(a,
                 ReduceOp.SUM));
         long t0 = System.nanoTime();
         Future<float[]> waiting = pool.submit(() -> g.get(0).allReduce(new float[10],
@@ -270,7 +270,7 @@ class TcpTransportTest {
             out.flush();
             assertEquals(-1, stray.getInputStream().read(), "the endpoint hangs up");
         }
-        List<float[]> in = CommunicatorTest.randomInputs(2, 10, 4);
+        List<float[]> in = ProbeWorker.randomInputs(2, 10, 4);
         List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
         assertArrayEquals(CommunicatorTest.mean(in), out.get(0), 1e-6f);
     }
@@ -305,7 +305,7 @@ class TcpTransportTest {
                 }
             }
         }
-        List<float[]> in = CommunicatorTest.randomInputs(2, 10, 5);
+        List<float[]> in = ProbeWorker.randomInputs(2, 10, 5);
         List<float[]> out = runAll(g, in, (c, a) -> c.allReduce(a, ReduceOp.AVERAGE));
         assertArrayEquals(CommunicatorTest.mean(in), out.get(0), 1e-6f);
         assertArrayEquals(CommunicatorTest.mean(in), out.get(1), 1e-6f);

@@ -14,6 +14,9 @@ import java.util.concurrent.TimeUnit;
 /** Runs the test scripts in src/test/python with {@code python3} and pyarrow. */
 final class Python {
 
+    private static final String TEST_REQUIREMENTS =
+            "Install the test requirements: bin/install --for-tests";
+
     private Python() {}
 
     static Path script(String name) {
@@ -22,39 +25,32 @@ final class Python {
 
     /** Fails the test, saying how to fix it, when python3 or pyarrow is missing. */
     static void requirePyarrow() {
-        String out = run(List.of("python3", "-c",
-                "import pyarrow; print(pyarrow.__version__)"), true);
-        if (out == null) {
-            fail("python3 cannot import pyarrow, which the cross-language tests need.\n"
-                    + "Install it for python3: pip install pyarrow");
-        }
+        require("pyarrow", "the cross-language tests need", "Install it for python3: pip install"
+                + " pyarrow");
+    }
+
+    /** Fails the test, saying how to fix it, when python3 cannot import boto3. */
+    static void requireBoto3() {
+        requirePyarrow();
+        require("boto3", "the S3 tests upload their files with", TEST_REQUIREMENTS);
     }
 
     /** Fails the test, saying how to fix it, when python3 cannot import pandas. */
-    static void requireBoto3() {
-        requirePyarrow();
-        if (run(List.of("python3", "-c", "import boto3"), true) == null) {
-            fail("python3 cannot import boto3, which the S3 tests upload their files with.\n"
-                    + "Install the test requirements: bin/install --for-tests");
-        }
-    }
-
     static void requirePandas() {
         requirePyarrow();
-        String out = run(List.of("python3", "-c", "import pandas; print(pandas.__version__)"),
-                true);
-        if (out == null) {
-            fail("python3 cannot import pandas, which the pandas file-format tests need.\n"
-                    + "Install the test requirements: bin/install --for-tests");
-        }
+        require("pandas", "the pandas file-format tests need", TEST_REQUIREMENTS);
     }
 
     /** Fails the test, saying how to fix it, when python3 cannot import scikit-learn. */
     static void requireSklearn() {
         requirePandas();
-        if (run(List.of("python3", "-c", "import sklearn"), true) == null) {
-            fail("python3 cannot import sklearn, which the small-table tests need.\n"
-                    + "Install the test requirements: bin/install --for-tests");
+        require("sklearn", "the small-table tests need", TEST_REQUIREMENTS);
+    }
+
+    /** Fails the test with {@code why} and {@code fix} when python3 cannot import a module. */
+    private static void require(String module, String why, String fix) {
+        if (run(List.of("python3", "-c", "import " + module), true) == null) {
+            fail("python3 cannot import " + module + ", which " + why + ".\n" + fix);
         }
     }
 

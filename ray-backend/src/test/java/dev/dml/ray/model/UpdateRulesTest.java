@@ -53,44 +53,44 @@ class UpdateRulesTest extends OnPyTorch {
                 () -> new LearningRateSchedule.StepDecay(0, 0.5, 10));
     }
 
-    @Test
-    void sgdWeightDecayIsL2OnWeightsOnlyOnBothPaths() {
+    /** Parameter {@code i} after one step from parameters {@code p} and gradients {@code g}. */
+    private interface Expected {
+        double after(int i, float[] p, float[] g);
+    }
+
+    /** On both paths, one step from seeded gradients of norm 1 moves each parameter as expected. */
+    private void assertOneStep(OptimizerSpec opt, long seed, Expected expected) {
         for (boolean staged : new boolean[] {false, true}) {
-            float lr = 0.1f;
-            float wd = 0.5f;
-            OptimizerSpec opt = OptimizerSpec.sgd(lr, 0f).withWeightDecay(wd);
             try (ModelStage m = open(opt, staged)) {
                 float[] p = m.parameters();
-                float[] g = gradients(m, 1.0, 1);
+                float[] g = gradients(m, 1.0, seed);
                 m.step();
                 float[] after = m.parameters();
                 for (int i = 0; i < p.length; i++) {
-                    float expected = p[i] - lr * (g[i] + (WEIGHT[i] ? wd * p[i] : 0f));
-                    assertEquals(expected, after[i], 1e-6, "parameter " + i + " staged=" + staged);
+                    assertEquals(expected.after(i, p, g), after[i], 1e-6,
+                            "parameter " + i + " staged=" + staged);
                 }
             }
         }
     }
 
     @Test
+    void sgdWeightDecayIsL2OnWeightsOnlyOnBothPaths() {
+        float lr = 0.1f;
+        float wd = 0.5f;
+        assertOneStep(OptimizerSpec.sgd(lr, 0f).withWeightDecay(wd), 1,
+                (i, p, g) -> p[i] - lr * (g[i] + (WEIGHT[i] ? wd * p[i] : 0f)));
+    }
+
+    @Test
     void adamWeightDecayIsDecoupledOnBothPaths() {
-        for (boolean staged : new boolean[] {false, true}) {
-            float lr = 0.01f;
-            float wd = 0.1f;
-            OptimizerSpec opt = OptimizerSpec.adam(lr).withWeightDecay(wd);
-            try (ModelStage m = open(opt, staged)) {
-                float[] p = m.parameters();
-                float[] g = gradients(m, 1.0, 2);
-                m.step();
-                float[] after = m.parameters();
-                for (int i = 0; i < p.length; i++) {
-                    // step 1: the bias-corrected moments are g and g^2, so Adam moves by lr sign(g)
-                    double decayed = WEIGHT[i] ? p[i] * (1 - lr * wd) : p[i];
-                    double expected = decayed - lr * g[i] / (Math.abs(g[i]) + 1e-8);
-                    assertEquals(expected, after[i], 1e-6, "parameter " + i + " staged=" + staged);
-                }
-            }
-        }
+        float lr = 0.01f;
+        float wd = 0.1f;
+        assertOneStep(OptimizerSpec.adam(lr).withWeightDecay(wd), 2, (i, p, g) -> {
+            // step 1: the bias-corrected moments are g and g^2, so Adam moves by lr sign(g)
+            double decayed = WEIGHT[i] ? p[i] * (1 - lr * wd) : p[i];
+            return decayed - lr * g[i] / (Math.abs(g[i]) + 1e-8);
+        });
     }
 
     @Test
