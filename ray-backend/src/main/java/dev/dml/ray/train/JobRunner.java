@@ -98,10 +98,9 @@ final class JobRunner implements DriverTask<TrainResult> {
                 shards.size(), spec.accumulate(),
                 spec.get(TrainOptions.SHUFFLE), spec.seed(), spec.stepsPerEpoch())
                 .withGpus(spec.gpusPerWorker())
-                .withCompression(spec.get(TrainOptions.COMPRESS).toString())
-                .withBuckets(spec.get(TrainOptions.BUCKET_MB))
-                .withPrecision(spec.get(TrainOptions.PRECISION))
-                .withShardedOptimizer(spec.get(TrainOptions.SHARD_OPTIMIZER));
+                .withGradients(spec.get(TrainOptions.COMPRESS).toString(),
+                        spec.get(TrainOptions.BUCKET_MB), spec.get(TrainOptions.PRECISION),
+                        spec.get(TrainOptions.SHARD_OPTIMIZER));
         this.strategy = spec.strategy();
         this.columns = spec.columns();
         this.epochs = spec.epochs();

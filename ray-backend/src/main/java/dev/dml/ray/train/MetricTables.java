@@ -4,6 +4,9 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.RegressionMetrics;
 import dev.dml.events.StepMetrics;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
@@ -15,58 +18,41 @@ final class MetricTables {
     private MetricTables() {}
 
     static Table steps(String job, List<StepMetrics> steps) {
-        int n = steps.size();
-        LongColumn step = LongColumn.create("step", n);
-        IntColumn epoch = IntColumn.create("epoch", n);
-        DoubleColumn loss = DoubleColumn.create("loss", n);
-        DoubleColumn rate = DoubleColumn.create("examples_per_s", n);
-        DoubleColumn compute = DoubleColumn.create("compute_ms", n);
-        DoubleColumn comm = DoubleColumn.create("allreduce_ms", n);
-        LongColumn bytes = LongColumn.create("allreduce_bytes", n);
-        DoubleColumn lr = DoubleColumn.create("lr", n);
-        for (int i = 0; i < n; i++) {
-            StepMetrics m = steps.get(i);
-            step.set(i, m.step());
-            epoch.set(i, m.epoch());
-            loss.set(i, m.loss());
-            rate.set(i, m.examplesPerSecond());
-            compute.set(i, m.computeMillis());
-            comm.set(i, m.commMillis());
-            bytes.set(i, m.allReduceBytes());
-            lr.set(i, m.learningRate());
-        }
-        return Table.create(job + " steps", step, epoch, loss, rate, compute, comm, bytes, lr);
+        return Table.create(job + " steps", longs("step", steps, StepMetrics::step),
+                ints("epoch", steps, StepMetrics::epoch), doubles("loss", steps, StepMetrics::loss),
+                doubles("examples_per_s", steps, StepMetrics::examplesPerSecond),
+                doubles("compute_ms", steps, StepMetrics::computeMillis),
+                doubles("allreduce_ms", steps, StepMetrics::commMillis),
+                longs("allreduce_bytes", steps, StepMetrics::allReduceBytes),
+                doubles("lr", steps, StepMetrics::learningRate));
     }
 
     static Table epochs(String job, List<EpochMetrics> epochs) {
-        int n = epochs.size();
-        IntColumn epoch = IntColumn.create("epoch", n);
-        LongColumn steps = LongColumn.create("steps", n);
-        DoubleColumn loss = DoubleColumn.create("train_loss", n);
-        DoubleColumn seconds = DoubleColumn.create("seconds", n);
-        DoubleColumn rate = DoubleColumn.create("examples_per_s", n);
-        DoubleColumn valLoss = DoubleColumn.create("val_loss", n);
-        DoubleColumn valAccuracy = DoubleColumn.create("val_accuracy", n);
-        DoubleColumn valAuc = DoubleColumn.create("val_auc", n);
-        DoubleColumn valRmse = DoubleColumn.create("val_rmse", n);
-        DoubleColumn valMae = DoubleColumn.create("val_mae", n);
-        DoubleColumn valR2 = DoubleColumn.create("val_r2", n);
-        for (int i = 0; i < n; i++) {
-            EpochMetrics m = epochs.get(i);
-            epoch.set(i, m.epoch());
-            steps.set(i, m.steps());
-            loss.set(i, m.trainLoss());
-            seconds.set(i, m.seconds());
-            rate.set(i, m.examplesPerSecond());
-            valLoss.set(i, m.validationLoss());
-            valAccuracy.set(i, m.validationAccuracy());
-            valAuc.set(i, m.validationAuc());
-            valRmse.set(i, m.validationRegression().rmse());
-            valMae.set(i, m.validationRegression().mae());
-            valR2.set(i, m.validationRegression().r2());
-        }
-        return Table.create(job + " epochs", epoch, steps, loss, seconds, rate, valLoss,
-                valAccuracy, valAuc, valRmse, valMae, valR2);
+        return Table.create(job + " epochs", ints("epoch", epochs, EpochMetrics::epoch),
+                longs("steps", epochs, EpochMetrics::steps),
+                doubles("train_loss", epochs, EpochMetrics::trainLoss),
+                doubles("seconds", epochs, EpochMetrics::seconds),
+                doubles("examples_per_s", epochs, EpochMetrics::examplesPerSecond),
+                doubles("val_loss", epochs, EpochMetrics::validationLoss),
+                doubles("val_accuracy", epochs, EpochMetrics::validationAccuracy),
+                doubles("val_auc", epochs, EpochMetrics::validationAuc),
+                doubles("val_rmse", epochs, e -> e.validationRegression().rmse()),
+                doubles("val_mae", epochs, e -> e.validationRegression().mae()),
+                doubles("val_r2", epochs, e -> e.validationRegression().r2()));
+    }
+
+    /** A column of one value per row, in the rows' order. */
+    private static <R> IntColumn ints(String name, List<R> rows, ToIntFunction<R> value) {
+        return IntColumn.create(name, rows.stream().mapToInt(value).toArray());
+    }
+
+    private static <R> LongColumn longs(String name, List<R> rows, ToLongFunction<R> value) {
+        return LongColumn.create(name, rows.stream().mapToLong(value).toArray());
+    }
+
+    private static <R> DoubleColumn doubles(String name, List<R> rows,
+            ToDoubleFunction<R> value) {
+        return DoubleColumn.create(name, rows.stream().mapToDouble(value).toArray());
     }
 
     /** The last known regression metrics of the epochs, or none. */

@@ -5,6 +5,7 @@ import dev.dml.events.ProgressListener;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.setters.GenerateSetters;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.ModelSpec;
@@ -26,9 +27,12 @@ import tech.tablesaw.api.Table;
  * #build()} names what is missing and validates the table, so a bad column fails before any
  * cluster or actor starts. How the model trains (epochs, batches, row order, the learning rate and
  * its schedule, weight decay, clipping, compression, early stopping) is set with the methods
- * of {@link TrainingSettings}.
+ * of {@link TrainingSettings} and of {@code TrainSetters}, the setters derived from the
+ * declarations' Java words ({@code .java("optBatchSize")}).
  */
-public final class TrainSpecBuilder extends TrainingSettings {
+@GenerateSetters(catalogue = TrainOptions.class, name = "TrainSetters")
+public final class TrainSpecBuilder extends TrainingSettings
+        implements TrainSetters {
 
     // Package-private: SpecResolution reads the builder's state.
 

@@ -151,52 +151,20 @@ public final class WorkerConfig implements Serializable {
     }
 
     /**
-     * Returns the same config with gradients compressed as {@code scheme} says.
+     * Returns the same config with the step's gradient settings.
      *
      * @param scheme a {@code --compress} value
+     * @param megabytes {@code --bucket-mb}: float32 megabytes (10^6 bytes) per bucket all-reduced
+     *     during the backward; 0 for one all-reduce after the whole backward
+     * @param p a {@code --precision} value: the type of the layers' products
+     * @param sharded {@code --shard-optimizer}: the optimizer sharded over the data-parallel
+     *     ranks
      * @return a new config
      */
-    WorkerConfig withCompression(String scheme) {
+    WorkerConfig withGradients(String scheme, double megabytes, Precision p, boolean sharded) {
         return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
                 toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, scheme,
-                bucketFloats, precision, shardOptimizer);
-    }
-
-    /**
-     * Returns the same config with gradients all-reduced in buckets during the backward.
-     *
-     * @param megabytes {@code --bucket-mb}: float32 megabytes (10^6 bytes) per bucket; 0 for
-     *     one all-reduce after the whole backward
-     * @return a new config
-     */
-    WorkerConfig withBuckets(double megabytes) {
-        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
-                Math.round(megabytes * 1e6 / Float.BYTES), precision, shardOptimizer);
-    }
-
-    /**
-     * Returns the same config with the layers' products in another type.
-     *
-     * @param p a {@code --precision} value
-     * @return a new config
-     */
-    WorkerConfig withPrecision(Precision p) {
-        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
-                bucketFloats, p, shardOptimizer);
-    }
-
-    /**
-     * Returns the same config with the optimizer sharded over the data-parallel ranks.
-     *
-     * @param on {@code --shard-optimizer}
-     * @return a new config
-     */
-    WorkerConfig withShardedOptimizer(boolean on) {
-        return new WorkerConfig(job, model, optimizer, batchSize, microbatches, stage, fromLayer,
-                toLayer, shards, accumulate, gpus, shuffle, seed, stepsPerEpoch, compress,
-                bucketFloats, precision, on);
+                Math.round(megabytes * 1e6 / Float.BYTES), p, sharded);
     }
 
     /** The rows of one micro-batch. */

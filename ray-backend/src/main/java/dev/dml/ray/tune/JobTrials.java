@@ -17,19 +17,13 @@ import java.util.Objects;
  * Starts a Java sweep's trials as recorded jobs on one driver, as {@code Dml.start(spec,
  * driver)} starts a job: each trial's spec is the sweep's base spec with the trial's options
  * (its varied values, the sweep's id) set on it.
+ *
+ * @param base the sweep's base spec
+ * @param driver the driver every trial runs on
+ * @param first the first trial's spec, built when the sweep was: the others are built as they
+ *     start
  */
-final class JobTrials implements TrialLauncher {
-
-    private final TrainSpec base;
-    private final DriverProcess driver;
-    /** The first trial's spec, built when the sweep was: the others are built as they start. */
-    private final TrainSpec first;
-
-    JobTrials(TrainSpec base, DriverProcess driver, TrainSpec first) {
-        this.base = base;
-        this.driver = driver;
-        this.first = first;
-    }
+record JobTrials(TrainSpec base, DriverProcess driver, TrainSpec first) implements TrialLauncher {
 
     /**
      * Builds a trial's spec: the base with every option the trial gives otherwise.

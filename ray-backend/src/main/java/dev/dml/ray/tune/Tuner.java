@@ -6,6 +6,7 @@ import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.TuneOptions;
+import dev.dml.options.setters.GenerateSetters;
 import dev.dml.ray.cluster.ClusterNodes;
 import dev.dml.ray.cluster.ClusterSpec;
 import dev.dml.ray.cluster.DriverProcess;
@@ -140,9 +141,12 @@ public final class Tuner {
 
     /**
      * Builds a {@link Tuner}: {@code optSpace} at least once; every other setting has the
-     * default {@code %dml tune} gives it (docs/train-options.md lists them).
+     * default {@code %dml tune} gives it (docs/train-options.md lists them). The setters of
+     * single options ({@code optTrials}, {@code optMetric}, ...) are derived from their
+     * declarations in {@link TuneOptions} into {@link TuneSetters}.
      */
-    public static final class Builder {
+    @GenerateSetters(catalogue = TuneOptions.class, name = "TuneSetters")
+    public static final class Builder implements TuneSetters {
         private final TrainSpec base;
         private final List<SearchSpace.Dimension> dimensions = new ArrayList<>();
         private OptionValues sweep = OptionValues.empty();
@@ -188,36 +192,6 @@ public final class Tuner {
         }
 
         /**
-         * Sets how many configurations are tried: random draws, or the grid's size.
-         *
-         * @param trials at least 1
-         * @return this builder
-         */
-        public Builder optTrials(int trials) {
-            return set(TuneOptions.TRIALS, trials);
-        }
-
-        /**
-         * Sets how configurations are drawn.
-         *
-         * @param search {@code grid} or {@code random}
-         * @return this builder
-         */
-        public Builder optSearch(String search) {
-            return setWord(TuneOptions.SEARCH, search);
-        }
-
-        /**
-         * Sets the scheduler.
-         *
-         * @param scheduler {@code asha} or {@code none}
-         * @return this builder
-         */
-        public Builder optScheduler(String scheduler) {
-            return setWord(TuneOptions.SCHEDULER, scheduler);
-        }
-
-        /**
          * Stops weak trials with ASHA, as Ray Tune's {@code ASHAScheduler(grace_period,
          * reduction_factor)}: rungs at {@code grace x reduction^k} epochs.
          *
@@ -227,46 +201,6 @@ public final class Tuner {
          */
         public Builder optAsha(int grace, int reduction) {
             return optScheduler("asha").optGraceEpochs(grace).optReduction(reduction);
-        }
-
-        /**
-         * Sets ASHA's first rung.
-         *
-         * @param epochs at least 1
-         * @return this builder
-         */
-        public Builder optGraceEpochs(int epochs) {
-            return set(TuneOptions.GRACE, epochs);
-        }
-
-        /**
-         * Sets ASHA's reduction factor.
-         *
-         * @param reduction at least 2
-         * @return this builder
-         */
-        public Builder optReduction(int reduction) {
-            return set(TuneOptions.REDUCTION, reduction);
-        }
-
-        /**
-         * Sets the metric trials are ranked and stopped by.
-         *
-         * @param metric {@code val_accuracy}, {@code val_loss} or {@code train_loss}
-         * @return this builder
-         */
-        public Builder optMetric(String metric) {
-            return setWord(TuneOptions.METRIC, metric);
-        }
-
-        /**
-         * Sets how many trials run at once, each with its own workers.
-         *
-         * @param trials at least 1
-         * @return this builder
-         */
-        public Builder optConcurrent(int trials) {
-            return set(TuneOptions.CONCURRENT, trials);
         }
 
         /**
@@ -335,23 +269,41 @@ public final class Tuner {
             }
         }
 
-        private <T> Builder setWord(Option<T> option, String word) { // a choice's word
-            T value;
-            try {
-                value = option.checkWord(word);
-            } catch (DmlException e) {
-                throw java(e);
+        /**
+         * Sets an option of {@link TuneOptions}, as {@code %dml tune --name value} does; the
+         * {@code optX} setters of {@link TuneSetters} set each through it.
+         *
+         * @param option an option of {@link TuneOptions#ALL}
+         * @param value its value, checked now
+         * @param <T> the value's type
+         * @return this builder
+         * @throws DmlException for another option or a bad value
+         */
+        @Override
+        public <T> Builder opt(Option<T> option, T value) {
+            if (option == null || !TuneOptions.ALL.contains(option)) {
+                String got = option == null ? "null" : option.constant();
+                throw java(new DmlException(WHO + ": opt sets the sweep's own options"
+                        + " (TuneOptions), got " + got + ".", "Set a training option on the"
+                        + " base spec, or vary it with optSpace."));
             }
-            return set(option, value);
-        }
-
-        private <T> Builder set(Option<T> option, T value) {
             try {
                 sweep = sweep.with(option, value);
             } catch (DmlException e) {
                 throw java(e);
             }
             return this;
+        }
+
+        @Override
+        public <T> Builder optWord(Option<T> option, String word) { // a choice's word
+            T value;
+            try {
+                value = option.checkWord(word);
+            } catch (DmlException e) {
+                throw java(e);
+            }
+            return opt(option, value);
         }
 
         /**
