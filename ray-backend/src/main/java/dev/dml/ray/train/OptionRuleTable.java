@@ -173,7 +173,12 @@ final class OptionRuleTable {
                 f -> "leave {transport} out");
     }
 
-    /** {@code --ps} without parameter servers, and parameter servers where they cannot work. */
+    /**
+     * {@code --ps} without parameter servers, and parameter servers where they cannot work: they
+     * serve the whole-model replicas of data parallelism, each worker pushing its own update
+     * after every batch, so they do not mix with staged strategies, an all-reduce's compression
+     * or overlap, added-up batches, or a worker count that changes.
+     */
     private static void sync(List<Rule> r) {
         r.add(new Rule("ps-sync", Point.JOB, "ps", "sync",
                 f -> f.options().get(TrainOptions.SYNC).isSync()
@@ -210,7 +215,12 @@ final class OptionRuleTable {
                 f -> "set {ps} to at most " + f.workers());
     }
 
-    /** {@code --shard-optimizer} (ZeRO-1) where it has no ring of exact sums to split over. */
+    /**
+     * {@code --shard-optimizer} (ZeRO-1) splits the optimizer of data-parallel replicas over
+     * their synchronous ring: it needs peers, the ring's plain reduce-scatter (a compressed or
+     * bucketed all-reduce does not leave each rank a range of exact sums), and the host
+     * optimizer of CPU workers (a GPU's optimizer runs over whole parameters).
+     */
     private static void shard(List<Rule> r) {
         Family x = new Family(r, Point.JOB, "shard-optimizer",
                 f -> f.options().get(TrainOptions.SHARD_OPTIMIZER),
@@ -238,7 +248,14 @@ final class OptionRuleTable {
                 f -> "leave {gpus-per-worker} out");
     }
 
-    /** Half floats where dml's layers, one loss scale or fast products are missing. */
+    /**
+     * fp16 runs dml's own linear and convolution layers, so a model whose forward is the user's,
+     * or that has none, is refused. It scales the loss and skips the steps whose gradients
+     * overflow, which every holder of a gradient must agree on, so only data parallelism with
+     * gradients sent as they are. And it needs GPUs: CPUs run half-float products about 20 times
+     * slower than float32 (docs/gpu.md, "Precision"). bf16 is refused before these rules, by
+     * the engine check.
+     */
     private static void precision(List<Rule> r) {
         Predicate<Facts> half = f -> f.options().get(TrainOptions.PRECISION) != Precision.FP32;
         r.add(new Rule("precision-block", Point.PRECISION, "precision", "block",
