@@ -158,15 +158,10 @@ final class OptionRuleTable {
         Family x = new Family(r, Point.JOB, "bucket-mb", OptionRuleTable::bucketing,
                 f -> "{bucket-mb} overlaps the all-reduce with the backward pass, but ",
                 f -> "Leave {bucket-mb} out, or ");
-        x.add("bucket-mb-strategy", "strategy", f -> f.staged() != null,
-                f -> "the strategy " + f.strategyText() + " all-reduces each stage's gradients"
-                        + " after its micro-batches", f -> DATA);
-        x.add("bucket-mb-workers", "workers", f -> f.workers() == 1,
-                f -> "one worker all-reduces nothing",
-                f -> TWO_WORKERS);
-        x.add("bucket-mb-compress", "compress", OptionRuleTable::compressing,
-                f -> "compressed gradients are all-reduced after the whole backward (their"
-                        + " error feedback spans every gradient)", f -> NO_COMPRESS);
+        x.staged("all-reduces each stage's gradients after its micro-batches");
+        x.oneWorker("one worker all-reduces nothing");
+        x.compressing("compressed gradients are all-reduced after the whole backward (their"
+                + " error feedback spans every gradient)");
         x.add("bucket-mb-transport", "transport",
                 f -> f.options().get(TrainOptions.TRANSPORT) == TransportKind.RAY,
                 f -> "over {transport=ray} the all-reduce runs after the whole backward",
@@ -191,21 +186,16 @@ final class OptionRuleTable {
                 f -> "{sync=" + f.options().get(TrainOptions.SYNC) + "} trains through"
                         + " parameter servers, but ",
                 f -> "Leave {sync} out, or ");
-        x.add("sync-strategy", "strategy", f -> f.staged() != null,
-                f -> "the strategy " + f.strategyText() + " passes each batch through stages in"
-                        + " step", f -> DATA);
-        x.add("sync-workers", "workers", f -> f.workers() == 1,
-                f -> "one worker has no peer to run ahead of", f -> TWO_WORKERS);
+        x.staged("passes each batch through stages in step");
+        x.oneWorker("one worker has no peer to run ahead of");
         x.add("sync-elastic", "workers", f -> f.options().get(TrainOptions.WORKERS).elastic(),
                 f -> "{workers=" + f.options().get(TrainOptions.WORKERS) + "} changes the"
                         + " workers while the servers count on each of them",
                 f -> "give {workers} one number");
-        x.add("sync-compress", "compress", OptionRuleTable::compressing,
-                f -> "{compress} compresses the all-reduce, which an asynchronous job does not"
-                        + " run", f -> NO_COMPRESS);
-        x.add("sync-bucket-mb", "bucket-mb", OptionRuleTable::bucketing,
-                f -> "{bucket-mb} overlaps the all-reduce, which an asynchronous job does not"
-                        + " run", f -> NO_BUCKETS);
+        x.compressing("{compress} compresses the all-reduce, which an asynchronous job does not"
+                + " run");
+        x.bucketing("{bucket-mb} overlaps the all-reduce, which an asynchronous job does not"
+                + " run");
         x.add("sync-accumulate", "accumulate", f -> f.options().get(TrainOptions.ACCUMULATE) > 1,
                 f -> "each worker pushes its update after every batch, so {accumulate} has"
                         + " nothing to add up", f -> "leave {accumulate} out");
@@ -226,22 +216,16 @@ final class OptionRuleTable {
                 f -> f.options().get(TrainOptions.SHARD_OPTIMIZER),
                 f -> "{shard-optimizer} splits the optimizer of data-parallel workers, but ",
                 f -> "Leave {shard-optimizer} out, or ");
-        x.add("shard-optimizer-strategy", "strategy", f -> f.staged() != null,
-                f -> "the strategy " + f.strategyText() + " already splits the model over"
-                        + " stages", f -> DATA);
-        x.add("shard-optimizer-workers", "workers", f -> f.workers() == 1,
-                f -> "one worker has no peer to split it with", f -> TWO_WORKERS);
+        x.staged("already splits the model over stages");
+        x.oneWorker("one worker has no peer to split it with");
         x.add("shard-optimizer-sync", "sync", f -> !f.options().get(TrainOptions.SYNC).isSync(),
                 f -> "{sync=" + f.options().get(TrainOptions.SYNC) + "} updates through"
                         + " parameter servers, which hold the optimizer themselves",
                 f -> "leave {sync} out");
-        x.add("shard-optimizer-compress", "compress", OptionRuleTable::compressing,
-                f -> "{compress} sends the gradients compressed, not as the exact sums each"
-                        + " worker's range needs", f -> NO_COMPRESS);
-        x.add("shard-optimizer-bucket-mb", "bucket-mb", OptionRuleTable::bucketing,
-                f -> "{bucket-mb} all-reduces whole buckets during the backward, while the"
-                        + " sharded optimizer reduce-scatters the gradients after it",
-                f -> NO_BUCKETS);
+        x.compressing("{compress} sends the gradients compressed, not as the exact sums each"
+                + " worker's range needs");
+        x.bucketing("{bucket-mb} all-reduces whole buckets during the backward, while the"
+                + " sharded optimizer reduce-scatters the gradients after it");
         x.add("shard-optimizer-gpus", "gpus-per-worker",
                 f -> f.options().get(TrainOptions.GPUS_PER_WORKER) > 0,
                 f -> "GPU workers run the optimizer on their device over whole parameters",
@@ -275,12 +259,9 @@ final class OptionRuleTable {
                 f -> f.options().get(TrainOptions.GPUS_PER_WORKER) == 0,
                 f -> "this job has no GPUs, and CPUs run half-float products about 20 times"
                         + " slower than float32", f -> "set {gpus-per-worker}");
-        x.add("precision-strategy", "strategy", f -> f.staged() != null,
-                f -> "the strategy " + f.strategyText() + " splits the gradients over stages,"
-                        + " which would each skip different steps", f -> DATA);
-        x.add("precision-compress", "compress", OptionRuleTable::compressing,
-                f -> "{compress} would send the loss-scaled gradients, up to 65536 times their"
-                        + " size, and keep overflows in its error feedback", f -> NO_COMPRESS);
+        x.staged("splits the gradients over stages, which would each skip different steps");
+        x.compressing("{compress} would send the loss-scaled gradients, up to 65536 times their"
+                + " size, and keep overflows in its error feedback");
     }
 
     private static String precisionFlag(Facts f) {
@@ -322,6 +303,30 @@ final class OptionRuleTable {
             rules.add(new Rule(id, point, option, other,
                     guard.and(when), f -> what.apply(f) + why.apply(f) + ".",
                     f -> fix.apply(f) + fixTail.apply(f) + "."));
+        }
+
+        /** The rule "{@code <option>-strategy}": a staged strategy that {@code does}. */
+        void staged(String does) {
+            add(option + "-strategy", "strategy", f -> f.staged() != null,
+                    f -> "the strategy " + f.strategyText() + " " + does, f -> DATA);
+        }
+
+        /** The rule "{@code <option>-compress}": compression, and why that cannot work. */
+        void compressing(String why) {
+            add(option + "-compress", "compress", OptionRuleTable::compressing, f -> why,
+                    f -> NO_COMPRESS);
+        }
+
+        /** The rule "{@code <option>-bucket-mb}": buckets, and why that cannot work. */
+        void bucketing(String why) {
+            add(option + "-bucket-mb", "bucket-mb", OptionRuleTable::bucketing, f -> why,
+                    f -> NO_BUCKETS);
+        }
+
+        /** The rule "{@code <option>-workers}": one worker, and why that cannot work. */
+        void oneWorker(String why) {
+            add(option + "-workers", "workers", f -> f.workers() == 1, f -> why,
+                    f -> TWO_WORKERS);
         }
     }
 }

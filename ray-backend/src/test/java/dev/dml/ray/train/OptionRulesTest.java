@@ -13,6 +13,7 @@ import dev.dml.ray.train.OptionRules.Facts;
 import dev.dml.ray.train.OptionRules.Rule;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -22,55 +23,61 @@ import org.junit.jupiter.api.Test;
  */
 class OptionRulesTest {
 
-    private static final String STAGED = "--strategy model --stages 2 ";
+    /**
+     * One option set per rule that breaks it, as a cell would write it; a rule added without one
+     * fails the test. STAGED stands for a model strategy of two stages.
+     */
+    private static final String CELLS = """
+            checkpoints: --checkpoint-every 50
+            validation-files:
+            stratify-files: --stratify true
+            mf-files: --model mf
+            embed-above-files: --embed-above 10
+            data-cache-table: --data-cache-mb 100
+            hidden-logistic: --model logistic --hidden 8
+            image-cnn: --image 28x28
+            accumulate-staged: STAGED --accumulate 2
+            compress-staged: STAGED --compress fp16
+            elastic-staged: STAGED --workers 2:4
+            workers-staged: STAGED --workers 3
+            compress-one-worker: --workers 1 --compress fp16
+            bucket-mb-strategy: STAGED --bucket-mb 25
+            bucket-mb-workers: --workers 1 --bucket-mb 25
+            bucket-mb-compress: --workers 2 --bucket-mb 25 --compress fp16
+            bucket-mb-transport: --workers 2 --bucket-mb 25 --transport ray
+            ps-sync: --workers 2 --ps 1
+            sync-strategy: STAGED --sync async
+            sync-workers: --workers 1 --sync async
+            sync-elastic: --workers 2:4 --sync async
+            sync-compress: --workers 2 --sync async --compress fp16
+            sync-bucket-mb: --workers 2 --sync async --bucket-mb 25
+            sync-accumulate: --workers 2 --sync async --accumulate 2
+            sync-ps: --workers 2 --sync async --ps 3
+            shard-optimizer-strategy: STAGED --shard-optimizer true
+            shard-optimizer-workers: --workers 1 --shard-optimizer true
+            shard-optimizer-sync: --workers 2 --sync async --shard-optimizer true
+            shard-optimizer-compress: --workers 2 --compress fp16 --shard-optimizer true
+            shard-optimizer-bucket-mb: --workers 2 --bucket-mb 25 --shard-optimizer true
+            shard-optimizer-gpus: --workers 2 --gpus-per-worker 1 --shard-optimizer true
+            precision-block: --precision fp16
+            precision-mf: --precision fp16 --model mf
+            precision-gpus: --precision fp16
+            precision-strategy: STAGED --precision fp16 --gpus-per-worker 1
+            precision-compress: --precision fp16 --gpus-per-worker 1 --workers 2 --compress fp16
+            early-stop-validation: --early-stop 3
+            clip-norm-staged: STAGED
+            """;
 
-    /** One option set per rule that breaks it; a rule added without one fails the test. */
-    private static final Map<String, Facts> EXAMPLES = Map.ofEntries(
-            Map.entry("checkpoints", facts("--checkpoint-every 50")),
-            Map.entry("validation-files", facts("").withValidation(0.2, false)),
-            Map.entry("stratify-files", facts("--stratify true")),
-            Map.entry("mf-files", facts("--model mf")),
-            Map.entry("embed-above-files", facts("--embed-above 10")),
-            Map.entry("data-cache-table", facts("--data-cache-mb 100")),
-            Map.entry("hidden-logistic", facts("--model logistic --hidden 8")),
-            Map.entry("image-cnn", facts("--image 28x28")),
-            Map.entry("accumulate-staged", facts(STAGED + "--accumulate 2")),
-            Map.entry("compress-staged", facts(STAGED + "--compress fp16")),
-            Map.entry("elastic-staged", facts(STAGED + "--workers 2:4")),
-            Map.entry("workers-staged", facts(STAGED + "--workers 3")),
-            Map.entry("compress-one-worker", facts("--workers 1 --compress fp16")),
-            Map.entry("bucket-mb-strategy", facts(STAGED + "--bucket-mb 25")),
-            Map.entry("bucket-mb-workers", facts("--workers 1 --bucket-mb 25")),
-            Map.entry("bucket-mb-compress", facts("--workers 2 --bucket-mb 25 --compress fp16")),
-            Map.entry("bucket-mb-transport", facts("--workers 2 --bucket-mb 25 --transport ray")),
-            Map.entry("ps-sync", facts("--workers 2 --ps 1")),
-            Map.entry("sync-strategy", facts(STAGED + "--sync async")),
-            Map.entry("sync-workers", facts("--workers 1 --sync async")),
-            Map.entry("sync-elastic", facts("--workers 2:4 --sync async")),
-            Map.entry("sync-compress", facts("--workers 2 --sync async --compress fp16")),
-            Map.entry("sync-bucket-mb", facts("--workers 2 --sync async --bucket-mb 25")),
-            Map.entry("sync-accumulate", facts("--workers 2 --sync async --accumulate 2")),
-            Map.entry("sync-ps", facts("--workers 2 --sync async --ps 3")),
-            Map.entry("shard-optimizer-strategy", facts(STAGED + "--shard-optimizer true")),
-            Map.entry("shard-optimizer-workers", facts("--workers 1 --shard-optimizer true")),
-            Map.entry("shard-optimizer-sync",
-                    facts("--workers 2 --sync async --shard-optimizer true")),
-            Map.entry("shard-optimizer-compress",
-                    facts("--workers 2 --compress fp16 --shard-optimizer true")),
-            Map.entry("shard-optimizer-bucket-mb",
-                    facts("--workers 2 --bucket-mb 25 --shard-optimizer true")),
-            Map.entry("shard-optimizer-gpus",
-                    facts("--workers 2 --gpus-per-worker 1 --shard-optimizer true")),
-            Map.entry("precision-block",
-                    facts("--precision fp16").withFamily(ModelSpec.Family.CUSTOM)),
-            Map.entry("precision-mf", facts("--precision fp16 --model mf")),
-            Map.entry("precision-gpus", facts("--precision fp16")),
-            Map.entry("precision-strategy",
-                    facts(STAGED + "--precision fp16 --gpus-per-worker 1")),
-            Map.entry("precision-compress",
-                    facts("--precision fp16 --gpus-per-worker 1 --workers 2 --compress fp16")),
-            Map.entry("early-stop-validation", facts("--early-stop 3")),
-            Map.entry("clip-norm-staged", facts(STAGED).withClipNorm(1f)));
+    /** The facts no option sets: a fraction held out, the user's block, a clip norm. */
+    private static final Map<String, UnaryOperator<Facts>> RESOLVED = Map.of(
+            "validation-files", f -> f.withValidation(0.2, false),
+            "precision-block", f -> f.withFamily(ModelSpec.Family.CUSTOM),
+            "clip-norm-staged", f -> f.withClipNorm(1f));
+
+    private static final Map<String, Facts> EXAMPLES = CELLS.lines()
+            .map(line -> line.split(":", 2))
+            .collect(Collectors.toMap(p -> p[0], p -> RESOLVED.getOrDefault(p[0], f -> f)
+                    .apply(facts(p[1].replace("STAGED", "--strategy model --stages 2")))));
 
     @Test
     void everyRuleHasAnExample() {
