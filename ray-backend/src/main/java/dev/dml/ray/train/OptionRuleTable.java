@@ -1,6 +1,8 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.Option;
 import dev.dml.options.Precision;
+import dev.dml.options.StrategyKind;
 import dev.dml.options.TransportKind;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.model.ModelSpec;
@@ -41,6 +43,7 @@ final class OptionRuleTable {
                             + " need") + " {checkpoint-dir}.";
                 },
                 f -> "Add {checkpoint-dir}: the folder for the checkpoints."));
+        shaping(r);
         files(r);
         r.add(new Rule("data-cache-table", Point.TABLE, "data-cache-mb", "read-on-workers",
                 f -> f.options().isSet(TrainOptions.DATA_CACHE_MB),
@@ -70,6 +73,40 @@ final class OptionRuleTable {
             set.add("{resume}");
         }
         return set;
+    }
+
+    /** The strategy's options set where the strategy they shape cannot use them. */
+    private static void shaping(List<Rule> r) {
+        for (Option<?> o : StrategyOptions.SHAPING) {
+            r.add(new Rule(o.name() + "-given", Point.SHAPE, o.name(), "strategy",
+                    f -> f.given() != null && f.options().isSet(o),
+                    f -> "{" + o.name() + "} conflicts with the strategy set whole ("
+                            + f.given() + ").",
+                    f -> "Set it on the Strategy, or drop it."));
+        }
+        r.add(new Rule("staged-options-data", Point.SHAPE, "stages", "strategy",
+                f -> shape(f) == StrategyKind.DATA
+                        && StrategyOptions.STAGED.stream().anyMatch(f.options()::isSet),
+                f -> "{stages}, {microbatches}, {replicas}, {schedule} and {balance} apply to a"
+                        + " model, pipeline or hybrid strategy.",
+                f -> "Add {strategy=pipeline} (or model, hybrid), or drop those options."));
+        r.add(new Rule("microbatches-model", Point.SHAPE, "microbatches", "strategy",
+                f -> shape(f) == StrategyKind.MODEL
+                        && (f.options().isSet(TrainOptions.MICROBATCHES)
+                        || f.options().isSet(TrainOptions.SCHEDULE)),
+                f -> "{microbatches} and {schedule} apply to pipeline and hybrid jobs, not to the"
+                        + " model strategy.",
+                f -> "Use {strategy=pipeline}, or drop them."));
+        r.add(new Rule("replicas-hybrid", Point.SHAPE, "replicas", "strategy",
+                f -> shape(f) != null && shape(f) != StrategyKind.HYBRID
+                        && f.options().isSet(TrainOptions.REPLICAS),
+                f -> "{replicas} applies to the hybrid strategy.",
+                f -> "Use {strategy=hybrid} with {replicas} and {stages}, or drop {replicas}."));
+    }
+
+    /** The kind {@code --strategy} names, or null when a strategy is set whole. */
+    private static StrategyKind shape(Facts f) {
+        return f.given() != null ? null : f.options().get(TrainOptions.STRATEGY);
     }
 
     /** What files read on the workers cannot do (yet). */

@@ -24,6 +24,8 @@ final class OptionRules {
     enum Point {
         /** Before anything: only the options. */
         START,
+        /** The strategy's options, before they are resolved into a strategy. */
+        SHAPE,
         /** The job reads files on the workers ({@code --read-on-workers}). */
         FILES,
         /** The job trains on a table in the kernel. */
@@ -51,33 +53,40 @@ final class OptionRules {
      * @param validationFraction the fraction of rows held out, 0 for none
      * @param validates whether the job has validation rows
      * @param clipNorm the optimizer's clip norm, 0 for none
+     * @param given the strategy set whole in Java, or null
      */
     record Facts(OptionValues options, Strategy strategy, int workers, ModelSpec.Family family,
-            double validationFraction, boolean validates, float clipNorm) {
+            double validationFraction, boolean validates, float clipNorm, Strategy given) {
 
         /** The facts of the options alone: data parallelism, the family {@code --model} names. */
         static Facts of(OptionValues v) {
             return new Facts(v, Strategy.data(), v.get(TrainOptions.WORKERS).max(),
-                    ModelSpec.Family.of(v.get(TrainOptions.MODEL)), 0, false, 0f);
+                    ModelSpec.Family.of(v.get(TrainOptions.MODEL)), 0, false, 0f, null);
         }
 
         Facts withStrategy(Strategy s, int w) {
-            return new Facts(options, s, w, family, validationFraction, validates, clipNorm);
+            return new Facts(options, s, w, family, validationFraction, validates, clipNorm,
+                    given);
         }
 
         Facts withFamily(ModelSpec.Family f) {
             return new Facts(options, strategy, workers, f, validationFraction, validates,
-                    clipNorm);
+                    clipNorm, given);
         }
 
         Facts withValidation(double fraction, boolean validating) {
             return new Facts(options, strategy, workers, family, fraction, validating,
-                    clipNorm);
+                    clipNorm, given);
         }
 
         Facts withClipNorm(float norm) {
             return new Facts(options, strategy, workers, family, validationFraction, validates,
-                    norm);
+                    norm, given);
+        }
+
+        Facts withGiven(Strategy g) {
+            return new Facts(options, strategy, workers, family, validationFraction, validates,
+                    clipNorm, g);
         }
 
         /** @return the staged strategy, or null for data parallelism */

@@ -29,6 +29,15 @@ class OptionRulesTest {
      */
     private static final String CELLS = """
             checkpoints: --checkpoint-every 50
+            strategy-given: --strategy pipeline
+            stages-given: --stages 2
+            microbatches-given: --microbatches 8
+            replicas-given: --replicas 2
+            schedule-given: --schedule 1f1b
+            balance-given: --balance time
+            staged-options-data: --stages 2
+            microbatches-model: --strategy model --microbatches 8
+            replicas-hybrid: --strategy pipeline --replicas 2
             validation-files:
             stratify-files: --stratify true
             mf-files: --model mf
@@ -68,7 +77,10 @@ class OptionRulesTest {
             clip-norm-staged: STAGED
             """;
 
-    /** The facts no option sets: a fraction held out, the user's block, a clip norm. */
+    /**
+     * The facts no option sets: a fraction held out, the user's block, a clip norm; and, for
+     * the rules "X-given", a strategy set whole in Java.
+     */
     private static final Map<String, UnaryOperator<Facts>> RESOLVED = Map.of(
             "validation-files", f -> f.withValidation(0.2, false),
             "precision-block", f -> f.withFamily(ModelSpec.Family.CUSTOM),
@@ -77,7 +89,8 @@ class OptionRulesTest {
     private static final Map<String, Facts> EXAMPLES = CELLS.lines()
             .map(line -> line.split(":", 2))
             .collect(Collectors.toMap(p -> p[0], p -> RESOLVED.getOrDefault(p[0], f -> f)
-                    .apply(facts(p[1].replace("STAGED", "--strategy model --stages 2")))));
+                    .apply(facts(p[1].replace("STAGED", "--strategy model --stages 2")))
+                    .withGiven(p[0].endsWith("-given") ? Strategy.model(2) : null)));
 
     @Test
     void everyRuleHasAnExample() {
@@ -122,6 +135,9 @@ class OptionRulesTest {
         if (text.contains("{" + option + "}") || text.contains("{" + option + "=")) {
             return true;
         }
+        if (option.equals("strategy") && f.given() != null) {
+            return text.contains("the strategy set whole (" + f.given() + ")");
+        }
         Option<?> o = option(option);
         if (!f.options().isSet(o)) {
             return false;
@@ -139,14 +155,22 @@ class OptionRulesTest {
                 .orElseThrow(() -> new AssertionError("no option " + name));
     }
 
-    /** The facts of options written as in a cell, with the strategy they resolve to. */
+    /**
+     * The facts of options written as in a cell, with the strategy they resolve to; options
+     * that do not make a strategy (what the SHAPE rules refuse) keep data parallelism.
+     */
     private static Facts facts(String cell) {
         OptionValues v = OptionValues.empty();
         String[] words = cell.isBlank() ? new String[0] : cell.strip().split(" +");
         for (int i = 0; i < words.length; i += 2) {
             v = with(v, option(words[i].substring(2)), words[i + 1]);
         }
-        Strategy s = StrategyOptions.resolve(null, v);
+        Strategy s = Strategy.data();
+        try {
+            s = StrategyOptions.resolve(null, v);
+        } catch (DmlException e) {
+            // an example of a SHAPE rule
+        }
         int workers = s instanceof Strategy.Staged st ? st.replicas() * st.stages()
                 : v.get(TrainOptions.WORKERS).max();
         return Facts.of(v).withStrategy(s, workers);
