@@ -1,6 +1,5 @@
 package dev.dml.ray.train;
 
-import dev.dml.ray.model.ModelSpec;
 import dev.dml.DmlException;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
@@ -9,26 +8,12 @@ import java.util.List;
 
 /**
  * The shape of a cnn's images: {@code --image HxWxC}, or a square of one channel inferred
- * from the feature count; a shape that does not fit the features is refused in one line.
+ * from the feature count; a shape that does not fit the features is refused in one line
+ * ({@code --image} on another family is refused in {@link OptionRuleTable}).
  */
 final class ImageResolution {
 
     private ImageResolution() {}
-
-    /**
-     * Refuses {@code --image} on a model that is not a cnn.
-     *
-     * @param v the options
-     * @param model the model's family, {@link ModelSpec.Family#CUSTOM} for the user's own
-     */
-    static void requireCnn(OptionValues v, ModelSpec.Family model) {
-        if (v.isSet(TrainOptions.IMAGE) && model != ModelSpec.Family.CNN) {
-            throw new DmlException("{image} shapes the images of a cnn; this job trains "
-                    + (model == ModelSpec.Family.CUSTOM ? "its own {block}"
-                            : "the " + model.optionName() + " family")
-                    + ".", "Add {model=cnn}, or leave {image} out.");
-        }
-    }
 
     /**
      * Sets the image shape of a cnn's builder.

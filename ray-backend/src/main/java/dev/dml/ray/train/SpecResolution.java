@@ -1,7 +1,6 @@
 package dev.dml.ray.train;
 
-import dev.dml.options.TransportKind;
-import dev.dml.options.ModelFamily;
+import dev.dml.options.Precision;
 import dev.dml.DmlException;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
@@ -19,6 +18,8 @@ import dev.dml.ray.model.Embeddings;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelSpecBuilder;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.OptionRules.Facts;
+import dev.dml.ray.train.OptionRules.Point;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,7 +43,7 @@ final class SpecResolution {
     /** Validates the table and resolves everything that depends on it. */
     static TrainSpec resolve(TrainSpecBuilder b) {
         OptionValues v = b.options;
-        checkCheckpoints(v);
+        OptionRules.check(Point.START, Facts.of(v));
         Strategy strategy = StrategyOptions.resolve(b.strategy, v);
         ColumnSelection columns = b.columns;
         boolean staged = strategy instanceof Strategy.Staged;
@@ -58,7 +59,8 @@ final class SpecResolution {
             FileScan scan = FileScan.of(b.files, columns);
             columns = scan.columns();
             classes = scan.classes();
-            checkFileOptions(v, b);
+            OptionRules.check(Point.FILES, Facts.of(v).withFamily(declaredFamily(b))
+                    .withValidation(b.validationFraction, false));
             fileInput = FileInput.deal(b.files, shards, v.get(TrainOptions.SHUFFLE),
                     v.get(TrainOptions.SEED), v.get(TrainOptions.DATA_CACHE_MB));
             smallest = (int) Math.min(Integer.MAX_VALUE, fileInput.smallestShard());
@@ -79,11 +81,7 @@ final class SpecResolution {
                         + columns.label() + "' holds regression targets.",
                         "Drop {stratify}; {shuffle} already mixes the rows.");
             }
-            if (v.isSet(TrainOptions.DATA_CACHE_MB)) {
-                throw new DmlException("{data-cache-mb} sizes the cache of files the workers"
-                        + " read, but this job trains on a table in the kernel.",
-                        "Leave {data-cache-mb} out, or train with {read-on-workers}.");
-            }
+            OptionRules.check(Point.TABLE, Facts.of(v));
             if (validation != null) {
                 if (b.validationFraction > 0) {
                     throw new DmlException("Both a validation table and a validation fraction"
@@ -99,8 +97,7 @@ final class SpecResolution {
             if (columns.vocabulary().isEmpty()) {
                 // categories are learnt on the training rows: validation rows may hold unseen
                 // ones; an mf model embeds its id columns whatever they hold
-                boolean mf = b.modelSpec == null && v.get(TrainOptions.MODEL) == ModelFamily.MF
-                        || b.modelSpec != null && b.modelSpec.family() == ModelSpec.Family.MF;
+                boolean mf = declaredFamily(b) == ModelSpec.Family.MF;
                 columns = columns.withVocabulary(FeatureVocabulary.learn(train, columns,
                         FeatureVocabulary.DEFAULT_MAX_CATEGORIES, v.get(TrainOptions.EMBED_ABOVE),
                         mf ? columns.features() : List.of()));
@@ -148,20 +145,28 @@ final class SpecResolution {
         int workers = v.get(TrainOptions.WORKERS).max();
         if (strategy instanceof Strategy.Staged s) {
             workers = s.replicas() * s.stages();
-            checkStaged(v, s, model);
-        } else if (workers == 1 && !v.get(TrainOptions.COMPRESS).isNone()) {
-            throw new DmlException("{compress=" + v.get(TrainOptions.COMPRESS) + "} compresses"
-                    + " the gradients workers exchange, but one worker exchanges none.",
-                    "Raise {workers} to 2 or more, or leave {compress} out.");
         }
-        checkBuckets(v, strategy, workers);
-        SyncResolution.check(v, strategy, workers);
-        ShardResolution.check(v, strategy, workers);
-        PrecisionResolution.check(v, strategy, model);
+        Facts facts = Facts.of(v).withStrategy(strategy, workers);
+        OptionRules.check(Point.STRATEGY, facts);
+        if (strategy instanceof Strategy.Staged s) {
+            checkStaged(v, s, model);
+        }
+        OptionRules.check(Point.JOB, facts);
+        if (v.get(TrainOptions.PRECISION) != Precision.FP32) {
+            dev.dml.ray.model.Precision.of(v.get(TrainOptions.PRECISION)).requireEngineSupport();
+            OptionRules.check(Point.PRECISION, facts.withFamily(model.family()));
+        }
         OptimizerSpec optimizer = UpdateResolution.optimizer(b, v, steps, notices);
-        UpdateResolution.check(v, strategy, validation != null, optimizer);
+        OptionRules.check(Point.UPDATE, facts.withValidation(b.validationFraction,
+                validation != null).withClipNorm(optimizer.clipNorm()));
         return new TrainSpec(b, v, columns, strategy, optimizer, workers, train, validation,
                 model, steps, notices, fileInput);
+    }
+
+    /** The family of the model set whole, else the one {@code --model} names. */
+    private static ModelSpec.Family declaredFamily(TrainSpecBuilder b) {
+        return b.modelSpec != null ? b.modelSpec.family()
+                : ModelSpec.Family.of(b.options.get(TrainOptions.MODEL));
     }
 
     /** A seeded hold-out of {@code fraction} of the rows: {training, validation}. */
@@ -181,106 +186,11 @@ final class SpecResolution {
         return new Table[] {table.rows(tr), table.rows(val)};
     }
 
-    /** Refuses what files read on the workers cannot do (yet). */
-    private static void checkFileOptions(OptionValues v, TrainSpecBuilder b) {
-        if (b.validationFraction > 0) {
-            throw new DmlException("{validation} holds out a fraction of a table's rows in the"
-                    + " kernel; with {read-on-workers} the kernel never holds the rows.",
-                    "Validate on a table variable ({validation=TABLE}), or hold out your own"
-                    + " file of rows.");
-        }
-        if (v.get(TrainOptions.STRATIFY)) {
-            throw new DmlException("{stratify} deals rows by class; with {read-on-workers}"
-                    + " workers read whole row groups.", "Leave {stratify} out; {shuffle}"
-                    + " deals the row groups in a seeded order.");
-        }
-        if (b.modelSpec == null && v.get(TrainOptions.MODEL) == ModelFamily.MF
-                || b.modelSpec != null && b.modelSpec.family() == ModelSpec.Family.MF) {
-            throw new DmlException("{model=mf} learns its ids and mean rating from a table in the"
-                    + " kernel; with {read-on-workers} the kernel never holds the rows.",
-                    "Read the ratings into a table variable and train on it.");
-        }
-        if (v.isSet(TrainOptions.EMBED_ABOVE)) {
-            throw new DmlException("{embed-above} is set, but with {read-on-workers} the scan of"
-                    + " the files embeds text columns above the default "
-                    + FeatureVocabulary.DEFAULT_EMBED_ABOVE + " values.",
-                    "Leave {embed-above} out, or train on a table variable.");
-        }
-    }
-
-    /** Refuses {@code --bucket-mb} set where no all-reduce runs during the backward. */
-    private static void checkBuckets(OptionValues v, Strategy strategy, int workers) {
-        if (!v.isSet(TrainOptions.BUCKET_MB) || v.get(TrainOptions.BUCKET_MB) == 0) {
-            return;
-        }
-        String why = null;
-        String fix = null;
-        if (strategy instanceof Strategy.Staged s) {
-            why = "the strategy " + DmlException.literal(s) + " all-reduces each stage's"
-                    + " gradients after its micro-batches";
-            fix = "use {strategy=data}";
-        } else if (workers == 1) {
-            why = "one worker all-reduces nothing";
-            fix = "raise {workers} to 2 or more";
-        } else if (!v.get(TrainOptions.COMPRESS).isNone()) {
-            why = "compressed gradients are all-reduced after the whole backward (their error"
-                    + " feedback spans every gradient)";
-            fix = "leave {compress} out";
-        } else if (v.get(TrainOptions.TRANSPORT) == TransportKind.RAY) {
-            why = "over {transport=ray} the all-reduce runs after the whole backward";
-            fix = "leave {transport} out";
-        }
-        if (why != null) {
-            throw new DmlException("{bucket-mb} overlaps the all-reduce with the backward pass,"
-                    + " but " + why + ".", "Leave {bucket-mb} out, or " + fix + ".");
-        }
-    }
-
-    private static void checkCheckpoints(OptionValues v) {
-        boolean dir = v.get(TrainOptions.CHECKPOINT_DIR) != null;
-        List<String> set = new ArrayList<>();
-        for (var o : List.of(TrainOptions.CHECKPOINT_EVERY, TrainOptions.CHECKPOINT_STORE,
-                TrainOptions.CHECKPOINT_FAILURE)) {
-            if (v.isSet(o)) {
-                set.add("{" + o.name() + "}");
-            }
-        }
-        if (v.get(TrainOptions.RESUME)) {
-            set.add("{resume}");
-        }
-        if (!dir && !set.isEmpty()) {
-            String names = set.size() == 1 ? set.get(0) + " needs" : String.join(", ",
-                    set.subList(0, set.size() - 1)) + " and " + set.get(set.size() - 1) + " need";
-            throw new DmlException(names + " {checkpoint-dir}.",
-                    "Add {checkpoint-dir}: the folder for the checkpoints.");
-        }
-    }
-
-    /** Rejects what a staged strategy cannot do with this model and batch. */
+    /**
+     * Rejects what a staged strategy cannot do with this model and batch (its option rules
+     * ran before, in {@link OptionRules}).
+     */
     private static void checkStaged(OptionValues v, Strategy.Staged s, ModelSpec model) {
-        int actors = s.replicas() * s.stages();
-        String strategy = DmlException.literal(s);
-        if (v.get(TrainOptions.ACCUMULATE) > 1) {
-            throw new DmlException("{accumulate} adds up whole batches of data parallelism;"
-                    + " the strategy " + strategy + " cuts each batch into {microbatches}.",
-                    "Leave {accumulate} out, or raise {microbatches} and {batch-size}.");
-        }
-        if (!v.get(TrainOptions.COMPRESS).isNone()) {
-            throw new DmlException("{compress} compresses the gradients of data parallelism;"
-                    + " the strategy " + strategy + " does not all-reduce them that way yet.",
-                    "Leave {compress} out, or use {strategy=data}.");
-        }
-        if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS).elastic()) {
-            throw new DmlException("{workers=" + v.get(TrainOptions.WORKERS) + "} is elastic,"
-                    + " which only data parallelism can be: the strategy " + strategy
-                    + " runs a fixed replicas x stages = " + actors + " workers.",
-                    "Leave {workers} out, or use {strategy=data}.");
-        }
-        if (v.isSet(TrainOptions.WORKERS) && v.get(TrainOptions.WORKERS).max() != actors) {
-            throw new DmlException("{workers=" + v.get(TrainOptions.WORKERS) + "} conflicts"
-                    + " with the strategy " + strategy + ", which runs replicas x stages = "
-                    + actors + " workers.", "Leave {workers} out, or set it to " + actors + ".");
-        }
         int layers = model.layerCount();
         if (s.stages() > layers) {
             throw new DmlException("The model has " + layers + " layers, too few for "
@@ -328,11 +238,8 @@ final class SpecResolution {
         OptionValues v = spec.options;
         ModelSpec.Family family = ModelSpec.Family.of(v.get(TrainOptions.MODEL));
         List<Integer> hidden = v.get(TrainOptions.HIDDEN);
-        if (family == ModelSpec.Family.LOGISTIC_REGRESSION && hidden != null) {
-            throw new DmlException("{hidden} sets the hidden layers of an mlp or a cnn, not of a"
-                    + " logistic model.", "Drop {hidden}, or train the mlp family.");
-        }
-        ImageResolution.requireCnn(v, spec.block != null ? ModelSpec.Family.CUSTOM : family);
+        OptionRules.check(Point.MODEL, Facts.of(v)
+                .withFamily(spec.block != null ? ModelSpec.Family.CUSTOM : family));
         if (spec.block != null) {
             return UserModels.of(spec.block, v, columns, stats, classes, embeddings);
         }

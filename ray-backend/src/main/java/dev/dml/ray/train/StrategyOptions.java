@@ -1,6 +1,5 @@
 package dev.dml.ray.train;
 
-import dev.dml.DmlException;
 import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.PipelineSchedule;
@@ -16,10 +15,10 @@ import java.util.List;
 final class StrategyOptions {
 
     /** The options that shape a strategy; all but the first shape a staged one. */
-    private static final List<Option<?>> SHAPING = List.of(TrainOptions.STRATEGY,
+    static final List<Option<?>> SHAPING = List.of(TrainOptions.STRATEGY,
             TrainOptions.STAGES, TrainOptions.MICROBATCHES, TrainOptions.REPLICAS,
             TrainOptions.SCHEDULE, TrainOptions.BALANCE);
-    private static final List<Option<?>> STAGED = SHAPING.subList(1, SHAPING.size());
+    static final List<Option<?>> STAGED = SHAPING.subList(1, SHAPING.size());
 
     private StrategyOptions() {}
 
@@ -29,36 +28,17 @@ final class StrategyOptions {
      * @param given the strategy set whole, or null
      * @param v the options
      * @return the strategy
-     * @throws DmlException when options do not fit the strategy
+     * @throws DmlException when options do not fit the strategy (the rules of {@link
+     *     OptionRules.Point#SHAPE})
      */
     static Strategy resolve(Strategy given, OptionValues v) {
+        OptionRules.check(OptionRules.Point.SHAPE, OptionRules.Facts.of(v).withGiven(given));
         if (given != null) {
-            for (Option<?> o : SHAPING) {
-                if (v.isSet(o)) {
-                    throw new DmlException("{" + o.name() + "} conflicts with the strategy set"
-                            + " whole (" + given + ").", "Set it on the Strategy, or drop it.");
-                }
-            }
             return given;
         }
         StrategyKind kind = v.get(TrainOptions.STRATEGY);
         if (kind == StrategyKind.DATA) {
-            if (STAGED.stream().anyMatch(v::isSet)) {
-                throw new DmlException("{stages}, {microbatches}, {replicas}, {schedule} and"
-                        + " {balance} apply to a model, pipeline or hybrid strategy.",
-                        "Add {strategy=pipeline} (or model, hybrid), or drop those options.");
-            }
             return Strategy.data();
-        }
-        if (kind == StrategyKind.MODEL && (v.isSet(TrainOptions.MICROBATCHES)
-                || v.isSet(TrainOptions.SCHEDULE))) {
-            throw new DmlException("{microbatches} and {schedule} apply to pipeline and hybrid"
-                    + " jobs, not to the model strategy.",
-                    "Use {strategy=pipeline}, or drop them.");
-        }
-        if (kind != StrategyKind.HYBRID && v.isSet(TrainOptions.REPLICAS)) {
-            throw new DmlException("{replicas} applies to the hybrid strategy.",
-                    "Use {strategy=hybrid} with {replicas} and {stages}, or drop {replicas}.");
         }
         int k = TrainOptions.stageCount(v);
         PipelineSchedule schedule = v.get(TrainOptions.SCHEDULE);

@@ -2,7 +2,6 @@ package dev.dml.ray.train;
 
 import dev.dml.options.LrSchedule;
 import dev.dml.options.OptimizerKind;
-import dev.dml.DmlException;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.model.LearningRateSchedule;
@@ -12,8 +11,8 @@ import java.util.List;
 /**
  * The optimizer of a spec with the options that shape each update ({@code --optimizer}, {@code
  * --lr}, {@code --lr-schedule}, {@code --warmup}, {@code --weight-decay}, {@code
- * --clip-norm}), and the checks of those and of {@code --early-stop} against the job. Part of
- * {@link SpecResolution}.
+ * --clip-norm}). Part of {@link SpecResolution}; the rules that refuse {@code --clip-norm}
+ * and {@code --early-stop} where the job cannot honour them are in {@link OptionRuleTable}.
  */
 final class UpdateResolution {
 
@@ -68,23 +67,5 @@ final class UpdateResolution {
             case COSINE -> new LearningRateSchedule.Cosine(warmup, total);
             case STEP -> new LearningRateSchedule.StepDecay(s.every(), s.gamma(), stepsPerEpoch);
         };
-    }
-
-    /**
-     * Refuses what the job cannot honour: early stopping without validation rows, clipping a
-     * staged job's gradients (its stages hold different parameters, so no stage knows the
-     * global norm).
-     */
-    static void check(OptionValues v, Strategy strategy, boolean validates,
-            OptimizerSpec optimizer) {
-        if (v.isSet(TrainOptions.EARLY_STOP) && !validates) {
-            throw new DmlException("{early-stop} watches the validation loss, but the job has no"
-                    + " validation rows.", "Add {validation}, such as {validation=0.2}.");
-        }
-        if (optimizer.clipNorm() > 0 && strategy instanceof Strategy.Staged s) {
-            throw new DmlException("{clip-norm} clips the global norm of data parallelism's"
-                    + " gradients; the strategy " + DmlException.literal(s) + " splits them over"
-                    + " stages.", "Leave {clip-norm} out, or use {strategy=data}.");
-        }
     }
 }
