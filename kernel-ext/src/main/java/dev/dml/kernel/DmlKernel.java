@@ -1,5 +1,18 @@
 package dev.dml.kernel;
 
+import dev.dml.kernel.exec.Bindings;
+import dev.dml.kernel.exec.CellException;
+import dev.dml.kernel.exec.CellHistory;
+import dev.dml.kernel.exec.CodeAssist;
+import dev.dml.kernel.exec.ErrorLines;
+import dev.dml.kernel.exec.JShellEvaluator;
+import dev.dml.kernel.jupyter.CellReplyEnvironment;
+import dev.dml.kernel.jupyter.KernelIO;
+import dev.dml.kernel.jupyter.Replies;
+import dev.dml.kernel.jupyter.TableDisplay;
+import dev.dml.kernel.maven.ClasspathMagics;
+import dev.dml.kernel.maven.MavenMagic;
+import dev.dml.kernel.maven.MavenResolver;
 import java.nio.charset.Charset;
 import java.util.Collections;
 import java.util.List;
@@ -9,16 +22,16 @@ import java.util.regex.Pattern;
 import org.dflib.jjava.jupyter.channels.ShellReplyEnvironment;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
 import org.dflib.jjava.jupyter.kernel.BaseKernelBuilder;
+import org.dflib.jjava.jupyter.kernel.JupyterIO;
 import org.dflib.jjava.jupyter.kernel.LanguageInfo;
 import org.dflib.jjava.jupyter.kernel.ReplacementOptions;
-import org.dflib.jjava.jupyter.kernel.JupyterIO;
 import org.dflib.jjava.jupyter.kernel.comm.CommManager;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
+import org.dflib.jjava.jupyter.kernel.magic.MagicParser;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsRegistry;
 import org.dflib.jjava.jupyter.kernel.util.StringStyler;
-import org.dflib.jjava.jupyter.kernel.magic.MagicParser;
 import org.dflib.jjava.jupyter.messages.Message;
 import org.dflib.jjava.jupyter.messages.publish.PublishClearOutput;
 import org.dflib.jjava.jupyter.messages.publish.PublishError;
@@ -58,8 +71,8 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
         this.evaluator = evaluator;
         this.assist = new CodeAssist(evaluator.analysis());
         this.history = history;
-        new ClasspathMagics(this).register(getMagicsRegistry());
-        new MavenMagic(this, maven, classPath).register(getMagicsRegistry());
+        new ClasspathMagics(this::addToClasspath).register(getMagicsRegistry());
+        new MavenMagic(this, this::addToClasspath, maven, classPath).register(getMagicsRegistry());
         TableDisplay.register(getRenderer());
     }
 
@@ -106,7 +119,7 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
      * @param name the variable
      * @return its value, empty when there is no such variable
      */
-    Optional<Object> variable(String name) {
+    public Optional<Object> variable(String name) {
         return evaluator.variable(name);
     }
 
@@ -114,17 +127,17 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
      * The bytecode of the classes the cells defined and of the jars added to the kernel, for
      * {@code %dml train --block}.
      */
-    Map<String, byte[]> userClasses() {
+    public Map<String, byte[]> userClasses() {
         return evaluator.userClasses();
     }
 
     /** The notebook's variable names, for "did you mean" hints. */
-    List<String> variableNames() {
+    public List<String> variableNames() {
         return evaluator.variableNames();
     }
 
     /** Binds a value to a notebook variable once the running cell ends. */
-    void bind(String name, Object value) {
+    public void bind(String name, Object value) {
         bindings.bind(name, value);
     }
 
@@ -264,7 +277,7 @@ public final class DmlKernel extends BaseKernel implements AutoCloseable {
         }
 
         /** The resolver {@code %maven} uses; defaults to Maven's user settings. */
-        Builder mavenResolver(MavenResolver resolver) {
+        public Builder mavenResolver(MavenResolver resolver) {
             this.maven = resolver;
             return this;
         }

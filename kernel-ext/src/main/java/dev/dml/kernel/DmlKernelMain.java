@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.kernel.jupyter.SignedShellChannel;
 import dev.dml.DmlEnv;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.kernel.jupyter.TableDisplay;
 import java.util.Map;
 import tech.tablesaw.api.Table;
 

@@ -1,9 +1,11 @@
 /**
- * The {@code dml} Jupyter kernel ({@link dev.dml.kernel.DmlKernelMain}): JShell evaluation of
- * Java cells ({@link dev.dml.kernel.JShellEvaluator}, {@link
- * dev.dml.kernel.CellExecutionControl}), the Jupyter channels and replies, buffered cell
- * output ({@link dev.dml.kernel.CellStreams}), {@code %maven} and {@code %jars}, and the adapter
- * that turns a {@code %dml} request into the engine's spec ({@link dev.dml.kernel.RayBackend},
- * {@link dev.dml.kernel.TrainRequests}).
+ * The {@code dml} Jupyter kernel: its entry point ({@link dev.dml.kernel.DmlKernelMain}), the
+ * kernel itself ({@link dev.dml.kernel.DmlKernel}), which wires the other packages together,
+ * and the static helpers cells call ({@link dev.dml.kernel.DmlNotebook}).
+ *
+ * <p>Cell evaluation lives in {@code exec}, the Jupyter wire and replies in {@code jupyter},
+ * {@code %maven} and {@code %jars} in {@code maven}, and the adapter to the Ray engine in
+ * {@code backend}; none of those depends on this package except {@code backend}, which reads
+ * the notebook's variables through {@link dev.dml.kernel.DmlKernel}.
  */
 package dev.dml.kernel;

@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.kernel.exec.CellException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -14,7 +14,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /** Compiles one Java class into a jar, as a user's own library would be built. */
-final class TestJars {
+public final class TestJars {
 
     private TestJars() {
     }
@@ -24,7 +24,7 @@ final class TestJars {
      *
      * @param classPath what the source compiles against; empty for nothing
      */
-    static Path compile(Path jar, String className, String source, String classPath)
+    public static Path compile(Path jar, String className, String source, String classPath)
             throws IOException {
         Path work = Files.createTempDirectory("dml-javac");
         Path src = work.resolve("src/" + className.replace('.', '/') + ".java");

@@ -1,5 +1,6 @@
 package dev.dml.kernel;
 
+import dev.dml.kernel.exec.ErrorLines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
