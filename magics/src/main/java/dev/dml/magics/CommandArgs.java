@@ -7,18 +7,14 @@ import java.util.Map;
 import org.dflib.jjava.jupyter.kernel.magic.MagicArgsParseException;
 import org.dflib.jjava.jupyter.kernel.magic.MagicsArgs;
 
-/** A sub-command's argument schema; parse errors become one line that quotes the usage. */
-final class CommandArgs {
-
-    private final String command;
-    private final MagicsArgs schema;
-    private final String usage;
-
-    CommandArgs(String command, MagicsArgs schema, String usage) {
-        this.command = command;
-        this.schema = schema;
-        this.usage = usage;
-    }
+/**
+ * A sub-command's argument schema; parse errors become one line that quotes the usage.
+ *
+ * @param command the sub-command's name, as the error line starts
+ * @param schema its arguments
+ * @param usage its usage line, quoted by the error's hint
+ */
+record CommandArgs(String command, MagicsArgs schema, String usage) {
 
     /** Parses the words after the sub-command's name. */
     Map<String, List<String>> parse(List<String> args) {

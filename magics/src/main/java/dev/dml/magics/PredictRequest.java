@@ -1,9 +1,7 @@
 package dev.dml.magics;
 
-import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.PredictOptions;
-import dev.dml.options.TrainOptions;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,7 +16,8 @@ import java.util.Objects;
  *     reads it
  * @param options the options given in the cell
  */
-public record PredictRequest(String model, String source, OptionValues options) {
+public record PredictRequest(String model, String source, OptionValues options)
+        implements CellRequest {
 
     /** A request always has its model, its data and its options. */
     public PredictRequest {
@@ -41,40 +40,11 @@ public record PredictRequest(String model, String source, OptionValues options) 
     }
 
     /**
-     * Returns an option's value: the one given, else its default.
-     *
-     * @param option the option
-     * @param <T> its type
-     * @return the value
-     */
-    public <T> T get(Option<T> option) {
-        return options.get(option);
-    }
-
-    /**
      * Returns the notebook variable the scored table is bound to.
      *
      * @return the name ({@code scored} unless {@code --into} says otherwise)
      */
     public String into() {
         return get(PredictOptions.INTO);
-    }
-
-    /**
-     * Tells whether errors show their stack traces.
-     *
-     * @return {@code true} with {@code --debug}
-     */
-    public boolean debug() {
-        return get(TrainOptions.DEBUG);
-    }
-
-    /**
-     * Returns the cluster the prediction runs on.
-     *
-     * @return {@code host:port}, or null for the session's cluster
-     */
-    public String cluster() {
-        return get(TrainOptions.CLUSTER);
     }
 }

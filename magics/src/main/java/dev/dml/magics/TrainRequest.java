@@ -1,7 +1,6 @@
 package dev.dml.magics;
 
 import dev.dml.DmlException;
-import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import java.util.List;
@@ -17,7 +16,7 @@ import java.util.Objects;
  *     path; null with {@code --plan}, whose job names it
  * @param options the options given in the cell
  */
-public record TrainRequest(String source, OptionValues options) {
+public record TrainRequest(String source, OptionValues options) implements CellRequest {
 
     /** A request always has its data and its options. */
     public TrainRequest {
@@ -37,17 +36,6 @@ public record TrainRequest(String source, OptionValues options) {
      */
     public static TrainRequest parse(List<String> args, String body) {
         return TrainGrammar.parse(args, body);
-    }
-
-    /**
-     * Returns an option's value: the one given, else its default.
-     *
-     * @param option the option
-     * @param <T> its type
-     * @return the value, or null when none was given and it has no default
-     */
-    public <T> T get(Option<T> option) {
-        return options.get(option);
     }
 
     /**
@@ -75,23 +63,5 @@ public record TrainRequest(String source, OptionValues options) {
      */
     public boolean plots() {
         return !get(TrainOptions.NO_PLOTS);
-    }
-
-    /**
-     * Tells whether errors show their stack traces.
-     *
-     * @return {@code true} with {@code --debug}
-     */
-    public boolean debug() {
-        return get(TrainOptions.DEBUG);
-    }
-
-    /**
-     * Returns the cluster the job runs on.
-     *
-     * @return {@code host:port}, or null for the session's cluster
-     */
-    public String cluster() {
-        return get(TrainOptions.CLUSTER);
     }
 }

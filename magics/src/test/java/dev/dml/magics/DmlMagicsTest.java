@@ -43,6 +43,12 @@ class DmlMagicsTest {
         return assertThrows(DmlException.class, () -> magics.eval(kernel, List.of(words)));
     }
 
+    /** Runs a line that must be refused, and checks that its message says {@code part}. */
+    private void assertRefusedSaying(String part, String... words) {
+        DmlException e = refused(words);
+        assertTrue(e.getMessage().contains(part), e.getMessage());
+    }
+
     @Test
     void helpForOneCommandShowsItsUsage() {
         magics.eval(kernel, List.of("help", "version"));
@@ -51,8 +57,7 @@ class DmlMagicsTest {
 
     @Test
     void helpForAnUnknownCommandSuggestsTheClosest() {
-        DmlException e = refused("help", "verison");
-        assertTrue(e.getMessage().contains("Did you mean '%dml help version'?"), e.getMessage());
+        assertRefusedSaying("Did you mean '%dml help version'?", "help", "verison");
     }
 
     @Test
@@ -93,8 +98,7 @@ class DmlMagicsTest {
 
     @Test
     void unknownFlagIsRejected() {
-        DmlException e = refused("help", "--verbose");
-        assertTrue(e.getMessage().contains("Unknown keyword argument 'verbose'"), e.getMessage());
+        assertRefusedSaying("Unknown keyword argument 'verbose'", "help", "--verbose");
     }
 
     @Test

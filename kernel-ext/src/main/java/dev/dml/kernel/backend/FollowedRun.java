@@ -7,16 +7,13 @@ import dev.dml.ray.train.TrainResult;
 import java.time.Duration;
 import java.util.Locale;
 
-/** {@code %dml attach}'s run: a {@link RunFollower} on the default run store. */
-final class FollowedRun implements AttachedRun {
-
-    private final String runId;
-    private final RunFollower follower;
-
-    FollowedRun(String runId, RunFollower follower) {
-        this.runId = runId;
-        this.follower = follower;
-    }
+/**
+ * {@code %dml attach}'s run: a {@link RunFollower} on the default run store.
+ *
+ * @param runId the run, as {@code %dml runs} lists it
+ * @param follower its follower, owned by this run
+ */
+record FollowedRun(String runId, RunFollower follower) implements AttachedRun {
 
     @Override
     public String name() {

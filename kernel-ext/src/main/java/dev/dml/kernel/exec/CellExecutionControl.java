@@ -267,13 +267,12 @@ final class CellExecutionControl extends DirectExecutionControl {
         }
     }
 
-    /** Hands JShell the one control instance the kernel also keeps, so it can stop cells. */
-    static final class Provider implements ExecutionControlProvider {
-        private final CellExecutionControl control;
-
-        Provider(CellExecutionControl control) {
-            this.control = control;
-        }
+    /**
+     * Hands JShell the one control instance the kernel also keeps, so it can stop cells.
+     *
+     * @param control the kernel's control
+     */
+    record Provider(CellExecutionControl control) implements ExecutionControlProvider {
 
         @Override
         public String name() {

@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.Checks;
 import dev.dml.DmlException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -195,12 +196,8 @@ public final class ClusterSpec {
          * @return this builder
          */
         public Builder optNumCpus(int cpus) {
-            if (cpus < 1) {
-                throw new DmlException(
-                        "numCpus must be at least 1, got " + cpus + ".",
-                        "Pass a positive count to ClusterSpec.optNumCpus, or leave it unset.");
-            }
-            this.numCpus = cpus;
+            this.numCpus = Checks.atLeast("numCpus", cpus, 1,
+                    "Pass a positive count to ClusterSpec.optNumCpus, or leave it unset.");
             return this;
         }
 
@@ -212,11 +209,8 @@ public final class ClusterSpec {
          * @return this builder
          */
         public Builder optNumGpus(int gpus) {
-            if (gpus < 0) {
-                throw new DmlException("numGpus must be at least 0, got " + gpus + ".",
-                        "Pass 0 or more to ClusterSpec.optNumGpus, or leave it unset.");
-            }
-            this.numGpus = gpus;
+            this.numGpus = Checks.atLeast("numGpus", gpus, 0,
+                    "Pass 0 or more to ClusterSpec.optNumGpus, or leave it unset.");
             return this;
         }
 
@@ -261,7 +255,7 @@ public final class ClusterSpec {
          * @return this builder
          */
         public Builder optStartTimeout(Duration timeout) {
-            this.startTimeout = requirePositive(timeout, "optStartTimeout");
+            this.startTimeout = Checks.positive("ClusterSpec.optStartTimeout", timeout);
             return this;
         }
 
@@ -272,7 +266,7 @@ public final class ClusterSpec {
          * @return this builder
          */
         public Builder optProbeTimeout(Duration timeout) {
-            requirePositive(timeout, "optProbeTimeout");
+            Checks.positive("ClusterSpec.optProbeTimeout", timeout);
             if (timeout.compareTo(Duration.ofSeconds(10)) > 0) {
                 throw new DmlException(
                         "probeTimeout must be at most 10 s, got " + timeout.toMillis() + " ms.",
@@ -331,15 +325,6 @@ public final class ClusterSpec {
                         "Pass a value, or leave the option unset to use the default.");
             }
             return value.trim();
-        }
-
-        private static Duration requirePositive(Duration value, String setter) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new DmlException(
-                        "ClusterSpec." + setter + " needs a positive duration, got " + value + ".",
-                        "Pass a duration such as Duration.ofSeconds(30).");
-            }
-            return value;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.dml.ray.cluster;
 
+import dev.dml.Checks;
 import dev.dml.DmlException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,19 +14,20 @@ import java.util.List;
  * <pre>{@code
  * DriverSpec spec = DriverSpec.builder().addJvmOption("-Xmx2g").build();
  * }</pre>
+ *
+ * @param jvmOptions the extra options of the driver JVM, in order
+ * @param classpath the class path entries added to this JVM's for the driver and its workers, in
+ *     order
+ * @param startTimeout how long the driver may take to connect and initialise Ray
+ * @param callTimeout how long {@link DriverProcess#call(DriverTask)} waits for a result
  */
-public final class DriverSpec {
+public record DriverSpec(List<String> jvmOptions, List<Path> classpath, Duration startTimeout,
+        Duration callTimeout) {
 
-    private final List<String> jvmOptions;
-    private final List<Path> classpath;
-    private final Duration startTimeout;
-    private final Duration callTimeout;
-
-    private DriverSpec(Builder b) {
-        this.jvmOptions = List.copyOf(b.jvmOptions);
-        this.classpath = List.copyOf(b.classpath);
-        this.startTimeout = b.startTimeout;
-        this.callTimeout = b.callTimeout;
+    /** Keeps its own copies of the lists. */
+    public DriverSpec {
+        jvmOptions = List.copyOf(jvmOptions);
+        classpath = List.copyOf(classpath);
     }
 
     /**
@@ -44,42 +46,6 @@ public final class DriverSpec {
      */
     public static DriverSpec defaults() {
         return builder().build();
-    }
-
-    /**
-     * Returns the extra options of the driver JVM.
-     *
-     * @return the options, in order
-     */
-    public List<String> jvmOptions() {
-        return jvmOptions;
-    }
-
-    /**
-     * Returns the class path entries added to this JVM's for the driver and its workers.
-     *
-     * @return the entries, in order
-     */
-    public List<Path> classpath() {
-        return classpath;
-    }
-
-    /**
-     * Returns how long the driver may take to connect and initialise Ray.
-     *
-     * @return the timeout
-     */
-    public Duration startTimeout() {
-        return startTimeout;
-    }
-
-    /**
-     * Returns how long {@link DriverProcess#call(DriverTask)} waits for a result.
-     *
-     * @return the timeout
-     */
-    public Duration callTimeout() {
-        return callTimeout;
     }
 
     /**
@@ -150,7 +116,7 @@ public final class DriverSpec {
          * @return this builder
          */
         public Builder optStartTimeout(Duration timeout) {
-            this.startTimeout = positive(timeout, "optStartTimeout");
+            this.startTimeout = Checks.positive("DriverSpec.optStartTimeout", timeout);
             return this;
         }
 
@@ -161,7 +127,7 @@ public final class DriverSpec {
          * @return this builder
          */
         public Builder optCallTimeout(Duration timeout) {
-            this.callTimeout = positive(timeout, "optCallTimeout");
+            this.callTimeout = Checks.positive("DriverSpec.optCallTimeout", timeout);
             return this;
         }
 
@@ -171,16 +137,7 @@ public final class DriverSpec {
          * @return the immutable spec
          */
         public DriverSpec build() {
-            return new DriverSpec(this);
-        }
-
-        private static Duration positive(Duration d, String setter) {
-            if (d == null || d.isNegative() || d.isZero()) {
-                throw new DmlException(
-                        "DriverSpec." + setter + " needs a positive duration, got " + d + ".",
-                        "Pass a duration such as Duration.ofSeconds(30).");
-            }
-            return d;
+            return new DriverSpec(jvmOptions, classpath, startTimeout, callTimeout);
         }
     }
 }

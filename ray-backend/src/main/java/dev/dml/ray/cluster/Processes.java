@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -173,19 +174,45 @@ final class Processes {
 
     /** Waits until every process has exited or the time is up. */
     static boolean awaitExit(List<ProcessHandle> processes, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        return poll(System.nanoTime() + timeout.toNanos(), Duration.ofMillis(50),
+                () -> processes.stream().noneMatch(ProcessHandle::isAlive));
+    }
+
+    /**
+     * Asks {@code done} every {@code every} until it says yes or the deadline passes.
+     *
+     * @param deadline a {@link System#nanoTime()} value
+     * @param every the pause between two asks
+     * @param done the condition
+     * @return {@code true} once {@code done} holds, its last answer at the deadline, or
+     *     {@code false} when the thread is interrupted (its interrupt flag set again)
+     */
+    static boolean poll(long deadline, Duration every, BooleanSupplier done) {
         while (System.nanoTime() < deadline) {
-            if (processes.stream().noneMatch(ProcessHandle::isAlive)) {
+            if (done.getAsBoolean()) {
                 return true;
             }
             try {
-                Thread.sleep(50);
+                Thread.sleep(every.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
             }
         }
-        return processes.stream().noneMatch(ProcessHandle::isAlive);
+        return done.getAsBoolean();
+    }
+
+    /**
+     * Removes a shutdown hook once its owner has closed by itself.
+     *
+     * @param hook the hook
+     */
+    static void removeShutdownHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down and runs the hook itself
+        }
     }
 
     /** Formats a timeout for a message: {@code 300 ms}, {@code 30 s}. */

@@ -334,11 +334,7 @@ public final class RayCluster implements AutoCloseable {
     @Override
     public void close() {
         shutdown();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // the JVM is shutting down and runs the hook itself
-        }
+        Processes.removeShutdownHook(shutdownHook);
     }
 
     private void shutdown() {

@@ -16,29 +16,23 @@ import java.util.List;
  *
  * <p>The version comes from the package metadata of the Python that runs the {@code ray}
  * command, which is what {@code ray --version} prints (without its 5 s import), and the jar lies
- * in that same package, so one check covers both.
+ * in that same package, so one check covers both. {@link #detect} finds and checks one.
+ *
+ * @param rayCommand the {@code ray} command's path
+ * @param python the Python interpreter that has the {@code ray} package: a command or a path
+ * @param version the installed Ray version, such as {@code 2.58.0}
+ * @param rayDistJar Ray's Java runtime, {@code ray_dist.jar}, which drivers put on their class
+ *     path
+ * @param java the {@code bin/java} of this JVM, which drivers and the embedded head's workers
+ *     use
  */
-public final class RayInstallation {
+public record RayInstallation(
+        Path rayCommand, String python, String version, Path rayDistJar, Path java) {
 
     private static final String PROBE =
             "import importlib.metadata as m, importlib.util as u, os\n"
                     + "print(m.version('ray'))\n"
                     + "print(os.path.dirname(u.find_spec('ray').origin))\n";
-
-    private final Path rayCommand;
-    private final String python;
-    private final String version;
-    private final Path rayDistJar;
-    private final Path java;
-
-    private RayInstallation(
-            Path rayCommand, String python, String version, Path rayDistJar, Path java) {
-        this.rayCommand = rayCommand;
-        this.python = python;
-        this.version = version;
-        this.rayDistJar = rayDistJar;
-        this.java = java;
-    }
 
     /**
      * Finds Ray and checks its version against {@link ClusterSpec#expectedVersion()}.
@@ -117,51 +111,6 @@ public final class RayInstallation {
             // not readable as text: fall back
         }
         return "python3";
-    }
-
-    /**
-     * Returns the {@code ray} command.
-     *
-     * @return its path
-     */
-    public Path rayCommand() {
-        return rayCommand;
-    }
-
-    /**
-     * Returns the Python interpreter that has the {@code ray} package.
-     *
-     * @return a command or a path
-     */
-    public String python() {
-        return python;
-    }
-
-    /**
-     * Returns the installed Ray version.
-     *
-     * @return a version such as {@code 2.58.0}
-     */
-    public String version() {
-        return version;
-    }
-
-    /**
-     * Returns Ray's Java runtime, which drivers put on their class path.
-     *
-     * @return the path of {@code ray_dist.jar}
-     */
-    public Path rayDistJar() {
-        return rayDistJar;
-    }
-
-    /**
-     * Returns the {@code java} of this JVM, which drivers and the embedded head's workers use.
-     *
-     * @return the path of {@code bin/java}
-     */
-    public Path java() {
-        return java;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.dml.ray.predict;
 
+import dev.dml.Checks;
 import dev.dml.DmlException;
 import dev.dml.events.JobStarted;
 import dev.dml.events.PredictProgress;
@@ -233,11 +234,8 @@ public final class BatchPredictor {
          * @return this builder
          */
         public Builder optWorkers(int workers) {
-            if (workers < 1) {
-                throw new DmlException("{workers} must be at least 1, got " + workers + ".",
-                        "Pass the number of worker actors, e.g. {workers=2}.");
-            }
-            this.workers = workers;
+            this.workers = Checks.atLeast("{workers}", workers, 1,
+                    "Pass the number of worker actors, e.g. {workers=2}.");
             return this;
         }
 
@@ -248,11 +246,8 @@ public final class BatchPredictor {
          * @return this builder
          */
         public Builder optBatchSize(int rows) {
-            if (rows < 1) {
-                throw new DmlException("{batch-size} must be at least 1, got " + rows + ".",
-                        "Pass the rows per forward pass, e.g. {batch-size=1024}.");
-            }
-            this.batchSize = rows;
+            this.batchSize = Checks.atLeast("{batch-size}", rows, 1,
+                    "Pass the rows per forward pass, e.g. {batch-size=1024}.");
             return this;
         }
 

@@ -9,8 +9,6 @@ import dev.dml.ray.train.TrainSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -163,16 +161,10 @@ public final class DetachedRuns {
      */
     static RunStatus status(RunStore store, String runId) {
         long now = System.currentTimeMillis();
-        RunStatus s = store.read(db -> {
-            try (PreparedStatement q = db.prepareStatement("SELECT status, host, pid,"
-                    + " pid_started_ms, last_write_ms FROM runs WHERE id = ?")) {
-                q.setString(1, runId);
-                try (ResultSet rs = q.executeQuery()) {
-                    return rs.next() ? RunStore.current(rs.getString(1), rs.getString(2),
-                            rs.getLong(3), rs.getLong(4), rs.getLong(5), now) : null;
-                }
-            }
-        });
+        RunStatus s = store.read(db -> Sql.first(db, "SELECT status, host, pid,"
+                + " pid_started_ms, last_write_ms FROM runs WHERE id = ?",
+                rs -> RunStore.current(rs.getString(1), rs.getString(2), rs.getLong(3),
+                        rs.getLong(4), rs.getLong(5), now), runId));
         if (s == null) {
             throw new DmlException("No run '" + DmlException.literal(runId)
                     + "' in the run store " + DmlException.literal(store.folder()) + ".",

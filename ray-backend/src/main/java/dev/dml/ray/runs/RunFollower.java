@@ -8,7 +8,6 @@ import dev.dml.events.ProgressListener;
 import dev.dml.events.StepMetrics;
 import dev.dml.options.TrainOptions;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -71,19 +70,13 @@ public final class RunFollower implements AutoCloseable {
 
     private static String[] one(java.sql.Connection db, String sql, String id, int columns)
             throws SQLException {
-        try (PreparedStatement s = db.prepareStatement(sql)) {
-            s.setString(1, id);
-            try (ResultSet rs = s.executeQuery()) {
-                if (!rs.next()) {
-                    return null;
-                }
-                String[] out = new String[columns];
-                for (int i = 0; i < columns; i++) {
-                    out[i] = rs.getString(i + 1);
-                }
-                return out;
+        return Sql.first(db, sql, rs -> {
+            String[] out = new String[columns];
+            for (int i = 0; i < columns; i++) {
+                out[i] = rs.getString(i + 1);
             }
-        }
+            return out;
+        }, id);
     }
 
     /**
@@ -145,34 +138,21 @@ public final class RunFollower implements AutoCloseable {
         List<StepMetrics> steps = new ArrayList<>();
         List<EpochMetrics> done = new ArrayList<>();
         store.read(db -> {
-            try (PreparedStatement s = db.prepareStatement("SELECT step, epoch, loss,"
-                    + " examples_per_second, learning_rate, wall_ms FROM steps"
-                    + " WHERE run_id = ? AND step > ? ORDER BY step")) {
-                s.setString(1, runId);
-                s.setLong(2, lastStep);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        steps.add(new StepMetrics(rs.getInt(2), rs.getLong(1),
-                                (float) real(rs, 3), 0, real(rs, 4), 0, 0, 0, 0, List.of(),
-                                rs.getLong(6), real(rs, 5)));
-                    }
-                }
-            }
-            try (PreparedStatement s = db.prepareStatement("SELECT e.epoch, e.steps,"
-                    + " e.train_loss, e.seconds, e.validation_loss, e.validation_accuracy,"
+            Sql.forEach(db, "SELECT step, epoch, loss, examples_per_second, learning_rate,"
+                    + " wall_ms FROM steps WHERE run_id = ? AND step > ? ORDER BY step",
+                    rs -> steps.add(new StepMetrics(rs.getInt(2), rs.getLong(1),
+                            (float) real(rs, 3), 0, real(rs, 4), 0, 0, 0, 0, List.of(),
+                            rs.getLong(6), real(rs, 5))),
+                    runId, lastStep);
+            Sql.forEach(db, "SELECT e.epoch, e.steps, e.train_loss, e.seconds,"
+                    + " e.validation_loss, e.validation_accuracy,"
                     + " (SELECT MAX(step) FROM steps t WHERE t.run_id = e.run_id"
                     + " AND t.epoch = e.epoch) FROM epochs e WHERE e.run_id = ? AND e.epoch > ?"
-                    + " ORDER BY e.epoch")) {
-                s.setString(1, runId);
-                s.setInt(2, lastEpoch);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        done.add(new EpochMetrics(rs.getInt(1), rs.getLong(7), rs.getLong(2),
-                                (float) real(rs, 3), real(rs, 4), Double.NaN,
-                                (float) real(rs, 5), real(rs, 6), Double.NaN));
-                    }
-                }
-            }
+                    + " ORDER BY e.epoch",
+                    rs -> done.add(new EpochMetrics(rs.getInt(1), rs.getLong(7), rs.getLong(2),
+                            (float) real(rs, 3), real(rs, 4), Double.NaN,
+                            (float) real(rs, 5), real(rs, 6), Double.NaN)),
+                    runId, lastEpoch);
             return null;
         });
         // steps and epochs in the order the job reported them: an epoch after its last step

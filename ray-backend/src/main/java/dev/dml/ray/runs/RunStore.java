@@ -190,17 +190,9 @@ public final class RunStore implements AutoCloseable {
         update("UPDATE runs SET host = ?, pid = ?, pid_started_ms = ?, last_write_ms = ?"
                 + " WHERE id = ? AND status = ?", localHost(), self.pid(),
                 startedMillis(self).orElse(0L), now, id, RunStatus.RUNNING.word());
-        Long started = read(db -> {
-            try (PreparedStatement s = db.prepareStatement(
-                    "SELECT started_ms FROM runs WHERE id = ? AND pid = ? AND status = ?")) {
-                s.setString(1, id);
-                s.setLong(2, self.pid());
-                s.setString(3, RunStatus.RUNNING.word());
-                try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) : null;
-                }
-            }
-        });
+        Long started = read(db -> Sql.first(db,
+                "SELECT started_ms FROM runs WHERE id = ? AND pid = ? AND status = ?",
+                rs -> rs.getLong(1), id, self.pid(), RunStatus.RUNNING.word()));
         if (started == null) {
             throw new DmlException("The run store " + DmlException.literal(folder) + " has no"
                     + " running run " + id + " to take over.", "Start the job again.");

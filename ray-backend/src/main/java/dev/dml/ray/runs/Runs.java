@@ -223,32 +223,14 @@ public final class Runs implements AutoCloseable {
         return Table.create(runId + " " + table, columns);
     }
 
-    private interface Row {
-        void add(ResultSet rs) throws SQLException;
-    }
-
-    private void query(String runId, String sql, Row row) {
+    private void query(String runId, String sql, Sql.Row row) {
         store.read(db -> {
-            try (PreparedStatement known = db.prepareStatement(
-                    "SELECT 1 FROM runs WHERE id = ?")) {
-                known.setString(1, runId);
-                try (ResultSet rs = known.executeQuery()) {
-                    if (!rs.next()) {
-                        throw new DmlException("No run '" + DmlException.literal(runId)
-                                + "' in the run store "
-                                + DmlException.literal(store.folder()) + ".",
-                                "Take an id from Runs.table().");
-                    }
-                }
+            if (Sql.first(db, "SELECT 1 FROM runs WHERE id = ?", rs -> true, runId) == null) {
+                throw new DmlException("No run '" + DmlException.literal(runId)
+                        + "' in the run store " + DmlException.literal(store.folder()) + ".",
+                        "Take an id from Runs.table().");
             }
-            try (PreparedStatement s = db.prepareStatement(sql)) {
-                s.setString(1, runId);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next()) {
-                        row.add(rs);
-                    }
-                }
-            }
+            Sql.forEach(db, sql, row, runId);
             return null;
         });
     }

@@ -271,18 +271,10 @@ public final class NamespacedCluster implements AutoCloseable {
     }
 
     private static boolean awaitStarted(Process p, Path log, long deadline) {
-        while (System.nanoTime() < deadline && p.isAlive()) {
-            if (Processes.tail(log, 400).contains(STARTED)) {
-                return true;
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return Processes.tail(log, 400).contains(STARTED) && p.isAlive();
+        // stops early when the node's process ends; then it did not start
+        return Processes.poll(deadline, Duration.ofMillis(250),
+                () -> !p.isAlive() || Processes.tail(log, 400).contains(STARTED))
+                && p.isAlive() && Processes.tail(log, 400).contains(STARTED);
     }
 
     /**
@@ -346,11 +338,7 @@ public final class NamespacedCluster implements AutoCloseable {
     @Override
     public void close() {
         teardown();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // the JVM is shutting down and runs the hook itself
-        }
+        Processes.removeShutdownHook(hook);
     }
 
     private synchronized void teardown() {

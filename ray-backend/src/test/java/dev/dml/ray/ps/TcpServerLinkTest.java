@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -36,28 +37,53 @@ class TcpServerLinkTest {
         return state;
     }
 
+    /** Two servers on loopback, seeded with {@link #START}, and the links to both. */
+    private static final class TwoServers implements AutoCloseable {
+        final ServerPartitions partitions = ServerPartitions.of(SHAPES, 2);
+        final PartitionState[] state;
+        final TcpPartitionServer a;
+        final TcpPartitionServer b;
+
+        TwoServers(int workers) throws IOException {
+            state = seed(twoServers(), partitions, 0, workers);
+            a = new TcpPartitionServer(state[0], 7, "127.0.0.1");
+            try {
+                b = new TcpPartitionServer(state[1], 7, "127.0.0.1");
+            } catch (IOException | RuntimeException e) {
+                a.close();
+                throw e;
+            }
+        }
+
+        /** A link of one worker to both servers. */
+        TcpServerLink link(int rank) {
+            return new TcpServerLink(List.of(a.address(), b.address()), 7, partitions, rank);
+        }
+
+        @Override
+        public void close() {
+            b.close();
+            a.close();
+        }
+    }
+
     @Test
     void twoClientsPushToTwoServersAndSeeEachOthersChanges() throws Exception {
-        ServerPartitions partitions = ServerPartitions.of(SHAPES, 2);
-        PartitionState[] state = seed(twoServers(), partitions, 0, 2);
-        try (TcpPartitionServer a = new TcpPartitionServer(state[0], 7, "127.0.0.1");
-                TcpPartitionServer b = new TcpPartitionServer(state[1], 7, "127.0.0.1");
-                TcpServerLink c0 = new TcpServerLink(List.of(a.address(), b.address()), 7,
-                        partitions, 0);
-                TcpServerLink c1 = new TcpServerLink(List.of(a.address(), b.address()), 7,
-                        partitions, 1)) {
+        try (TwoServers servers = new TwoServers(2);
+                TcpServerLink c0 = servers.link(0);
+                TcpServerLink c1 = servers.link(1)) {
             assertArrayEquals(new float[] {2, 2, 3, 4, 5, 7},
                     c0.pushPull(1, new float[] {1, 0, 0, 0, 0, 1}));
             assertArrayEquals(new float[] {2, 2, 3, 5, 5, 7},
                     c1.pushPull(1, new float[] {0, 0, 0, 1, 0, 0}));
             assertArrayEquals(new float[] {2, 2, 3, 5, 5, 7}, c0.pull());
             assertEquals(6 * 4 * 2 + 6 * 4, c0.bytes(), "a push and two replies of 6 floats");
-            state[1].abort("rank 1 was lost");
+            servers.state[1].abort("rank 1 was lost");
             DmlException refused = assertThrows(DmlException.class,
                     () -> c0.pushPull(2, new float[6]));
             assertTrue(refused.what().startsWith("Parameter server 1 of 2: The parameter"
                     + " server stopped serving: rank 1 was lost"), refused.what());
-            b.close();
+            servers.b.close();
         }
     }
 
@@ -69,15 +95,10 @@ class TcpServerLinkTest {
      */
     @Test
     void aRefusedPushLeavesTheLinkInStepForTheNextRequest() throws Exception {
-        ServerPartitions partitions = ServerPartitions.of(SHAPES, 2);
-        PartitionState[] state = seed(twoServers(), partitions, 0, 1);
-        try (TcpPartitionServer a = new TcpPartitionServer(state[0], 7, "127.0.0.1");
-                TcpPartitionServer b = new TcpPartitionServer(state[1], 7, "127.0.0.1");
-                TcpServerLink c = new TcpServerLink(List.of(a.address(), b.address()), 7,
-                        partitions, 0)) {
-            state[0].abort("rank 1 was lost");
+        try (TwoServers servers = new TwoServers(1); TcpServerLink c = servers.link(0)) {
+            servers.state[0].abort("rank 1 was lost");
             assertThrows(DmlException.class, () -> c.pushPull(1, new float[6]));
-            seed(state, partitions, 1, 1);
+            seed(servers.state, servers.partitions, 1, 1);
             assertArrayEquals(new float[] {1, 2, 3, 4, 5, 7},
                     c.pushPull(2, new float[] {0, 0, 0, 0, 0, 1}));
             assertArrayEquals(new float[] {1, 2, 3, 4, 5, 7}, c.pull());

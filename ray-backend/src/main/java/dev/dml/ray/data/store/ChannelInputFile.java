@@ -7,21 +7,18 @@ import java.nio.channels.SeekableByteChannel;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
-/** A file of a {@link DataStore} as Parquet's reader takes it, each stream a new channel. */
-final class ChannelInputFile implements InputFile {
+/**
+ * A file of a {@link DataStore} as Parquet's reader takes it, each stream a new channel.
+ *
+ * @param length the file's length in bytes
+ * @param opener opens a new channel on the file for each stream
+ */
+record ChannelInputFile(long length, Opener opener) implements InputFile {
 
     /** Opens an owned channel. */
     @FunctionalInterface
     interface Opener {
         SeekableByteChannel open() throws IOException;
-    }
-
-    private final long length;
-    private final Opener opener;
-
-    ChannelInputFile(long length, Opener opener) {
-        this.length = length;
-        this.opener = opener;
     }
 
     @Override
