@@ -129,8 +129,7 @@ final class JobRunner implements DriverTask<TrainResult> {
         CheckpointStore store = null;
         try {
             JobPlacement where = JobPlacement.open(job, options.get(TrainOptions.PLACEMENT),
-                    plan.fewestActors(),
-                    plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
+                    plan.fewestActors(), plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
             control.attach(where);
             List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
                     where, options.get(TrainOptions.TRANSPORT), ActorSettings.worker(worker)),
@@ -148,10 +147,9 @@ final class JobRunner implements DriverTask<TrainResult> {
             notices.forEach(n -> events.emit(new JobNotice(0, n)));
             plan.load(shards, validation);
             plan.init(config);
-            String dir = options.get(TrainOptions.CHECKPOINT_DIR);
-            store = dir == null ? null : CheckpointStore.open(Path.of(dir), name,
-                    describe(plan), options.get(TrainOptions.CHECKPOINT_STORE)
-                            == CheckpointWriter.SHARED);
+            Path dir = checkpointDir();
+            store = dir == null ? null : CheckpointStore.open(dir, name, describe(plan),
+                    options.get(TrainOptions.CHECKPOINT_STORE) == CheckpointWriter.SHARED);
             if (store != null) {
                 store.checkShared(plan);
                 int every = options.get(TrainOptions.CHECKPOINT_EVERY);
@@ -208,7 +206,7 @@ final class JobRunner implements DriverTask<TrainResult> {
             boolean resuming) {
         Checkpoints.Checkpoint ck = store == null ? null : store.latest();
         if (ck == null) {
-            LOG.info("{}: no checkpoint in {}", key, options.get(TrainOptions.CHECKPOINT_DIR));
+            LOG.info("{}: no checkpoint in {}", key, checkpointDir());
             if (resuming) {
                 context.emit(new JobNotice(0, store.noneFound()));
             }
@@ -241,7 +239,7 @@ final class JobRunner implements DriverTask<TrainResult> {
 
             @Override
             public String checkpointName() {
-                return "the newest checkpoint in " + options.get(TrainOptions.CHECKPOINT_DIR);
+                return "the newest checkpoint in " + checkpointDir();
             }
 
             @Override
@@ -342,6 +340,12 @@ final class JobRunner implements DriverTask<TrainResult> {
                 events.emit(chunk.pipeline().get(i));
             }
         }
+    }
+
+    /** {@code --checkpoint-dir}, or null. */
+    private Path checkpointDir() {
+        String dir = options.get(TrainOptions.CHECKPOINT_DIR);
+        return dir == null ? null : Path.of(dir);
     }
 
     /** {@code --budget} and {@code --deadline}; NaN where not given. */

@@ -11,9 +11,11 @@ import dev.dml.ray.model.OptimizerSpec;
 import java.io.Serializable;
 
 /**
- * What a worker needs to train: the model and the layers it holds, the optimizer, the batch and
- * its micro-batches. A data-parallel worker holds every layer; a stage of a model-, pipeline- or
- * hybrid-parallel job holds some. Crosses Ray, so a plain Serializable class.
+ * What a worker needs to train: the job's options whole ({@link OptionValues}, read by the
+ * steps), and what the spec derived from them: the model and the layers it holds, the
+ * optimizer, the micro-batches, the shards. A data-parallel worker holds every layer; a stage of
+ * a model-, pipeline- or hybrid-parallel job holds some. Crosses Ray, so a plain Serializable
+ * class.
  */
 public final class WorkerConfig implements Serializable {
 
