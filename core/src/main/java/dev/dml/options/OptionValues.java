@@ -1,5 +1,8 @@
 package dev.dml.options;
 
+import java.io.NotSerializableException;
+import java.io.ObjectStreamException;
+import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,14 +11,20 @@ import java.util.Set;
 /**
  * The values given for some options; every other option reads as its declared default.
  * Immutable: {@link #with} returns a copy.
+ *
+ * <p>Crosses JVMs whole (the kernel to the driver, the driver to Ray's workers) in a stable
+ * form, {@link OptionsForm}: each option by its catalogue and name, each value as a plain JDK
+ * value or its text; reading it back yields the declared {@link Option} constants, so {@code
+ * get(TrainOptions.BATCH_SIZE)} works on either side.
  */
-public final class OptionValues {
+public final class OptionValues implements Serializable {
 
+    private static final long serialVersionUID = 1L;
     private static final OptionValues EMPTY = new OptionValues(Map.of());
 
-    private final Map<Option<?>, Object> given;
+    private final transient Map<Option<?>, Object> given;
 
-    private OptionValues(Map<Option<?>, Object> given) {
+    OptionValues(Map<Option<?>, Object> given) {
         this.given = Collections.unmodifiableMap(given);
     }
 
@@ -85,6 +94,15 @@ public final class OptionValues {
      */
     public Set<Option<?>> given() {
         return given.keySet();
+    }
+
+    /** Written as its stable form; the options' constants are not themselves serializable. */
+    private Object writeReplace() throws ObjectStreamException {
+        try {
+            return new OptionsForm(given);
+        } catch (IllegalArgumentException notCatalogued) {
+            throw new NotSerializableException(notCatalogued.getMessage());
+        }
     }
 
     /** Values are equal when the same options were given the same values. */

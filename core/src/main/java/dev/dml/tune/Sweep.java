@@ -5,6 +5,8 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.JobCost;
 import dev.dml.events.ProgressListener;
 import dev.dml.events.WorkerInfo;
+import dev.dml.options.Choice;
+import dev.dml.options.TrialMetric;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,7 +34,7 @@ public final class Sweep {
 
     private final String id;
     private final List<Trial> trials;
-    private final String metric;
+    private final TrialMetric metric;
     private final Asha asha;
     private final int concurrent;
     private final double budgetUsd;
@@ -45,14 +47,13 @@ public final class Sweep {
      *
      * @param id the sweep's id, recorded with each trial's run
      * @param trials its trials, in the order they start
-     * @param metric the epoch metric: {@code val_accuracy}, {@code val_loss} or {@code
-     *     train_loss}
+     * @param metric the epoch metric ({@code --metric})
      * @param asha the scheduler, or null to run every trial to its end
      * @param concurrent how many trials run at once
      * @param budgetUsd the sweep's dollars, or NaN for no limit
      * @param deadlineSeconds the sweep's wall time, or NaN for no limit
      */
-    public Sweep(String id, List<Trial> trials, String metric, Asha asha, int concurrent,
+    public Sweep(String id, List<Trial> trials, TrialMetric metric, Asha asha, int concurrent,
             double budgetUsd, double deadlineSeconds) {
         this.id = id;
         this.trials = List.copyOf(trials);
@@ -75,7 +76,7 @@ public final class Sweep {
 
     /** @return the metric trials are ranked by */
     public String metric() {
-        return metric;
+        return metric.word();
     }
 
     /** @return how many trials run at once */
@@ -94,24 +95,39 @@ public final class Sweep {
      * @param metric the metric
      * @return true for accuracy, false for a loss
      */
-    public static boolean higherIsBetter(String metric) {
-        return metric.equals("val_accuracy");
+    public static boolean higherIsBetter(TrialMetric metric) {
+        return metric == TrialMetric.VAL_ACCURACY;
     }
 
     /**
      * Reads a metric from an epoch's metrics.
      *
-     * @param metric {@code val_accuracy}, {@code val_loss} or {@code train_loss}
+     * @param metric the metric
      * @param e the epoch
      * @return its value, NaN when the epoch has none
      */
-    public static double value(String metric, EpochMetrics e) {
+    public static double value(TrialMetric metric, EpochMetrics e) {
         return switch (metric) {
-            case "val_accuracy" -> e.validationAccuracy();
-            case "val_loss" -> e.validationLoss();
-            case "train_loss" -> e.trainLoss();
-            default -> throw new IllegalArgumentException(metric);
+            case VAL_ACCURACY -> e.validationAccuracy();
+            case VAL_LOSS -> e.validationLoss();
+            case TRAIN_LOSS -> e.trainLoss();
         };
+    }
+
+    /**
+     * Reads a metric named by its word from an epoch's metrics.
+     *
+     * @param metric {@code val_accuracy}, {@code val_loss} or {@code train_loss}
+     * @param e the epoch
+     * @return its value, NaN when the epoch has none
+     * @throws IllegalArgumentException for any other word
+     */
+    public static double value(String metric, EpochMetrics e) {
+        TrialMetric m = Choice.of(TrialMetric.class, metric);
+        if (m == null) {
+            throw new IllegalArgumentException(metric);
+        }
+        return value(m, e);
     }
 
     /**

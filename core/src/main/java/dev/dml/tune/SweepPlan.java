@@ -29,9 +29,9 @@ public final class SweepPlan {
 
     private final OptionValues sweep;
     private final SearchSpace space;
-    private final String metric;
+    private final TrialMetric metric;
 
-    private SweepPlan(OptionValues sweep, SearchSpace space, String metric) {
+    private SweepPlan(OptionValues sweep, SearchSpace space, TrialMetric metric) {
         this.sweep = sweep;
         this.space = space;
         this.metric = metric;
@@ -62,7 +62,7 @@ public final class SweepPlan {
                     + " needs validation rows.", "Add {validation=0.2}, or rank by"
                     + " {metric=train_loss}.");
         }
-        SweepPlan plan = new SweepPlan(sweep, space, metric.word());
+        SweepPlan plan = new SweepPlan(sweep, space, metric);
         if (plan.search() == SearchKind.GRID) {
             int size = space.gridSize();
             Integer trials = sweep.get(TuneOptions.TRIALS);
@@ -101,7 +101,7 @@ public final class SweepPlan {
      * @return {@code val_accuracy}, {@code val_loss} or {@code train_loss}
      */
     public String metric() {
-        return metric;
+        return metric.word();
     }
 
     /**

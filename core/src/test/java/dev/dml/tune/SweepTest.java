@@ -10,6 +10,7 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.ProgressListener;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
+import dev.dml.options.TrialMetric;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,8 +102,8 @@ class SweepTest {
     void ashaStopsWeakTrialsAndTheBestIsTheStrongest() throws InterruptedException {
         // trials one at a time: a weak one meets the values recorded at rung 1 and stops
         // there; t06 (0.08) is above rung 1's cutoff 0.077 and rung 3's 0.23
-        Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09, 0.02, 0.03, 0.08), "val_accuracy",
-                new Asha(9, 1, 3, true), 1, Double.NaN, Double.NaN);
+        Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09, 0.02, 0.03, 0.08),
+                TrialMetric.VAL_ACCURACY, new Asha(9, 1, 3, true), 1, Double.NaN, Double.NaN);
         FakeJobs jobs = new FakeJobs(9, 20);
         sweep.run(jobs, () -> { });
         List<String> status = sweep.trials().stream().map(t -> t.status().word()).toList();
@@ -123,7 +124,7 @@ class SweepTest {
 
     @Test
     void withoutASchedulerEveryTrialRunsToItsEnd() throws InterruptedException {
-        Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09), "val_accuracy", null, 2,
+        Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09), TrialMetric.VAL_ACCURACY, null, 2,
                 Double.NaN, Double.NaN);
         FakeJobs jobs = new FakeJobs(3, 5);
         sweep.run(jobs, () -> { });
@@ -134,8 +135,8 @@ class SweepTest {
 
     @Test
     void theDeadlineStopsTheRunningTrialsAndStartsNoMore() throws InterruptedException {
-        Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09, 0.02), "val_accuracy", null, 2,
-                Double.NaN, 0.3);
+        Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09, 0.02), TrialMetric.VAL_ACCURACY,
+                null, 2, Double.NaN, 0.3);
         FakeJobs jobs = new FakeJobs(1000, 20);
         sweep.run(jobs, () -> { });
         assertTrue(sweep.limit().contains("{deadline} of 0 s was reached"), sweep.limit());
@@ -146,7 +147,7 @@ class SweepTest {
 
     @Test
     void anInterruptStopsEveryRunningTrial() throws Exception {
-        Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09), "val_accuracy", null, 2,
+        Sweep sweep = new Sweep("s", trials(0.05, 0.01, 0.09), TrialMetric.VAL_ACCURACY, null, 2,
                 Double.NaN, Double.NaN);
         FakeJobs jobs = new FakeJobs(100_000, 20);
         Throwable[] thrown = new Throwable[1];
@@ -173,8 +174,8 @@ class SweepTest {
 
     @Test
     void aTrialThatCannotStartFailsAndTheOthersGoOn() throws InterruptedException {
-        Sweep sweep = new Sweep("s", trials(0.05, 0.01), "val_accuracy", null, 1, Double.NaN,
-                Double.NaN);
+        Sweep sweep = new Sweep("s", trials(0.05, 0.01), TrialMetric.VAL_ACCURACY, null, 1,
+                Double.NaN, Double.NaN);
         FakeJobs jobs = new FakeJobs(2, 5);
         sweep.run((trial, progress) -> {
             if (trial.number() == 1) {

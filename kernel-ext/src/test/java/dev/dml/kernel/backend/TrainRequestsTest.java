@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.magics.TrainRequest;
-import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.TrainSpec;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.DateColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
@@ -102,13 +100,6 @@ class TrainRequestsTest {
         assertEquals("fraud", s.name());
         assertTrue(failure(dir.resolve("missing.csv") + " --label is_fraud")
                 .contains("no variable or file"));
-    }
-
-    @Test
-    void labelsAreClassesUnlessFractional() {
-        assertEquals(LabelKind.CLASSES, TrainRequests.labelKind(fraud, "is_fraud"));
-        Table prices = Table.create("p", DoubleColumn.create("price", 1.5, 2.25));
-        assertEquals(LabelKind.REGRESSION, TrainRequests.labelKind(prices, "price"));
     }
 
     @Test

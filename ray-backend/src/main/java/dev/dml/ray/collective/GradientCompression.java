@@ -1,6 +1,7 @@
 package dev.dml.ray.collective;
 
 import dev.dml.DmlException;
+import dev.dml.options.Compression;
 import java.util.Locale;
 
 /**
@@ -33,6 +34,20 @@ public sealed interface GradientCompression
      * @throws DmlException for any other text
      */
     static GradientCompression of(String scheme) {
+        return parse(scheme);
+    }
+
+    /**
+     * Returns the scheme of a {@code --compress} value, its numbers read here, where it is used.
+     *
+     * @param compression the option's value
+     * @return the scheme
+     */
+    static GradientCompression of(Compression compression) {
+        return parse(compression.text());
+    }
+
+    private static GradientCompression parse(String scheme) {
         String s = scheme == null ? "" : scheme.strip().toLowerCase(Locale.ROOT);
         switch (s) {
             case "none":

@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.Closeables;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.collective.CollectiveWorker;
@@ -117,6 +118,7 @@ final class AsyncStep implements StepStrategy {
             orderEpoch = range.epoch;
         }
         ServerLink to = link();
+        int batchSize = config.options().get(TrainOptions.BATCH_SIZE);
         int n = range.count;
         float[] losses = new float[n];
         long[] compute = new long[n];
@@ -124,9 +126,9 @@ final class AsyncStep implements StepStrategy {
         long[] bytes = new long[n];
         base = m.parameters();
         for (int i = 0; i < n; i++) {
-            int from = (range.first + i) * config.batchSize;
+            int from = (range.first + i) * batchSize;
             long t0 = System.nanoTime();
-            try (ShardArrays.Rows b = shard.openRows(order, from, from + config.batchSize)) {
+            try (ShardArrays.Rows b = shard.openRows(order, from, from + batchSize)) {
                 losses[i] = m.trainBatch(b.features(), b.labels());
             }
             m.step();

@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.Closeables;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.collective.CollectiveStats;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.collective.GradientCompression;
@@ -116,15 +117,19 @@ final class DataParallelStep implements StepStrategy {
      */
     private GradientReducer reducer(ModelStage m, WorkerConfig config, boolean severalPerRank) {
         if (compressor == null) {
-            compressor = new GradientCompressor(GradientCompression.of(config.compress),
+            compressor = new GradientCompressor(
+                    GradientCompression.of(config.options().get(TrainOptions.COMPRESS)),
                     GradientLayout.of(m.parameterShapes()), 0, config.momentumCorrection(),
                     peers.info().worldSize());
         }
         if (reducer == null || reducerModel != m || reducerGroup != peers.info()) {
             Closeables.closeAll(reducer);
-            BucketedBackward b = config.bucketFloats > 0 && !severalPerRank
-                    && !config.shardOptimizer ? BucketedBackward.of(m, config.bucketFloats)
-                    : null;
+            // --bucket-mb: float32 megabytes (10^6 bytes) per bucket
+            long floats = Math.round(config.options().get(TrainOptions.BUCKET_MB) * 1e6
+                    / Float.BYTES);
+            BucketedBackward b = floats > 0 && !severalPerRank
+                    && !config.options().get(TrainOptions.SHARD_OPTIMIZER)
+                    ? BucketedBackward.of(m, floats) : null;
             int[] offsets = null;
             if (b != null) {
                 offsets = new int[b.buckets() + 1];
@@ -150,8 +155,9 @@ final class DataParallelStep implements StepStrategy {
         int n = m.parameterCount();
         int world = peers.info().worldSize();
         int[][] order = readOrders(config, range.epoch, mine, peers.info().rank(), world);
-        int batchSize = config.batchSize;
-        int k = config.accumulate;
+        int batchSize = config.options().get(TrainOptions.BATCH_SIZE);
+        int k = config.options().get(TrainOptions.ACCUMULATE);
+        boolean sharded = config.options().get(TrainOptions.SHARD_OPTIMIZER);
         // One batch per rank averages over the ranks; otherwise each rank sums its batches'
         // gradients and the sum over ranks is divided by all batches: the same mean either way.
         boolean severalPerRank = world != config.shards || k > 1;
@@ -182,7 +188,7 @@ final class DataParallelStep implements StepStrategy {
             long t1 = System.nanoTime();
             long t2 = t1;
             StopVote vote = peers.voteToStop(peers.leaving());
-            if (config.shardOptimizer) {
+            if (sharded) {
                 t2 += shardedStep(m, sumOfBatches, batchesPerStep, severalPerRank);
             } else if (reduce) {
                 if (!severalPerRank && !r.overlaps()) {
@@ -201,7 +207,7 @@ final class DataParallelStep implements StepStrategy {
             }
             stop = vote.anyStop();
             CollectiveStats after = peers.stats();
-            if (!config.shardOptimizer) {
+            if (!sharded) {
                 m.step();
             }
             // only the all-reduce the backward did not hide counts as communication

@@ -8,6 +8,7 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.CollectiveException;
 import dev.dml.ray.collective.Slot;
+import dev.dml.options.TrainOptions;
 import dev.dml.options.TransportKind;
 import dev.dml.ray.ps.ServerGroup;
 import java.util.ArrayList;
@@ -36,7 +37,6 @@ final class DataParallelWorkers implements StrategyWorkers {
 
     private final int fewest;
     private final int shardCount;
-    private final int batchSize;
     private final ElasticRoom room;
     private ActorSettings settings;
     private ActorGroup<TrainWorker> group;
@@ -57,13 +57,11 @@ final class DataParallelWorkers implements StrategyWorkers {
      *
      * @param fewest the fewest workers (MIN), equal to {@code shards} unless elastic
      * @param shards the shards: the most workers (MAX)
-     * @param batchSize rows per shard and step (all the batches a worker adds up)
      * @param room how many workers the cluster could hold, read to start and to grow
      */
-    DataParallelWorkers(int fewest, int shards, int batchSize, WorkerRoom room) {
+    DataParallelWorkers(int fewest, int shards, WorkerRoom room) {
         this.fewest = fewest;
         this.shardCount = shards;
-        this.batchSize = batchSize;
         this.room = new ElasticRoom(room);
     }
 
@@ -172,7 +170,7 @@ final class DataParallelWorkers implements StrategyWorkers {
 
     @Override
     public boolean gathersState() {
-        return config.shardOptimizer;
+        return config.options().get(TrainOptions.SHARD_OPTIMIZER);
     }
 
     @Override
@@ -220,9 +218,11 @@ final class DataParallelWorkers implements StrategyWorkers {
     private StepChunk chunk(StepRange range, List<WorkerReport> reports, long[] hashes) {
         int done = reports.get(0).steps(); // fewer than asked after a pre-emption notice
         List<StepMetrics> steps = new ArrayList<>(done);
+        int rows = config.options().get(TrainOptions.BATCH_SIZE) // per shard, all it adds up
+                * config.options().get(TrainOptions.ACCUMULATE);
         for (int i = 0; i < done; i++) {
             steps.add(WorkerReport.merge(reports, i, range.epoch + 1, range.globalFirst + i + 1,
-                    batchSize * shardCount, Double.NaN));
+                    rows * shardCount, Double.NaN));
         }
         return new StepChunk(steps, List.of(),
                 List.of(new StepChunk.ReplicaSet("the model", who, hashes)),

@@ -1,9 +1,7 @@
 package dev.dml.ray.train;
 
-import dev.dml.options.SyncMode;
 import dev.dml.options.CheckpointFailure;
 import dev.dml.options.CheckpointWriter;
-import dev.dml.options.Placement;
 import dev.dml.DmlException;
 import dev.dml.cost.Limits;
 import dev.dml.events.JobNotice;
@@ -12,13 +10,13 @@ import dev.dml.events.Recovery;
 import dev.dml.events.Resize;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
+import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.ClusterNodes;
 import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.data.ArrowShards;
-import dev.dml.options.TransportKind;
 import dev.dml.ray.data.ColumnSelection;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -51,28 +49,16 @@ final class JobRunner implements DriverTask<TrainResult> {
     private final String name;
     private final ArrayList<byte[]> shards;
     private final byte[] validation;
+    /** The job's options as the spec resolved them; read where each is needed. */
+    private final OptionValues options;
     private final WorkerConfig config;
     private final Strategy strategy;
     private final ColumnSelection columns;
-    private final int epochs;
     private final int stepsPerEpoch;
     private final int reportEvery;
-    private final double cpus;
-    private final double gpus;
     private final ArrayList<String> jvmOptions;
-    private final TransportKind transport;
-    private final String checkpointDir;
-    private final int checkpointEvery;
-    private final boolean resume;
-    private final boolean sharedStore;
-    private final boolean stopOnFailedCheckpoint;
-    private final Placement placement;
-    private final int maxFailures;
-    private final Limits limits;
     private final Duration timeout;
     private final int minWorkers;
-    /** {@code --early-stop}'s patience, 0 without it. */
-    private final int earlyStop;
     /** How many workers the cluster could hold; tests set their own, in Ray's LOCAL mode. */
     transient WorkerRoom room;
     /**
@@ -82,9 +68,6 @@ final class JobRunner implements DriverTask<TrainResult> {
      */
     transient Object worker;
     private final ArrayList<String> notices;
-    /** {@code --sync} and {@code --ps}: 0 servers for a synchronous job. */
-    private final SyncMode sync;
-    private final int parameterServers;
 
     private JobRunner(TrainSpec spec, String job, List<byte[]> shards, byte[] validation,
             List<String> jvmOptions, Duration timeout) {
@@ -93,43 +76,18 @@ final class JobRunner implements DriverTask<TrainResult> {
         this.name = spec.name();
         this.shards = new ArrayList<>(shards);
         this.validation = validation;
+        this.options = spec.options();
         int m = spec.strategy() instanceof Strategy.Staged s ? s.microbatches() : 1;
-        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), spec.batchSize(), m,
-                shards.size(), spec.accumulate(),
-                spec.get(TrainOptions.SHUFFLE), spec.seed(), spec.stepsPerEpoch())
-                .withGpus(spec.gpusPerWorker())
-                .withGradients(spec.get(TrainOptions.COMPRESS).toString(),
-                        spec.get(TrainOptions.BUCKET_MB), spec.get(TrainOptions.PRECISION),
-                        spec.get(TrainOptions.SHARD_OPTIMIZER));
+        this.config = new WorkerConfig(job, spec.model(), spec.optimizer(), options, m,
+                shards.size(), spec.stepsPerEpoch());
         this.strategy = spec.strategy();
         this.columns = spec.columns();
-        this.epochs = spec.epochs();
         this.stepsPerEpoch = spec.stepsPerEpoch();
         this.reportEvery = spec.reportEvery();
-        this.cpus = spec.cpusPerWorker();
-        this.gpus = spec.gpusPerWorker();
         this.jvmOptions = new ArrayList<>(jvmOptions);
-        this.transport = spec.get(TrainOptions.TRANSPORT);
-        this.checkpointDir = spec.checkpointDir().map(Path::toString).orElse(null);
-        this.checkpointEvery = spec.checkpointEvery();
-        this.resume = spec.resume();
-        this.sharedStore = spec.get(TrainOptions.CHECKPOINT_STORE) == CheckpointWriter.SHARED;
-        this.stopOnFailedCheckpoint =
-                spec.get(TrainOptions.CHECKPOINT_FAILURE) == CheckpointFailure.STOP;
-        this.placement = spec.get(TrainOptions.PLACEMENT);
-        this.maxFailures = spec.get(TrainOptions.MAX_FAILURES);
-        Double budget = spec.get(TrainOptions.BUDGET);
-        Double deadline = spec.get(TrainOptions.DEADLINE);
-        this.limits = new Limits(budget == null ? Double.NaN : budget,
-                deadline == null ? Double.NaN : deadline);
         this.timeout = timeout;
         this.minWorkers = spec.minWorkers();
-        Integer patience = spec.get(TrainOptions.EARLY_STOP);
-        this.earlyStop = patience == null ? 0 : patience;
         this.notices = new ArrayList<>(spec.notices());
-        this.sync = spec.get(TrainOptions.SYNC);
-        Integer ps = spec.get(TrainOptions.PS);
-        this.parameterServers = ps == null ? 0 : ps;
     }
 
     /** Encodes a spec's shards (in the calling JVM, the kernel) into a runner. */
@@ -153,13 +111,16 @@ final class JobRunner implements DriverTask<TrainResult> {
     @Override
     public TrainResult run(DriverContext context) {
         long t0 = System.nanoTime();
+        double cpus = options.get(TrainOptions.CPUS_PER_WORKER);
+        double gpus = options.get(TrainOptions.GPUS_PER_WORKER);
+        Integer servers = options.get(TrainOptions.PS);
         StrategyWorkers plan = strategy instanceof Strategy.Staged s
-                ? new StagedWorkers(s, config.batchSize, timeout)
+                ? new StagedWorkers(s, timeout)
                 : new DataParallelWorkers(minWorkers, shards.size(),
-                        config.batchSize * config.accumulate,
                         room != null ? room : WorkerRoom.readEvery(
                                 () -> ClusterResources.slots(cpus, gpus), ROOM_READS))
-                        .withServers(parameterServers, SyncResolution.staleness(sync));
+                        .withServers(servers == null ? 0 : servers,
+                                SyncResolution.staleness(options.get(TrainOptions.SYNC)));
         GpuAssignment.requireAtMostOne(gpus);
         ClusterResources.check(plan.fewestActors(), cpus, gpus);
         JobEvents events = new JobEvents(context);
@@ -167,15 +128,16 @@ final class JobRunner implements DriverTask<TrainResult> {
         boolean started = false;
         CheckpointStore store = null;
         try {
-            JobPlacement where = JobPlacement.open(job, placement, plan.fewestActors(),
-                    plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
+            JobPlacement where = JobPlacement.open(job, options.get(TrainOptions.PLACEMENT),
+                    plan.fewestActors(), plan.actors(), cpus, gpus, PLACEMENT_TIMEOUT);
             control.attach(where);
             List<WorkerInfo> who = plan.open(new ActorSettings(cpus, gpus, jvmOptions, timeout,
-                    where, transport, ActorSettings.worker(worker)), control);
+                    where, options.get(TrainOptions.TRANSPORT), ActorSettings.worker(worker)),
+                    control);
             started = true;
             events.add(new DivergenceCheck());
             // prices the workers' nodes as it hears them start
-            CostListener cost = events.add(new CostListener(limits, w -> JobRate.of(w,
+            CostListener cost = events.add(new CostListener(limits(), w -> JobRate.of(w,
                     ClusterPricing.of(context), ClusterNodes.labels()), events::emit,
                     System::nanoTime));
             events.emit(new JobStarted(who));
@@ -185,16 +147,20 @@ final class JobRunner implements DriverTask<TrainResult> {
             notices.forEach(n -> events.emit(new JobNotice(0, n)));
             plan.load(shards, validation);
             plan.init(config);
-            store = checkpointDir == null ? null : CheckpointStore.open(
-                    Path.of(checkpointDir), name, describe(plan), sharedStore);
+            Path dir = checkpointDir();
+            store = dir == null ? null : CheckpointStore.open(dir, name, describe(plan),
+                    options.get(TrainOptions.CHECKPOINT_STORE) == CheckpointWriter.SHARED);
             if (store != null) {
                 store.checkShared(plan);
-                if (checkpointEvery > 0) {
-                    events.add(new CheckpointListener(store, checkpointEvery, stepsPerEpoch,
-                            stopOnFailedCheckpoint, events::emit));
+                int every = options.get(TrainOptions.CHECKPOINT_EVERY);
+                if (every > 0) {
+                    events.add(new CheckpointListener(store, every, stepsPerEpoch,
+                            options.get(TrainOptions.CHECKPOINT_FAILURE)
+                                    == CheckpointFailure.STOP, events::emit));
                 }
             }
-            long start = resume ? Math.max(0, restore(plan, store, events, true)) : 0;
+            long start = options.get(TrainOptions.RESUME)
+                    ? Math.max(0, restore(plan, store, events, true)) : 0;
             return loop(events, control, plan, who, start, t0, store, cost);
         } catch (RuntimeException e) {
             if (control.killed()) {
@@ -240,7 +206,7 @@ final class JobRunner implements DriverTask<TrainResult> {
             boolean resuming) {
         Checkpoints.Checkpoint ck = store == null ? null : store.latest();
         if (ck == null) {
-            LOG.info("{}: no checkpoint in {}", key, checkpointDir);
+            LOG.info("{}: no checkpoint in {}", key, checkpointDir());
             if (resuming) {
                 context.emit(new JobNotice(0, store.noneFound()));
             }
@@ -273,7 +239,7 @@ final class JobRunner implements DriverTask<TrainResult> {
 
             @Override
             public String checkpointName() {
-                return "the newest checkpoint in " + checkpointDir;
+                return "the newest checkpoint in " + checkpointDir();
             }
 
             @Override
@@ -286,11 +252,13 @@ final class JobRunner implements DriverTask<TrainResult> {
     private TrainResult loop(JobEvents events, JobControl control, StrategyWorkers plan,
             List<WorkerInfo> started, long start, long t0, CheckpointStore store,
             CostListener cost) {
-        Recoveries recoveries = new Recoveries(key, maxFailures, fallback(plan, store, events));
-        long total = (long) epochs * stepsPerEpoch;
-        JobHistory history = events.add(new JobHistory(
-                config.batchSize * config.accumulate * plan.shards(), stepsPerEpoch));
-        EarlyStopping early = earlyStop <= 0 ? null : events.add(new EarlyStopping(earlyStop,
+        Recoveries recoveries = new Recoveries(key, options.get(TrainOptions.MAX_FAILURES),
+                fallback(plan, store, events));
+        long total = (long) options.get(TrainOptions.EPOCHS) * stepsPerEpoch;
+        JobHistory history = events.add(new JobHistory(options.get(TrainOptions.BATCH_SIZE)
+                * options.get(TrainOptions.ACCUMULATE) * plan.shards(), stepsPerEpoch));
+        Integer patience = options.get(TrainOptions.EARLY_STOP);
+        EarlyStopping early = patience == null ? null : events.add(new EarlyStopping(patience,
                 history, () -> StageStates.parameters(plan.stages()), events::emit));
         List<WorkerInfo> who = started;
         long gs = start;
@@ -374,13 +342,28 @@ final class JobRunner implements DriverTask<TrainResult> {
         }
     }
 
+    /** {@code --checkpoint-dir}, or null. */
+    private Path checkpointDir() {
+        String dir = options.get(TrainOptions.CHECKPOINT_DIR);
+        return dir == null ? null : Path.of(dir);
+    }
+
+    /** {@code --budget} and {@code --deadline}; NaN where not given. */
+    private Limits limits() {
+        Double budget = options.get(TrainOptions.BUDGET);
+        Double deadline = options.get(TrainOptions.DEADLINE);
+        return new Limits(budget == null ? Double.NaN : budget,
+                deadline == null ? Double.NaN : deadline);
+    }
+
     /** A budget or deadline reached: checkpoint (unless one of this step exists) and say so. */
     private void stopOnLimit(String why, long gs, StrategyWorkers plan, CheckpointStore store,
             DriverContext context) {
         String then = " Add {checkpoint-dir} to be able to continue with {resume}.";
         if (store != null) {
             try {
-                if (checkpointEvery <= 0 || gs % checkpointEvery != 0) {
+                int every = options.get(TrainOptions.CHECKPOINT_EVERY);
+                if (every <= 0 || gs % every != 0) {
                     store.write(plan, gs, stepsPerEpoch);
                 }
                 then = " Checkpoint of step " + gs + " written: {resume} with a new {budget} or"

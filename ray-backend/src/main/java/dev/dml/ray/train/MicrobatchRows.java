@@ -1,5 +1,6 @@
 package dev.dml.ray.train;
 
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ShardArrays;
 
 /**
@@ -20,7 +21,7 @@ final class MicrobatchRows {
      */
     ShardArrays.Rows open(WorkerConfig config, ShardArrays shard, int replica, int microbatch) {
         int perEpoch = config.stepsPerEpoch * config.microbatches;
-        int b = config.microbatchRows();
+        int b = config.options().get(TrainOptions.BATCH_SIZE) / config.microbatches;
         int from = microbatch % perEpoch * b;
         int epoch = microbatch / perEpoch;
         if (order == null || orderEpoch != epoch || order.length != shard.rows()) {

@@ -9,11 +9,14 @@ import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.FeatureStats;
 import dev.dml.ray.data.FeatureVocabulary;
+import dev.dml.ray.data.DataFiles;
 import dev.dml.ray.data.FileScan;
 import dev.dml.ray.data.LabelClasses;
+import dev.dml.ray.data.LabelInference;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RowOrder;
 import dev.dml.ray.data.TableValidator;
+import dev.dml.ray.data.store.DataStore;
 import dev.dml.ray.model.Embeddings;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelSpecBuilder;
@@ -41,11 +44,43 @@ final class SpecResolution {
     private SpecResolution() {}
 
     /** Validates the table and resolves everything that depends on it. */
+    /**
+     * Opens the builder's files, once its S3 endpoint is known, and names what is missing.
+     */
+    static void requireData(TrainSpecBuilder b) {
+        if (b.files == null && b.filesLocation != null) {
+            b.files = DataFiles.open(b.filesLocation, b.s3Endpoint);
+        }
+        if (b.s3Endpoint != null && (b.files == null || !DataStore.isS3(b.files.location()))) {
+            throw new DmlException("{s3-endpoint} is set, but the spec reads no s3:// files.",
+                    "Leave it out, or train on s3:// files with setFiles.");
+        }
+        List<String> missing = new ArrayList<>();
+        if (b.table == null && b.files == null) {
+            missing.add("setTable");
+        }
+        if (b.table != null && b.files != null) {
+            throw new DmlException("The spec has both a table and files to read on the"
+                    + " workers.", "Keep one: setTable or setFiles.");
+        }
+        if (b.columns == null && b.label == null) {
+            missing.add("setColumns");
+        }
+        if (!missing.isEmpty()) {
+            throw new DmlException("The training spec is missing "
+                    + String.join(", ", missing) + ".",
+                    "Call " + String.join("(...), ", missing)
+                            + "(...) on TrainSpec.builder() before build().");
+        }
+    }
+
     static TrainSpec resolve(TrainSpecBuilder b) {
         OptionValues v = b.options;
         OptionRules.check(Point.START, Facts.of(v));
         Strategy strategy = StrategyOptions.resolve(b.strategy, v);
-        ColumnSelection columns = b.columns;
+        ColumnSelection columns = b.columns != null ? b.columns : LabelInference.select(
+                b.table != null ? b.table : b.files.read(0, null), b.label, b.features,
+                v.get(TrainOptions.MODEL));
         boolean staged = strategy instanceof Strategy.Staged;
         int shards = staged ? ((Strategy.Staged) strategy).replicas()
                 : v.get(TrainOptions.WORKERS).max();
@@ -266,6 +301,8 @@ final class SpecResolution {
         c.table = b.table;
         c.files = b.files;
         c.columns = b.columns;
+        c.label = b.label;
+        c.features = b.features;
         c.options = b.options;
         c.modelSpec = b.modelSpec;
         c.block = b.block;

@@ -8,6 +8,7 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
 import dev.dml.ray.collective.Gather;
+import dev.dml.options.TrainOptions;
 import dev.dml.options.TransportKind;
 import dev.dml.ray.pipeline.Partition;
 import io.ray.api.ActorHandle;
@@ -36,7 +37,6 @@ final class StagedWorkers implements StrategyWorkers {
     private static final Logger LOG = LoggerFactory.getLogger(StagedWorkers.class);
 
     private final Strategy.Staged strategy;
-    private final int batchSize;
     private final Duration timeout;
     private final List<ActorGroup<TrainWorker>> groups = new ArrayList<>();
     private final List<WorkerInfo> who = new ArrayList<>();
@@ -49,9 +49,8 @@ final class StagedWorkers implements StrategyWorkers {
     private byte[] validation;
     private int[] split;
 
-    StagedWorkers(Strategy.Staged strategy, int batchSize, Duration timeout) {
+    StagedWorkers(Strategy.Staged strategy, Duration timeout) {
         this.strategy = strategy;
-        this.batchSize = batchSize;
         this.timeout = timeout;
     }
 
@@ -207,10 +206,11 @@ final class StagedWorkers implements StrategyWorkers {
             sets.add(new StepChunk.ReplicaSet("stage " + s, replicas, hashes));
         }
         List<StepMetrics> steps = new ArrayList<>();
+        int batch = stageConfigs.get(0).options().get(TrainOptions.BATCH_SIZE); // per replica
         List<PipelineMetrics> pipelines = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long step = range.globalFirst + i + 1;
-            steps.add(WorkerReport.merge(byRank, i, range.epoch + 1, step, batchSize * d, wall));
+            steps.add(WorkerReport.merge(byRank, i, range.epoch + 1, step, batch * d, wall));
             pipelines.add(new PipelineMetrics(step, wall * 1e3, strategy.microbatches(),
                     stageTimes(reps, i, n, wall)));
         }

@@ -42,6 +42,9 @@ public final class TrainSpecBuilder extends TrainingSettings
     String filesLocation;
     String s3Endpoint;
     ColumnSelection columns;
+    /** The label and features (null: every other column) whose selection build() infers. */
+    String label;
+    List<String> features;
     OptionValues options = OptionValues.empty();
     /** Richer than the options allow, each set by its own method; null when not given. */
     ModelSpec modelSpec;
@@ -148,6 +151,23 @@ public final class TrainSpecBuilder extends TrainingSettings
                     "Build the ColumnSelection with a label column.");
         }
         this.columns = selection;
+        this.label = null;
+        return this;
+    }
+
+    /**
+     * Sets the label column and the features, as {@code --label} and {@code --features} do;
+     * {@link #build()} tells the label's kind from its values ({@link
+     * dev.dml.ray.data.LabelInference}), in the table or in the files' first row group.
+     *
+     * @param labelColumn the label column
+     * @param featureColumns the feature columns, or null for every other column
+     * @return this builder
+     */
+    public TrainSpecBuilder setColumns(String labelColumn, List<String> featureColumns) {
+        this.label = required(labelColumn, "label", "Pass the label column's name.");
+        this.features = featureColumns == null ? null : List.copyOf(featureColumns);
+        this.columns = null;
         return this;
     }
 
@@ -358,31 +378,7 @@ public final class TrainSpecBuilder extends TrainingSettings
      *     the table or the options
      */
     public TrainSpec build() {
-        if (files == null && filesLocation != null) {
-            files = dev.dml.ray.data.DataFiles.open(filesLocation, s3Endpoint);
-        }
-        if (s3Endpoint != null && (files == null
-                || !dev.dml.ray.data.store.DataStore.isS3(files.location()))) {
-            throw new DmlException("{s3-endpoint} is set, but the spec reads no s3:// files.",
-                    "Leave it out, or train on s3:// files with setFiles.");
-        }
-        List<String> missing = new ArrayList<>();
-        if (table == null && files == null) {
-            missing.add("setTable");
-        }
-        if (table != null && files != null) {
-            throw new DmlException("The spec has both a table and files to read on the"
-                    + " workers.", "Keep one: setTable or setFiles.");
-        }
-        if (columns == null) {
-            missing.add("setColumns");
-        }
-        if (!missing.isEmpty()) {
-            throw new DmlException("The training spec is missing "
-                    + String.join(", ", missing) + ".",
-                    "Call " + String.join("(...), ", missing)
-                            + "(...) on TrainSpec.builder() before build().");
-        }
+        SpecResolution.requireData(this);
         return SpecResolution.resolve(this);
     }
 

@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import dev.dml.Closeables;
 import dev.dml.DmlException;
+import dev.dml.options.TrainOptions;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.OptimizerShard;
@@ -84,7 +85,8 @@ public class TrainWorker extends CollectiveWorker {
     public double[] layerCosts(WorkerConfig cfg, boolean byTime) {
         try (ModelStage all = ModelStage.openWhole(cfg.model, cfg.optimizer,
                 cfg.job + "/costs"); NDArray x = byTime ? store().train().features()
-                        .get(new NDIndex("0:{}", cfg.microbatchRows())) : null) {
+                        .get(new NDIndex("0:{}", cfg.options().get(TrainOptions.BATCH_SIZE)
+                                / cfg.microbatches)) : null) {
             return all.layerCosts(x, 5);
         }
     }
@@ -109,13 +111,14 @@ public class TrainWorker extends CollectiveWorker {
         Closeables.closeAll(model);
         model = null;
         model = ModelStage.open(cfg.model, cfg.modelOptimizer(), cfg.fromLayer, cfg.toLayer,
-                cfg.job + "/" + cfg.stage + "/" + rank(), device.select(cfg.gpus),
-                Precision.of(cfg.precision));
+                cfg.job + "/" + cfg.stage + "/" + rank(),
+                device.select(cfg.options().get(TrainOptions.GPUS_PER_WORKER)),
+                Precision.of(cfg.options().get(TrainOptions.PRECISION)));
         if ((model.isFirst() || model.isLast()) && (data == null || !data.hasTrain())) {
             throw new DmlException("Rank " + rank() + " of stage " + cfg.stage + " has no shard.",
                     "The driver loads shards into first and last stages before init.");
         }
-        if (cfg.shardOptimizer) {
+        if (cfg.options().get(TrainOptions.SHARD_OPTIMIZER)) {
             sync().shardOptimizer(model);
         }
         recovery.enterJob();
@@ -125,7 +128,7 @@ public class TrainWorker extends CollectiveWorker {
 
     /** Loads a {@link #saveState} state; returns a hash of the parameters, equal on replicas. */
     public long restore(byte[] state) {
-        if (config.shardOptimizer) {
+        if (config.options().get(TrainOptions.SHARD_OPTIMIZER)) {
             sync().shardOptimizer(model()); // this rank's range in the group it is in now
         }
         model().loadState(state);
@@ -155,7 +158,8 @@ public class TrainWorker extends CollectiveWorker {
      */
     public StageFile saveStateTo(String file) {
         byte[] s = saveState();
-        return config.shardOptimizer && rank() != 0 ? new StageFile(file, 0, 0)
+        return config.options().get(TrainOptions.SHARD_OPTIMIZER) && rank() != 0
+                ? new StageFile(file, 0, 0)
                 : StageFile.write(Path.of(file), s);
     }
 
