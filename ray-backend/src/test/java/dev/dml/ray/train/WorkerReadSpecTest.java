@@ -12,6 +12,7 @@ import dev.dml.ray.data.FileShard;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.runner.JobRunner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
