@@ -158,7 +158,7 @@ public final class JobRunner implements DriverTask<TrainResult> {
     }
 
     /** The shards it sends: Arrow IPC rows, or {@link dev.dml.ray.data.FileShard} references. */
-    public List<byte[]> shards() {
+    List<byte[]> shards() {
         return shards;
     }
 

@@ -1,4 +1,4 @@
-package dev.dml.ray.train;
+package dev.dml.ray.train.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,7 +12,8 @@ import dev.dml.ray.data.FileShard;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.train.runner.JobRunner;
+import dev.dml.ray.train.TrainSpec;
+import dev.dml.ray.train.TrainSpecBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
