@@ -1,8 +1,10 @@
 package dev.dml.ray.train.device;
 
+import dev.dml.events.PipelineMetrics;
 import dev.dml.events.ProcessSample;
 import dev.dml.events.StepMetrics;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -90,5 +92,34 @@ public final class WorkerReport implements Serializable {
         return new StepMetrics(epoch, step, losses == 0 ? Float.NaN : (float) (loss / losses),
                 examples, seconds > 0 ? examples / seconds : 0, compute / 1e6, comm / 1e6, bytes,
                 inter, reports.stream().map(r -> r.process).toList(), reportedAt);
+    }
+
+    /**
+     * Step {@code i}'s time on each stage of a staged job, the mean over the stage's replicas.
+     *
+     * @param reps each replica's reports, by stage
+     * @param i the step within the call
+     * @param n the steps of the call
+     * @param wall a step's share of the call's wall time, in seconds
+     * @return a time per stage
+     */
+    public static List<PipelineMetrics.StageTime> stageTimes(List<List<WorkerReport>> reps,
+            int i, int n, double wall) {
+        int d = reps.size();
+        List<PipelineMetrics.StageTime> stages = new ArrayList<>();
+        for (int s = 0; s < reps.get(0).size(); s++) {
+            double busy = 0;
+            double reduce = 0;
+            long moved = 0;
+            for (List<WorkerReport> replica : reps) {
+                WorkerReport rep = replica.get(s);
+                busy += rep.computeNanos[i] / 1e6 / d;
+                reduce += rep.commNanos[i] / 1e6 / d;
+                moved += rep.activationBytes / n; // the same every step
+            }
+            stages.add(new PipelineMetrics.StageTime(busy,
+                    Math.max(0, wall * 1e3 - busy - reduce), reduce, moved));
+        }
+        return stages;
     }
 }

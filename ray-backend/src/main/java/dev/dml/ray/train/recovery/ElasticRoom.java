@@ -1,10 +1,14 @@
 package dev.dml.ray.train.recovery;
 
+import dev.dml.DmlException;
+import dev.dml.events.JobNotice;
 import dev.dml.ray.collective.Slot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An elastic job's view of the cluster's room ({@code --workers MIN:MAX}), in the driver:
@@ -15,6 +19,7 @@ public final class ElasticRoom {
 
     /** How long after a growth that failed it tries again, with no new node. */
     public static final Duration RETRY = Duration.ofSeconds(30);
+    private static final Logger LOG = LoggerFactory.getLogger(ElasticRoom.class);
 
     private final WorkerRoom room;
     /** Slots of workers a shrink dropped, whose bundles a growth uses first. */
@@ -84,9 +89,25 @@ public final class ElasticRoom {
         seen = read;
     }
 
-    /** A growth into {@code where} failed: its slots are kept, and it waits {@link #RETRY}. */
-    public void failed(List<Slot> where) {
+    /**
+     * A growth into {@code where} failed: its slots are kept, and it waits {@link #RETRY}; the
+     * job goes on with the workers it has.
+     *
+     * @param where the slots it tried
+     * @param e why they did not join
+     * @param size the workers the job goes on with
+     * @param step the job's step
+     * @return the notice that says so in one line
+     */
+    public JobNotice failed(List<Slot> where, RuntimeException e, int size, long step) {
+        LOG.warn("{} more worker(s) did not join; trying again later", where.size(), e);
         where.stream().filter(w -> !free.contains(w)).forEach(free::add);
         retryAfter = System.nanoTime() + RETRY.toNanos();
+        String why = e instanceof DmlException d ? d.whatTemplate()
+                : DmlException.literal(String.valueOf(e));
+        why = why.endsWith(".") ? why : why + ".";
+        return new JobNotice(step, "The job could not grow to " + (size + where.size())
+                + " workers and goes on with its " + size + ": " + why + " It tries again in "
+                + RETRY.toSeconds() + " s.");
     }
 }

@@ -252,7 +252,8 @@ final class DataParallelWorkers implements StrategyWorkers {
         try {
             group = group.grow(where, GROW_WAIT); // on a failure the old group joins again
         } catch (CollectiveException e) {
-            return notGrown(where, e, step, notices);
+            notices.accept(room.failed(where, e, group.size(), step));
+            return null;
         }
         control.attach(group);
         fresh = java.util.stream.IntStream.range(before, group.size()).boxed().toList();
@@ -276,26 +277,13 @@ final class DataParallelWorkers implements StrategyWorkers {
             if (gathersState()) { // some ranks may have re-sharded for the larger group
                 group.callAll(TrainWorker::restore, state);
             }
-            return notGrown(where, e, step, notices);
+            notices.accept(room.failed(where, e, group.size(), step));
+            return null;
         }
         room.grew(where);
         who = group.workers();
         return new Resize(step, before, group.size(), "grew onto room that joined the cluster",
                 who);
-    }
-
-    /** Goes on with the workers there were, says why in one line, and tries again later. */
-    private Resize notGrown(List<Slot> where, RuntimeException e, long step,
-            Consumer<JobNotice> notices) {
-        LOG.warn("{} more worker(s) did not join; trying again later", where.size(), e);
-        room.failed(where);
-        String why = e instanceof DmlException d ? d.whatTemplate()
-                : DmlException.literal(String.valueOf(e));
-        why = why.endsWith(".") ? why : why + ".";
-        notices.accept(new JobNotice(step, "The job could not grow to " + (group.size()
-                + where.size()) + " workers and goes on with its " + group.size() + ": " + why
-                + " It tries again in " + ElasticRoom.RETRY.toSeconds() + " s."));
-        return null;
     }
 
     @Override

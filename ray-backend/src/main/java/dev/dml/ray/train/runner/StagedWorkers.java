@@ -222,30 +222,9 @@ final class StagedWorkers implements StrategyWorkers {
             long step = range.globalFirst + i + 1;
             steps.add(WorkerReport.merge(byRank, i, range.epoch + 1, step, batch * d, wall));
             pipelines.add(new PipelineMetrics(step, wall * 1e3, strategy.microbatches(),
-                    stageTimes(reps, i, n, wall)));
+                    WorkerReport.stageTimes(reps, i, n, wall)));
         }
         return new StepChunk(steps, pipelines, sets, StepChunk.leaving(byRank));
-    }
-
-    /** Step {@code i}'s time on each stage, the mean over the stage's replicas. */
-    private static List<PipelineMetrics.StageTime> stageTimes(List<List<WorkerReport>> reps,
-            int i, int n, double wall) {
-        int d = reps.size();
-        List<PipelineMetrics.StageTime> stages = new ArrayList<>();
-        for (int s = 0; s < reps.get(0).size(); s++) {
-            double busy = 0;
-            double reduce = 0;
-            long moved = 0;
-            for (List<WorkerReport> replica : reps) {
-                WorkerReport rep = replica.get(s);
-                busy += rep.computeNanos[i] / 1e6 / d;
-                reduce += rep.commNanos[i] / 1e6 / d;
-                moved += rep.activationBytes / n; // the same every step
-            }
-            stages.add(new PipelineMetrics.StageTime(busy,
-                    Math.max(0, wall * 1e3 - busy - reduce), reduce, moved));
-        }
-        return stages;
     }
 
     @Override
