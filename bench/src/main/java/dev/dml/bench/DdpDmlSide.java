@@ -6,7 +6,7 @@ import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.Predictions;
-import dev.dml.ray.train.Checkpoints;
+import dev.dml.ray.train.recovery.Checkpoints;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
 import dev.dml.ray.train.TrainingListener;

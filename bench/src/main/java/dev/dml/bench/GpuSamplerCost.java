@@ -18,8 +18,8 @@ import java.util.Map;
 
 /**
  * P13: the time of a worker's training steps with its GPU sampler running ({@code
- * dev.dml.ray.train.GpuSampler}, an {@code nvidia-smi} query process every second) divided by
- * the time without it (smaller is better; goal at most {@value #GOAL}).
+ * dev.dml.ray.train.device.GpuSampler}, an {@code nvidia-smi} query process every second)
+ * divided by the time without it (smaller is better; goal at most {@value #GOAL}).
  *
  * <p>The steps run in a child JVM ({@link SamplerSteps}) with one PyTorch thread, as a worker's do.
  * Where {@code nvidia-smi} is on the {@code PATH}, the child runs the real one. Where it is not

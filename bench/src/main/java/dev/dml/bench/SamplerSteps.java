@@ -7,7 +7,7 @@ import com.google.gson.Gson;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.GpuSampler;
+import dev.dml.ray.train.device.GpuSampler;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;

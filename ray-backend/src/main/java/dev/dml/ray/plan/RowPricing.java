@@ -5,7 +5,7 @@ import dev.dml.cost.NodePrice;
 import dev.dml.cost.PlanRow;
 import dev.dml.cost.Pricing;
 import dev.dml.events.WorkerInfo;
-import dev.dml.ray.train.JobRate;
+import dev.dml.ray.train.runner.JobRate;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -8,7 +8,7 @@ import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.data.ShardDecoder;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.Predictions;
-import dev.dml.ray.train.ResultFiles;
+import dev.dml.ray.train.result.ResultFiles;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 

@@ -5,7 +5,7 @@ import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverTask;
 import dev.dml.ray.collective.ActorGroup;
 import dev.dml.ray.collective.ActorGroupBuilder;
-import dev.dml.ray.train.ClusterResources;
+import dev.dml.ray.train.recovery.ClusterResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

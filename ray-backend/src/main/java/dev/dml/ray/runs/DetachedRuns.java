@@ -4,7 +4,7 @@ import dev.dml.DmlException;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
-import dev.dml.ray.train.DetachedJob;
+import dev.dml.ray.train.runner.DetachedJob;
 import dev.dml.ray.train.TrainSpec;
 import java.io.IOException;
 import java.nio.file.Files;

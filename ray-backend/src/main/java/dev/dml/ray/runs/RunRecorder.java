@@ -13,7 +13,7 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.options.Option;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.TuneOptions;
-import dev.dml.ray.train.RunFolders;
+import dev.dml.ray.train.result.RunFolders;
 import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainingListener;

@@ -21,8 +21,14 @@ import dev.dml.ray.model.Embeddings;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelSpecBuilder;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.OptionRules.Facts;
-import dev.dml.ray.train.OptionRules.Point;
+import dev.dml.ray.train.settings.FileInput;
+import dev.dml.ray.train.settings.ImageResolution;
+import dev.dml.ray.train.settings.ModelEmbeddings;
+import dev.dml.ray.train.settings.OptionRules.Facts;
+import dev.dml.ray.train.settings.OptionRules.Point;
+import dev.dml.ray.train.settings.OptionRules;
+import dev.dml.ray.train.settings.StrategyOptions;
+import dev.dml.ray.train.settings.UserModels;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,7 +40,7 @@ import tech.tablesaw.api.Table;
  * optimizer and the model sized to the data. Messages name options as templates, so they read
  * in the words of the surface the user typed them on.
  */
-final class SpecResolution {
+public final class SpecResolution {
 
     /** The default batch leaves an epoch about this many steps on a small table. */
     private static final int STEPS_PER_EPOCH = 16;

@@ -8,6 +8,8 @@ import dev.dml.events.ProgressListener;
 import dev.dml.events.Recovery;
 import dev.dml.events.Resize;
 import dev.dml.events.WorkerInfo;
+import dev.dml.ray.train.runner.JobRunner;
+import dev.dml.ray.train.runner.StopJob;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

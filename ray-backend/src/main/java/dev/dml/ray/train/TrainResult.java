@@ -12,6 +12,15 @@ import dev.dml.ray.model.ModelExport;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.recovery.RecoveryStats;
+import dev.dml.ray.train.result.LossTrend;
+import dev.dml.ray.train.result.MetricTables;
+import dev.dml.ray.train.result.PredictionTables;
+import dev.dml.ray.train.result.ResultFiles;
+import dev.dml.ray.train.result.ResultSerialForm;
+import dev.dml.ray.train.result.RunFolders;
+import dev.dml.ray.train.result.TrainHistory;
+import dev.dml.ray.train.result.TrainedModel;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -48,8 +57,9 @@ public final class TrainResult implements Serializable {
     private TrainHistory history;
     private RecoveryStats recovery;
 
-    TrainResult(String job, ModelSpec model, OptimizerSpec optimizer, ColumnSelection features,
-            float[] parameters, List<StepMetrics> steps, List<EpochMetrics> epochs,
+    public TrainResult(String job, ModelSpec model, OptimizerSpec optimizer,
+            ColumnSelection features, float[] parameters, List<StepMetrics> steps,
+            List<EpochMetrics> epochs,
             List<WorkerInfo> workers, long globalSteps, long resumedFromStep, boolean stopped,
             double wallSeconds, List<Recovery> recoveries) {
         this(new TrainedModel(job, model, optimizer, features, parameters),
@@ -57,19 +67,19 @@ public final class TrainResult implements Serializable {
                         wallSeconds, 0, 0), new RecoveryStats(recoveries));
     }
 
-    TrainResult(TrainedModel trained, TrainHistory history, RecoveryStats recovery) {
+    public TrainResult(TrainedModel trained, TrainHistory history, RecoveryStats recovery) {
         this.trained = trained;
         this.history = history;
         this.recovery = recovery;
     }
 
     /** This result with another wall time. */
-    TrainResult withWallSeconds(double seconds) {
+    public TrainResult withWallSeconds(double seconds) {
         return new TrainResult(trained, history.withWallSeconds(seconds), recovery);
     }
 
     /** This result with what {@code --early-stop} did, set as the result is made. */
-    TrainResult withEarlyStop(int stoppedAfter, int kept) {
+    public TrainResult withEarlyStop(int stoppedAfter, int kept) {
         return new TrainResult(trained, history.withEarlyStop(stoppedAfter, kept), recovery);
     }
 
@@ -97,7 +107,7 @@ public final class TrainResult implements Serializable {
     }
 
     /** {@link #stillImproving} as a template naming options; null for a stopped job. */
-    String lossTrend() {
+    public String lossTrend() {
         return history.lossTrend();
     }
 

@@ -7,6 +7,7 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.settings.FileInput;
 import java.util.List;
 import java.util.Optional;
 import tech.tablesaw.api.Table;
@@ -153,7 +154,7 @@ public final class TrainSpec extends ResolvedOptions {
     }
 
     /** The worker-read input, or null for a table. */
-    FileInput fileInput() {
+    public FileInput fileInput() {
         return files;
     }
 

@@ -6,6 +6,7 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.model.LearningRateSchedule;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.settings.OptionRuleTable;
 import java.util.List;
 
 /**

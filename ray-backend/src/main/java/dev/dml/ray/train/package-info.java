@@ -1,25 +1,17 @@
 /**
- * Training on a Ray cluster: the spec, the job, the workers and the one lifecycle they share.
+ * Training on a Ray cluster, the API cells, the kernel adapter and the benchmarks use: a {@link
+ * dev.dml.ray.train.TrainSpec} built by a {@link dev.dml.ray.train.TrainSpecBuilder} (validated
+ * there, before any process starts; {@code SpecResolution} resolves the options beside the
+ * builder whose fields it reads), the {@link dev.dml.ray.train.Strategy}, the running {@link
+ * dev.dml.ray.train.TrainJob} with its {@link dev.dml.ray.train.TrainingListener}s, and the
+ * {@link dev.dml.ray.train.TrainResult}.
  *
- * <p>The kernel builds a {@link dev.dml.ray.train.TrainSpec} (the table is validated there, before
- * any process starts) and starts a {@link dev.dml.ray.train.TrainJob} through {@link
- * dev.dml.ray.Dml}. The job sends one {@code JobRunner} task to a {@link
- * dev.dml.ray.cluster.DriverProcess}. Whatever the strategy, the runner checks the cluster's
- * resources, starts the {@link dev.dml.ray.train.TrainWorker}s, loads their Arrow shards,
- * initialises or restores them, runs the steps, validates after each epoch, and releases them; the
- * strategy's {@code StrategyWorkers} says how the workers run a step (data parallelism: a few local
- * steps per call with a ring all-reduce; model, pipeline and hybrid parallelism: each step's
- * micro-batches scheduled across the stages), and driver-side listeners write checkpoints and check
- * that replicas agree. The driver forwards the workers' reports to the kernel as {@link
- * dev.dml.events.StepMetrics}, {@link dev.dml.events.EpochMetrics} and {@link
- * dev.dml.events.PipelineMetrics} events, which reach the {@link
- * dev.dml.ray.train.TrainingListener}s while training runs.
- *
- * <p>A {@link dev.dml.ray.train.TrainWorker} is one actor class for every strategy, composed rather
- * than stacked: it extends only {@link dev.dml.ray.collective.CollectiveWorker} and holds a step
- * strategy ({@code DataParallelStep}, {@code AsyncStep} or {@code StageStep}, behind {@code
- * StepStrategy}), a {@code WorkerRecovery} part (snapshots, pre-emption notice), its device and its
- * process sampler.
+ * <p>The rest lives in subpackages, by concern: {@code settings} (option rules and resolution),
+ * {@code runner} (the job's life in the driver), {@code worker} (the one worker actor and its
+ * parts), {@code staged} (micro-batch schedules across stages), {@code recovery} (checkpoint
+ * files, placement, the cluster's room), {@code device} (GPUs and telemetry) and {@code result}
+ * (the trained model, its history, files and tables). Subpackages use this one; none of them
+ * depends on another in a circle.
  *
  * <p>What crosses Ray is a plain {@link java.io.Serializable} class or bytes, never a record: Ray's
  * serializer rejects records. Events that cross only the driver channel are records.

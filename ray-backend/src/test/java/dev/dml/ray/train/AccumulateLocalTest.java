@@ -11,6 +11,7 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.runner.TrainLocalTest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -11,6 +11,7 @@ import dev.dml.events.StepMetrics;
 import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.runner.TrainLocalTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tech.tablesaw.api.Table;

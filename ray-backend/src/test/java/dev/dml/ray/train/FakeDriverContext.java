@@ -14,8 +14,8 @@ import java.util.function.Consumer;
  */
 public final class FakeDriverContext extends ForwardingContext {
 
-    final Map<String, AutoCloseable> resources;
-    final List<Object> events = new ArrayList<>();
+    public final Map<String, AutoCloseable> resources;
+    public final List<Object> events = new ArrayList<>();
     private final Consumer<Object> listener;
 
     /**
@@ -51,7 +51,7 @@ public final class FakeDriverContext extends ForwardingContext {
         listener.accept(event);
     }
 
-    <T> List<T> events(Class<T> type) {
+    public <T> List<T> events(Class<T> type) {
         List<T> out = new ArrayList<>();
         for (Object e : events) {
             if (type.isInstance(e)) {

@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.ray.collective.JoinFailingWorker;
+import dev.dml.ray.train.worker.TrainWorker;
 
 /**
  * A train worker that fails when it joins a group once {@link JoinFailingWorker#failNewOnes}

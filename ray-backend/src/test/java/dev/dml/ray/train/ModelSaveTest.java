@@ -19,6 +19,8 @@ import dev.dml.ray.data.TableArrays;
 import dev.dml.ray.model.ExternalLoaders;
 import dev.dml.ray.model.FolderSwap;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.runner.JobRunner;
+import dev.dml.ray.train.runner.TrainLocalTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,6 +9,7 @@ import dev.dml.Vocabulary;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.Precision;
+import dev.dml.ray.train.runner.TrainLocalTest;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.Table;
 

@@ -8,6 +8,7 @@ import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.runner.JobRunner;
 import java.time.Duration;
 import java.util.List;
 import tech.tablesaw.api.StringColumn;
@@ -50,7 +51,7 @@ public final class RealTableJobs {
     }
 
     /** Every 4th row, for a held-out test table. */
-    static Selection everyFourth(Table t) {
+    public static Selection everyFourth(Table t) {
         Selection s = Selection.withRange(0, 0);
         for (int i = 0; i < t.rowCount(); i += 4) {
             s.add(i);
@@ -59,7 +60,7 @@ public final class RealTableJobs {
     }
 
     /** The fraction of rows where the two columns agree. */
-    static double accuracy(StringColumn predicted, StringColumn truth) {
+    public static double accuracy(StringColumn predicted, StringColumn truth) {
         int right = 0;
         for (int i = 0; i < truth.size(); i++) {
             right += predicted.get(i).equals(truth.get(i)) ? 1 : 0;
@@ -68,7 +69,7 @@ public final class RealTableJobs {
     }
 
     /** A job that overfits: a wide MLP at a high rate for many epochs on 569 rows. */
-    static TrainSpecBuilder overfitting(int workers) {
+    public static TrainSpecBuilder overfitting(int workers) {
         Table t = RealTables.breastCancer();
         return TrainSpec.builder().setTable(t)
                 .setColumns(ColumnSelection.allNumericExcept(t, "diagnosis", LabelKind.CLASSES))
@@ -78,7 +79,7 @@ public final class RealTableJobs {
     }
 
     /** Checks an early-stopped result: it stopped before the last epoch and kept the best. */
-    static void assertStoppedAtTheBest(TrainSpec spec, TrainResult r) {
+    public static void assertStoppedAtTheBest(TrainSpec spec, TrainResult r) {
         List<EpochMetrics> epochs = r.epochs();
         System.out.printf("early stop: after epoch %d of %d, kept epoch %d; %s%n",
                 r.stoppedEarlyAfter(), spec.epochs(), r.keptEpoch(), epochs.stream()

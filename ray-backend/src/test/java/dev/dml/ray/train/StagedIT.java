@@ -1,7 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.options.PipelineSchedule;
-import static dev.dml.ray.train.StagedLocalTest.assertSameTraining;
+import static dev.dml.ray.train.runner.StagedLocalTest.assertSameTraining;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +12,7 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.runner.TrainLocalTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
