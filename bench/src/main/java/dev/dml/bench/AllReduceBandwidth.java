@@ -131,14 +131,12 @@ final class AllReduceBandwidth implements Benchmark {
         }
     }
 
-    /** Returns an environment variable of rank 0's worker process. */
-    static final class Env implements DriverTask<String> {
-        private static final long serialVersionUID = 1L;
-        private final String name;
-
-        Env(String name) {
-            this.name = name;
-        }
+    /**
+     * Returns an environment variable of rank 0's worker process.
+     *
+     * @param name the variable
+     */
+    record Env(String name) implements DriverTask<String> {
 
         @Override
         public String run(DriverContext context) {
