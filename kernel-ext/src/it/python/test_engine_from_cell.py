@@ -13,6 +13,7 @@ import dev.dml.ray.Dml;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.train.*;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.events.*;
 Table fraud = SyntheticFraud.generate(20_000, 7);
 var liveSteps = new java.util.concurrent.atomic.AtomicInteger();

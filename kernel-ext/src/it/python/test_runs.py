@@ -65,12 +65,12 @@ def test_runs_survive_a_restart_compare_and_reopen(tmp_path):
         assert "Settings that differ" in table and re.search(r"lr\s+0\.01\s+0\.001", table), \
             table
 
-        ok(kc, f'var back = dev.dml.ray.train.TrainResult.open("{fast}");')
+        ok(kc, f'var back = dev.dml.ray.train.result.TrainResult.open("{fast}");')
         assert plain_result(ok(kc, PREDICT.format(model="back"))) == before
 
         one_error(kc, "%dml runs --where 'val_acuracy > 0.9'",
                   "no column 'val_acuracy'", "Did you mean 'val_accuracy'?")
         one_error(kc, f"%dml compare {fast} nope-1", "No run 'nope-1' in the run store",
                   "Take an id from %dml runs.")
-        content, _ = execute(kc, 'dev.dml.ray.train.TrainResult.open("nope-1")')
+        content, _ = execute(kc, 'dev.dml.ray.train.result.TrainResult.open("nope-1")')
         assert content["status"] == "error" and "No run 'nope-1'" in error_text(content), content

@@ -16,11 +16,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** core's packages depend on each other in one direction only: no package cycle. */
+/** dml's packages depend on each other in one direction only: no package cycle. */
 class PackageCyclesTest {
 
     private static final Path SOURCES = Path.of("src/main/java");
     /** A reference to a class of another dml package: an import or a qualified name in code. */
+    private static final Pattern STRING = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"");
     private static final Pattern REFERENCE =
             Pattern.compile("\\b(dev\\.dml(?:\\.[a-z]\\w*)*)\\.[A-Z]");
 
@@ -28,6 +29,18 @@ class PackageCyclesTest {
     void corePackagesFormNoCycle() throws IOException {
         Map<String, Set<String>> uses = dependencies(SOURCES);
         assertEquals(List.of(), cycles(uses), "package cycles in core: " + uses);
+    }
+
+    /** The other modules' packages too, each module on its own (they depend in one direction). */
+    @Test
+    void noModuleHasAPackageCycle() throws IOException {
+        for (String module : List.of("magics", "ray-backend", "kernel-ext", "bench")) {
+            Path sources = Path.of("..", module, "src/main/java");
+            if (Files.isDirectory(sources)) {
+                Map<String, Set<String>> uses = dependencies(sources);
+                assertEquals(List.of(), cycles(uses), "package cycles in " + module);
+            }
+        }
     }
 
     @Test
@@ -52,7 +65,8 @@ class PackageCyclesTest {
                 if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) {
                     continue; // Javadoc links are no dependency of the compiled code
                 }
-                Matcher m = REFERENCE.matcher(code);
+                // a class named in a string (a moved class's old name) is no dependency
+                Matcher m = REFERENCE.matcher(STRING.matcher(code).replaceAll("\"\""));
                 while (m.find()) {
                     if (!m.group(1).equals(pkg)) {
                         used.add(m.group(1));

@@ -10,7 +10,7 @@ import dev.dml.ray.data.DataFiles;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.train.TrainJob;
+import dev.dml.ray.train.runner.TrainJob;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainingListener;
 import java.lang.management.ManagementFactory;

@@ -2,7 +2,7 @@ package dev.dml.bench;
 
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.model.Metrics;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import tech.tablesaw.api.Table;
 
 /**

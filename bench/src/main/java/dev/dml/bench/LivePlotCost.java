@@ -10,7 +10,7 @@ import dev.dml.magics.live.DisplaySink;
 import dev.dml.magics.live.LiveCell;
 import dev.dml.magics.live.LiveDashboard;
 import dev.dml.ray.data.SyntheticFraud;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.predict.BatchPredictor;
 import dev.dml.ray.train.result.ResultFiles;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -12,7 +12,7 @@ import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.TrainJob;
+import dev.dml.ray.train.runner.TrainJob;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainingListener;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.dml.kernel.backend;
 import dev.dml.events.ProgressListener;
 import dev.dml.magics.AttachedRun;
 import dev.dml.ray.runs.RunFollower;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import java.time.Duration;
 import java.util.Locale;
 

@@ -6,7 +6,7 @@ import dev.dml.ray.data.TableReaders;
 import dev.dml.ray.data.store.DataStore;
 import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.UserBlock;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

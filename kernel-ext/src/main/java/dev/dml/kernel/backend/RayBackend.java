@@ -31,7 +31,7 @@ import dev.dml.ray.predict.BatchPredictor;
 import dev.dml.ray.runs.DetachedRuns;
 import dev.dml.ray.runs.RunFollower;
 import dev.dml.ray.train.result.RunFolders;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.scaling.ScaleTable;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package dev.dml.kernel.backend;
 
 import dev.dml.events.WorkerInfo;
 import dev.dml.magics.RunningJob;
-import dev.dml.ray.train.TrainJob;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.runner.TrainJob;
+import dev.dml.ray.train.result.TrainResult;
 import java.time.Duration;
 import java.util.List;
 

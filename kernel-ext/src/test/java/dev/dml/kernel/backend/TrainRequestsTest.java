@@ -9,7 +9,7 @@ import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.magics.TrainRequest;
 import dev.dml.ray.data.SyntheticFraud;
-import dev.dml.ray.train.Strategy;
+import dev.dml.ray.train.settings.Strategy;
 import dev.dml.ray.train.TrainSpec;
 import java.time.LocalDate;
 import java.util.List;

@@ -39,6 +39,14 @@ public final class Payloads {
             "dev.dml.ray.collective.TransportKind", "dev.dml.options.TransportKind");
 
     /**
+     * Classes that moved package, by their old package's name and their new one: results saved
+     * before the move name them so. Java reads a class whose simple name and fields match.
+     */
+    private static final Map<String, String> RENAMED = Map.of(
+            "dev.dml.ray.train.TrainResult", "dev.dml.ray.train.result.TrainResult",
+            "dev.dml.ray.train.Strategy", "dev.dml.ray.train.settings.Strategy");
+
+    /**
      * Reads one object, looking classes up in the thread's context class loader first.
      *
      * @param bytes the bytes
@@ -57,15 +65,17 @@ public final class Payloads {
             @Override
             protected Class<?> resolveClass(ObjectStreamClass desc)
                     throws IOException, ClassNotFoundException {
+                String name = renamed(desc.getName());
                 ClassLoader cl = Thread.currentThread().getContextClassLoader();
                 if (cl != null) {
                     try {
-                        return Class.forName(desc.getName(), false, cl);
+                        return Class.forName(name, false, cl);
                     } catch (ClassNotFoundException e) {
                         // fall back to the default lookup
                     }
                 }
-                return super.resolveClass(desc);
+                return name.equals(desc.getName()) ? super.resolveClass(desc)
+                        : Class.forName(name, false, Payloads.class.getClassLoader());
             }
 
             @Override
@@ -102,6 +112,14 @@ public final class Payloads {
      */
     public static Object read(byte[] bytes) throws IOException, ClassNotFoundException {
         return read(bytes, 0, bytes.length);
+    }
+
+    /** A class's name now: its own, or the new name of a class (or nested class) that moved. */
+    static String renamed(String name) {
+        int nested = name.indexOf('$');
+        String outer = nested < 0 ? name : name.substring(0, nested);
+        String now = RENAMED.get(outer);
+        return now == null ? name : now + name.substring(outer.length());
     }
 
     /** Whether a payload may hold instances of {@code c} (or arrays of them). */

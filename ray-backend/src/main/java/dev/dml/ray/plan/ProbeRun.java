@@ -5,7 +5,7 @@ import dev.dml.events.ProgressListener;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.train.TrainJob;
+import dev.dml.ray.train.runner.TrainJob;
 import dev.dml.ray.train.TrainSpec;
 import java.util.ArrayList;
 import java.util.Arrays;

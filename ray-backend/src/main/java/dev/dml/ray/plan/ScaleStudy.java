@@ -7,7 +7,7 @@ import dev.dml.events.ProgressListener;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.WorkerRange;
 import dev.dml.ray.data.LabelKind;
-import dev.dml.ray.train.TrainJob;
+import dev.dml.ray.train.runner.TrainJob;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.scaling.ScaleRow;
 import dev.dml.scaling.ScaleTable;

@@ -3,7 +3,7 @@ package dev.dml.ray.plan;
 import dev.dml.DmlException;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.train.Strategy;
+import dev.dml.ray.train.settings.Strategy;
 import dev.dml.ray.train.TrainSpec;
 import java.util.List;
 import java.util.Objects;

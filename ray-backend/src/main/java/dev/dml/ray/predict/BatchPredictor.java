@@ -12,7 +12,7 @@ import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.TableValidator;
 import dev.dml.ray.train.result.PredictionTables;
 import dev.dml.ray.train.result.ResultFiles;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.dml.DmlException;
 import dev.dml.events.ProgressListener;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.DriverProcess;
-import dev.dml.ray.train.TrainJob;
+import dev.dml.ray.train.runner.TrainJob;
 import dev.dml.ray.train.TrainSpec;
 import java.util.ArrayList;
 import java.util.List;

@@ -14,7 +14,7 @@ import dev.dml.options.Option;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.TuneOptions;
 import dev.dml.ray.train.result.RunFolders;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainingListener;
 import java.nio.file.Path;

@@ -27,6 +27,7 @@ import dev.dml.ray.train.settings.ModelEmbeddings;
 import dev.dml.ray.train.settings.OptionRules.Facts;
 import dev.dml.ray.train.settings.OptionRules.Point;
 import dev.dml.ray.train.settings.OptionRules;
+import dev.dml.ray.train.settings.Strategy;
 import dev.dml.ray.train.settings.StrategyOptions;
 import dev.dml.ray.train.settings.UserModels;
 import java.util.ArrayList;

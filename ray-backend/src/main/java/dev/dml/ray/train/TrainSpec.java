@@ -8,6 +8,7 @@ import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.train.settings.FileInput;
+import dev.dml.ray.train.settings.Strategy;
 import java.util.List;
 import java.util.Optional;
 import tech.tablesaw.api.Table;

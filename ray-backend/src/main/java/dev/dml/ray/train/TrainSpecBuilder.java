@@ -11,6 +11,7 @@ import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.UserBlock;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.settings.Strategy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

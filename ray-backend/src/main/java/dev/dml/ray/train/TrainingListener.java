@@ -2,6 +2,7 @@ package dev.dml.ray.train;
 
 import dev.dml.DmlException;
 import dev.dml.events.ProgressListener;
+import dev.dml.ray.train.result.TrainResult;
 
 /**
  * Receives a training job's progress in the kernel JVM while the job runs ({@link

@@ -5,7 +5,7 @@ import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.runs.RecordedJobs;
-import dev.dml.ray.train.TrainJob;
+import dev.dml.ray.train.runner.TrainJob;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
 import dev.dml.tune.Trial;

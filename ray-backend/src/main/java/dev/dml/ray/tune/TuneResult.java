@@ -1,7 +1,7 @@
 package dev.dml.ray.tune;
 
 import dev.dml.Vocabulary;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.tune.SearchSpace;
 import dev.dml.tune.Sweep;
 import dev.dml.tune.Trial;

@@ -10,7 +10,7 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.Dml;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import java.time.Duration;
 import java.util.List;

@@ -12,7 +12,7 @@ import dev.dml.ray.Dml;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainingListener;
 import java.io.IOException;

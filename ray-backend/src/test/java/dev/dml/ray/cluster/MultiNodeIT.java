@@ -19,7 +19,7 @@ import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.train.RecordedEvents;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
 import dev.dml.ray.train.TrainingListener;

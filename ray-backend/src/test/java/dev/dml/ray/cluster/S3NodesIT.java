@@ -13,7 +13,7 @@ import dev.dml.ray.data.RealTables;
 import dev.dml.ray.data.S3ProxyServer;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
 import java.net.InetAddress;

@@ -15,7 +15,7 @@ import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.train.FakeDriverContext;
 import dev.dml.ray.train.RealTableJobs;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import java.io.IOException;
 import java.util.ArrayList;

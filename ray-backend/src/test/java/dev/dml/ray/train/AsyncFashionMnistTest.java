@@ -8,6 +8,7 @@ import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.runner.JobRunner;
 import java.io.IOException;
 import java.time.Duration;

@@ -10,6 +10,7 @@ import dev.dml.ray.Dml;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.result.TrainResult;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -10,6 +10,8 @@ import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.result.TrainResult;
+import dev.dml.ray.train.runner.TrainJob;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -10,6 +10,7 @@ import dev.dml.events.JobNotice;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.ClusterPricing;
 import dev.dml.ray.collective.LocalRayExtension;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.runner.JobRunner;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -17,6 +17,7 @@ import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.train.recovery.Checkpoints;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.runner.TrainLocalTest;
 import java.io.IOException;
 import java.nio.file.Files;

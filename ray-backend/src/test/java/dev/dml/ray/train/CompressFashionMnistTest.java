@@ -8,6 +8,7 @@ import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.result.TrainResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

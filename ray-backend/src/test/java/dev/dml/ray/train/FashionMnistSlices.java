@@ -3,6 +3,7 @@ package dev.dml.ray.train;
 import dev.dml.ray.data.FashionMnist;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.Metrics;
+import dev.dml.ray.train.result.TrainResult;
 import tech.tablesaw.api.Table;
 
 /**

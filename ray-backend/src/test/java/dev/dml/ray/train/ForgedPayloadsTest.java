@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.DmlException;
 import dev.dml.ray.data.FileShard;
+import dev.dml.ray.train.result.TrainResult;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;

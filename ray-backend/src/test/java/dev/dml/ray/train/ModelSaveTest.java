@@ -19,6 +19,7 @@ import dev.dml.ray.data.TableArrays;
 import dev.dml.ray.model.ExternalLoaders;
 import dev.dml.ray.model.FolderSwap;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.runner.JobRunner;
 import dev.dml.ray.train.runner.TrainLocalTest;
 import java.io.IOException;

@@ -12,6 +12,7 @@ import dev.dml.ray.data.DataFileFixtures;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.TableReaders;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.result.TrainResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

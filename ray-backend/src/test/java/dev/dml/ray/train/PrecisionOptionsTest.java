@@ -10,6 +10,7 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.Precision;
 import dev.dml.ray.train.runner.TrainLocalTest;
+import dev.dml.ray.train.settings.Strategy;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.Table;
 

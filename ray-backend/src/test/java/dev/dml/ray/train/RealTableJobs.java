@@ -8,6 +8,7 @@ import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.runner.JobRunner;
 import java.time.Duration;
 import java.util.List;

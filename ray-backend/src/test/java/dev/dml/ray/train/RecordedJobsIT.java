@@ -10,6 +10,7 @@ import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.runs.Runs;
 import dev.dml.ray.train.result.RunFolders;
+import dev.dml.ray.train.result.TrainResult;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -13,6 +13,7 @@ import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.Objective;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.result.TrainResult;
 import java.io.IOException;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

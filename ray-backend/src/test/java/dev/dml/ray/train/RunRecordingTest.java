@@ -21,6 +21,7 @@ import dev.dml.ray.runs.RunRecorder;
 import dev.dml.ray.runs.Runs;
 import dev.dml.ray.runs.TensorBoard;
 import dev.dml.ray.train.result.RunFolders;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.runner.JobRunner;
 import dev.dml.ray.train.runner.TrainLocalTest;
 import java.io.IOException;

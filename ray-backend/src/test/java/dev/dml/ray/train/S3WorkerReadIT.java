@@ -14,6 +14,7 @@ import dev.dml.ray.data.RealTables;
 import dev.dml.ray.data.S3ProxyServer;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.result.TrainResult;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;

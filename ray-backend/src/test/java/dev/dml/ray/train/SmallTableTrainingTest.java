@@ -11,6 +11,7 @@ import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SklearnTables;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.runner.JobRunner;
 import java.io.IOException;
 import java.time.Duration;

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.DmlException;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.settings.Strategy;
 import dev.dml.ray.train.staged.Partition;
 import dev.dml.ray.train.staged.Schedules;
 import java.io.ByteArrayInputStream;

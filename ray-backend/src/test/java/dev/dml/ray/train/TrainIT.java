@@ -17,6 +17,8 @@ import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.result.TrainResult;
+import dev.dml.ray.train.runner.TrainJob;
 import dev.dml.ray.train.runner.TrainLocalTest;
 import java.nio.file.Files;
 import java.nio.file.Path;

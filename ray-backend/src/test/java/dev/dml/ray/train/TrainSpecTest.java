@@ -12,6 +12,7 @@ import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
+import dev.dml.ray.train.settings.Strategy;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

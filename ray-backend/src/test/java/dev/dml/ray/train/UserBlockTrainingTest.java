@@ -16,6 +16,7 @@ import dev.dml.ray.data.RealTables;
 import dev.dml.ray.model.BlockFactory;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.UserBlock;
+import dev.dml.ray.train.result.TrainResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

@@ -9,7 +9,7 @@ import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.Metrics;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.runs.Runs;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.tune.Trial;
 import dev.dml.tune.TrialStatus;

@@ -1,14 +1,13 @@
 package dev.dml.ray.train.recovery;
 
 import dev.dml.events.Recovery;
-import dev.dml.ray.train.TrainResult;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A job's recoveries from lost or pre-empted workers, in order, and their sums: failures and
  * pre-emptions counted apart, the time spent recovering and the steps run again. Immutable; the
- * part of a {@link TrainResult} its recovery statistics come from.
+ * part of a {@link dev.dml.ray.train.result.TrainResult} its recovery statistics come from.
  */
 public final class RecoveryStats {
 

@@ -3,7 +3,6 @@ package dev.dml.ray.train.result;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.RegressionMetrics;
 import dev.dml.events.StepMetrics;
-import dev.dml.ray.train.TrainResult;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;

@@ -3,7 +3,6 @@ package dev.dml.ray.train.result;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.data.LabelKind;
 import dev.dml.ray.model.Objective;
-import dev.dml.ray.train.TrainResult;
 import java.util.Arrays;
 import java.util.List;
 import tech.tablesaw.api.FloatColumn;

@@ -7,7 +7,6 @@ import dev.dml.ray.model.FolderSwap;
 import dev.dml.ray.model.ModelExport;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
-import dev.dml.ray.train.TrainResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;

@@ -7,7 +7,6 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.ColumnSelection;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.TrainResult;
 import dev.dml.ray.train.recovery.RecoveryStats;
 import java.io.IOException;
 import java.io.InvalidObjectException;

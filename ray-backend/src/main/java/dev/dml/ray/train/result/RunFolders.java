@@ -2,7 +2,6 @@ package dev.dml.ray.train.result;
 
 import dev.dml.DmlEnv;
 import dev.dml.DmlException;
-import dev.dml.ray.train.TrainResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Pattern;

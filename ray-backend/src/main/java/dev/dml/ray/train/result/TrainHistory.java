@@ -4,7 +4,6 @@ import dev.dml.events.EpochMetrics;
 import dev.dml.events.RegressionMetrics;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
-import dev.dml.ray.train.TrainResult;
 import java.util.ArrayList;
 import java.util.List;
 import tech.tablesaw.api.Table;

@@ -6,7 +6,7 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.ForwardingContext;
 import dev.dml.ray.cluster.DriverTask;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainingListener;
 import java.io.Serializable;

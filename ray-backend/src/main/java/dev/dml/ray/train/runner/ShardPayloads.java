@@ -3,7 +3,7 @@ package dev.dml.ray.train.runner;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.data.ArrowShards;
 import dev.dml.ray.data.RowOrder;
-import dev.dml.ray.train.Strategy;
+import dev.dml.ray.train.settings.Strategy;
 import dev.dml.ray.train.TrainSpec;
 import java.util.List;
 import tech.tablesaw.api.Table;

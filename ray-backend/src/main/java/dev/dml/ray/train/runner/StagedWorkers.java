@@ -10,7 +10,7 @@ import dev.dml.ray.collective.ActorGroupBuilder;
 import dev.dml.ray.collective.Gather;
 import dev.dml.options.TrainOptions;
 import dev.dml.options.TransportKind;
-import dev.dml.ray.train.Strategy;
+import dev.dml.ray.train.settings.Strategy;
 import dev.dml.ray.train.device.WorkerReport;
 import dev.dml.ray.train.worker.WorkerConfig;
 import dev.dml.ray.train.staged.Partition;

@@ -4,19 +4,17 @@ import dev.dml.DmlException;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.train.SpecResolution;
-import dev.dml.ray.train.Strategy;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * The rules that refuse one option because of another (or of the strategy or the worker count),
- * in one table: {@link OptionRuleTable#RULES}. {@link SpecResolution} runs the rules of each
- * {@link Point} where it knows that point's facts, in the table's order, and the first that
- * applies refuses the job. Messages name options as templates ({@code {sync}}), so they read in
- * the words of the surface the user typed them on. Checks about the data (row counts, label
- * kinds, the model's shape) stay with the code that reads the data.
+ * in one table: {@link OptionRuleTable#RULES}. {@link dev.dml.ray.train.SpecResolution} runs
+ * the rules of each {@link Point} where it knows that point's facts, in the table's order, and
+ * the first that applies refuses the job. Messages name options as templates ({@code {sync}}),
+ * so they read in the words of the surface the user typed them on. Checks about the data (row
+ * counts, label kinds, the model's shape) stay with the code that reads the data.
  */
 public final class OptionRules {
 

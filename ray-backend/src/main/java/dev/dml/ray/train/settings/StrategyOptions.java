@@ -5,14 +5,12 @@ import dev.dml.options.OptionValues;
 import dev.dml.options.PipelineSchedule;
 import dev.dml.options.StrategyKind;
 import dev.dml.options.TrainOptions;
-import dev.dml.ray.train.Strategy;
-import dev.dml.ray.train.TrainSpecBuilder;
 import java.util.List;
 
 /**
  * The {@link Strategy} a spec's options describe: {@code --strategy} with {@code --stages},
  * {@code --microbatches}, {@code --replicas}, {@code --schedule} and {@code --balance}, or the
- * strategy given whole with {@link TrainSpecBuilder#optStrategy}.
+ * strategy given whole with {@link dev.dml.ray.train.TrainSpecBuilder#optStrategy}.
  */
 public final class StrategyOptions {
 

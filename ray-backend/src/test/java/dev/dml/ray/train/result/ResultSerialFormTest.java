@@ -13,7 +13,6 @@ import dev.dml.events.WorkerInfo;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.TrainResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectStreamClass;

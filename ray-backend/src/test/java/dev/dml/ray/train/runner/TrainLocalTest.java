@@ -17,7 +17,7 @@ import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelSpecBuilder;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.train.FakeDriverContext;
-import dev.dml.ray.train.TrainResult;
+import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
 import dev.dml.ray.train.TrainSpecBuilder;
 import dev.dml.ray.train.recovery.Checkpoints;

@@ -9,7 +9,6 @@ import dev.dml.options.Option;
 import dev.dml.options.OptionValues;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.model.ModelSpec;
-import dev.dml.ray.train.Strategy;
 import dev.dml.ray.train.settings.OptionRules.Facts;
 import dev.dml.ray.train.settings.OptionRules.Rule;
 import java.util.Map;

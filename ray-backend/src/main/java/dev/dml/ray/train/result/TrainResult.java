@@ -1,4 +1,4 @@
-package dev.dml.ray.train;
+package dev.dml.ray.train.result;
 
 import ai.djl.Model;
 import dev.dml.Vocabulary;
@@ -13,14 +13,6 @@ import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.train.recovery.RecoveryStats;
-import dev.dml.ray.train.result.LossTrend;
-import dev.dml.ray.train.result.MetricTables;
-import dev.dml.ray.train.result.PredictionTables;
-import dev.dml.ray.train.result.ResultFiles;
-import dev.dml.ray.train.result.ResultSerialForm;
-import dev.dml.ray.train.result.RunFolders;
-import dev.dml.ray.train.result.TrainHistory;
-import dev.dml.ray.train.result.TrainedModel;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;

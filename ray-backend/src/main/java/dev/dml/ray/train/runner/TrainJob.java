@@ -1,4 +1,4 @@
-package dev.dml.ray.train;
+package dev.dml.ray.train.runner;
 
 import dev.dml.DmlException;
 import dev.dml.ray.cluster.DriverProcess;
@@ -8,8 +8,9 @@ import dev.dml.events.ProgressListener;
 import dev.dml.events.Recovery;
 import dev.dml.events.Resize;
 import dev.dml.events.WorkerInfo;
-import dev.dml.ray.train.runner.JobRunner;
-import dev.dml.ray.train.runner.StopJob;
+import dev.dml.ray.train.TrainSpec;
+import dev.dml.ray.train.TrainingListener;
+import dev.dml.ray.train.result.TrainResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

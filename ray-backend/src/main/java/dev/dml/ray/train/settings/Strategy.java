@@ -1,4 +1,4 @@
-package dev.dml.ray.train;
+package dev.dml.ray.train.settings;
 
 import dev.dml.DmlException;
 import dev.dml.options.PipelineSchedule;
@@ -28,8 +28,8 @@ import java.util.Optional;
  * With replicas, each replica trains on its own shard and each stage averages its gradients
  * with its replicas through a ring all-reduce, as data parallelism does.
  *
- * <p>Values are checked at once; {@link TrainSpecBuilder#build()} checks them against the model
- * and the batch.
+ * <p>Values are checked at once; {@link dev.dml.ray.train.TrainSpecBuilder#build()} checks them
+ * against the model and the batch.
  */
 public sealed interface Strategy extends Serializable permits Strategy.Data, Strategy.Staged {
 
