@@ -27,8 +27,7 @@ import java.util.Map;
 final class AllReduceBandwidth implements Benchmark {
 
     static final double GOAL = 0.5;
-    static final int WARMUPS = 2;
-    static final int REPETITIONS = 7;
+    static final Rounds ROUNDS = new Rounds(2, 7);
     static final int FLOATS = 6_250_000;
     static final int BYTES = FLOATS * Float.BYTES;
     static final int WORKERS = 2;
@@ -57,7 +56,7 @@ final class AllReduceBandwidth implements Benchmark {
             }
             JobJvms.WORKER_ENV.keySet().forEach(k -> workerEnv.put(k,
                     driver.call(new Env(k))));
-            new SideBySide(WARMUPS, REPETITIONS)
+            new SideBySide(ROUNDS)
                     .add(allReduce, round -> driver.call(new TimeAllReduce()))
                     .add(handOff, round -> driver.call(new TimeHandOff()))
                     .add(tcpCopy, round -> driver.call(new TimeTcpCopy()))
@@ -98,9 +97,9 @@ final class AllReduceBandwidth implements Benchmark {
                 .put("peer", PEER)
                 .put("cluster", "embedded Ray head on this machine, 2 CPUs; 1 driver process;"
                         + " 2 actors of 1 CPU each")
-                .put("method", "both timed inside the actors (System.nanoTime); " + WARMUPS
-                        + " warm-up rounds, then " + REPETITIONS + " timed rounds, each running"
-                        + " both trials, alternating which goes first; medians")
+                .put("method", "both timed inside the actors (System.nanoTime); "
+                        + ROUNDS.describe() + ", each running both trials, alternating which"
+                        + " goes first; medians")
                 .put("bandwidth", bw)
                 .put("paired_ratios", paired)
                 .put("paired_ratio_median", TrialTimes.round(TrialTimes.median(paired), 4))
@@ -132,14 +131,12 @@ final class AllReduceBandwidth implements Benchmark {
         }
     }
 
-    /** Returns an environment variable of rank 0's worker process. */
-    static final class Env implements DriverTask<String> {
-        private static final long serialVersionUID = 1L;
-        private final String name;
-
-        Env(String name) {
-            this.name = name;
-        }
+    /**
+     * Returns an environment variable of rank 0's worker process.
+     *
+     * @param name the variable
+     */
+    record Env(String name) implements DriverTask<String> {
 
         @Override
         public String run(DriverContext context) {

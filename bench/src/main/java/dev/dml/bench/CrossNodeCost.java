@@ -23,7 +23,7 @@ import tech.tablesaw.api.Table;
  * ({@code pack}); the ratio is the throughput of the first over the second (goal at least 0.9).
  *
  * <p>The job is P2's: the MLP 784-1024-1024-10 (7.5 MB of gradients all-reduced per step),
- * batch {@value #BATCH} per worker, {@value #STEPS} steps per epoch, {@value #EPOCHS} epochs, the
+ * batch 1024 per worker, 10 steps per epoch, 4 epochs ({@link TwoWorkerScaling#JOB}), the
  * first of which is the warm-up. Both cases run on the same two cores of this machine; what
  * differs is the path of the all-reduce's chunks: through one node's object store, or through
  * the object managers of two nodes over their veth link. Also measured: each job's start
@@ -35,11 +35,8 @@ final class CrossNodeCost implements Benchmark {
 
     static final double GOAL = 0.9;
     /** P2's job. */
-    static final int BATCH = TwoWorkerScaling.BATCH;
-    static final int STEPS = TwoWorkerScaling.STEPS;
-    static final int EPOCHS = TwoWorkerScaling.EPOCHS;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 5;
+    static final JobSize JOB = TwoWorkerScaling.JOB;
+    static final Rounds ROUNDS = new Rounds(1, 5);
 
     @Override
     public BenchResult run(String command) throws Exception {
@@ -48,7 +45,7 @@ final class CrossNodeCost implements Benchmark {
             throw new IllegalStateException("P10 cannot run here: " + why + ".");
         }
         MlpJobs.requireData("P10");
-        Table table = MlpJobs.table(2 * STEPS * BATCH);
+        Table table = MlpJobs.table(2 * JOB.rows());
         Case spread = new Case("two_nodes", "spread", "2 workers, one on each of two nodes",
                 table);
         Case pack = new Case("one_node", "pack", "2 workers on one node", table);
@@ -67,7 +64,7 @@ final class CrossNodeCost implements Benchmark {
                     try (DriverProcess again = cluster.openDriver()) {
                         startup.put("driver_warm", driverStart(again, w0));
                     }
-                    new SideBySide(WARMUPS, REPETITIONS)
+                    new SideBySide(ROUNDS)
                             .add(spread.samples, round -> spread.run(round, driver))
                             .add(pack.samples, round -> pack.run(round, driver))
                             .run();
@@ -82,8 +79,8 @@ final class CrossNodeCost implements Benchmark {
                 + " node), 2 nodes of 2 CPUs, each in its own network namespace (veth on a"
                 + " bridge) and mount namespace (no kernel jars, own /tmp and /dev/shm)");
         setup.put("job", "P2's: MLP 784-1024-1024-10, Adam lr " + MlpJobs.LEARNING_RATE
-                + ", Fashion-MNIST, batch " + BATCH + " per worker, " + STEPS
-                + " steps per epoch, " + EPOCHS + " epochs (the first is the warm-up),"
+                + ", Fashion-MNIST, batch " + JOB.batch() + " per worker, " + JOB.steps()
+                + " steps per epoch, " + JOB.epochs() + " epochs (the first is the warm-up),"
                 + " optCpusPerWorker(1)");
         setup.put("load_average_1min_at_start", load0);
         setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
@@ -94,9 +91,9 @@ final class CrossNodeCost implements Benchmark {
                 .setRatio(ratio)
                 .put("ratio_is", "median(examples/s with the workers on two nodes) /"
                         + " median(examples/s with both on one node), the same job")
-                .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
-                        + " round, then " + REPETITIONS + " timed rounds of both jobs"
-                        + " (SideBySide); each job's first epoch is its warm-up; medians")
+                .put("method", "one process, one cluster and driver; "
+                        + ROUNDS.describe() + " of both jobs (SideBySide); each job's first"
+                        + " epoch is its warm-up; medians")
                 .put("setup", setup)
                 .put("startup", startup)
                 .put("cases", cases);
@@ -130,10 +127,10 @@ final class CrossNodeCost implements Benchmark {
         final Set<String> links = new java.util.TreeSet<>();
 
         Case(String name, String placement, String what, Table table) {
-            super(name, what, MlpJobs.builder(table, 2, BATCH, EPOCHS, "p10-" + name)
+            super(name, what, MlpJobs.builder(table, 2, JOB.batch(), JOB.epochs(), "p10-" + name)
                     .opt(TrainOptions.PLACEMENT, TrainOptions.PLACEMENT.checkWord(placement))
                     .build());
-            requireStepsPerEpoch(name, spec, STEPS);
+            requireStepsPerEpoch(name, spec, JOB.steps());
             this.placement = placement;
         }
 

@@ -46,8 +46,7 @@ import tech.tablesaw.api.Table;
 final class DataPathBandwidth implements Benchmark {
 
     static final double GOAL = 0.25;
-    static final int WARMUPS = 2;
-    static final int REPETITIONS = 7;
+    static final Rounds ROUNDS = new Rounds(2, 7);
     static final int FRAUD_ROWS = 1_000_000;
     static final long FRAUD_SEED = 5;
 
@@ -96,8 +95,8 @@ final class DataPathBandwidth implements Benchmark {
                 .put("peer", PEER)
                 .put("bytes_are", "the payload delivered: rows * F * 4 (float32 features) +"
                         + " rows * 4 (int32 labels); MB = 10^6 bytes")
-                .put("method", "one process; " + WARMUPS + " warm-up rounds, then "
-                        + REPETITIONS + " timed rounds; each round runs every trial once,"
+                .put("method", "one process; " + ROUNDS.describe()
+                        + "; each round runs every trial once,"
                         + " starting at the next trial each round; a full GC before every trial;"
                         + " medians of the timed rounds")
                 .put("environment", env)
@@ -160,7 +159,7 @@ final class DataPathBandwidth implements Benchmark {
                         ArrowShards.encode(t, sel), sel)) {
             ipcBytes[0] = check(t, sel, dec, m);
             checkFiles(t, sel, files, dec, m); // and fills the cache for the hits trial
-            new SideBySide(WARMUPS, REPETITIONS)
+            new SideBySide(ROUNDS)
                     .add(pqCold, round -> timed(() -> files.read(files.parquet, null, 0, dec, m)))
                     .add(arCold, round -> timed(() -> files.read(files.arrow, null, 0, dec, m)))
                     .add(hits, round -> timed(() -> files.read(files.parquet, files.cacheDir(),

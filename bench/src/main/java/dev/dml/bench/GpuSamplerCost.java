@@ -112,8 +112,7 @@ final class GpuSamplerCost implements Benchmark {
         s.put("steps_per_trial", SamplerSteps.STEPS);
         s.put("jvm", "a child JVM: -Dai.djl.pytorch.num_threads=1 -XX:G1HeapRegionSize=32m,"
                 + " as a worker's");
-        s.put("method", SamplerSteps.WARMUPS + " warm-up round, then " + SamplerSteps.REPETITIONS
-                + " timed rounds of the three trials (no sampler, 1 s, "
+        s.put("method", SamplerSteps.ROUNDS.describe() + " of the three trials (no sampler, 1 s, "
                 + SamplerSteps.STRESS.toMillis() + " ms), SideBySide: each round starts at the next"
                 + " trial, full GC before each; a trial starts its sampler just before its first"
                 + " step and closes it after its last");

@@ -40,8 +40,7 @@ final class ObjectStoreRead implements Benchmark {
 
     static final double GOAL = 0.8;
     static final int ROWS = 500_000;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 5;
+    static final Rounds ROUNDS = new Rounds(1, 5);
     /** A request's extra wait at the slow server: a store one round trip away. */
     static final long SLOW_MILLIS = 20;
     private static final String BUCKET = "bench";
@@ -75,7 +74,7 @@ final class ObjectStoreRead implements Benchmark {
                 throw new IllegalStateException("the prefix lists " + objects.rows() + " rows");
             }
             DataFiles far = DataFiles.open("s3://" + BUCKET + "/fraud/", slow.endpoint());
-            new SideBySide(WARMUPS, REPETITIONS)
+            new SideBySide(ROUNDS)
                     .add(remote, round -> timed(() -> files.read(objects, null, 0, dec, m)))
                     .add(disk, round -> timed(() -> files.read(files.parquet, null, 0, dec, m)))
                     .add(pyarrow, round -> pyarrowRead(s3.endpoint()))
@@ -108,9 +107,8 @@ final class ObjectStoreRead implements Benchmark {
                         + " file on local disk"))
                 .put("server", "S3Proxy 2.6.0, filesystem backend, on loopback")
                 .put("slow_server", slowServer(remote, remoteSlow, pyarrow, pyarrowSlow))
-                .put("method", "one process; " + WARMUPS + " warm-up round, then "
-                        + REPETITIONS + " timed rounds, each running the three reads in a"
-                        + " rotating order; medians");
+                .put("method", "one process; " + ROUNDS.describe() + ", each running the"
+                        + " three reads in a rotating order; medians");
     }
 
     /** The same reads with each request held {@value #SLOW_MILLIS} ms at the server. */

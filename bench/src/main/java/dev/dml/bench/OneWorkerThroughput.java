@@ -29,8 +29,7 @@ final class OneWorkerThroughput implements Benchmark {
     static final int BATCH = 512;
     static final int ROWS = 20 * BATCH;
     static final int EPOCHS = 4;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 5;
+    static final Rounds ROUNDS = new Rounds(1, 5);
 
     private static final String SUBJECT = "Dml.start(spec, driver).await() with optWorkers(1),"
             + " optCpusPerWorker(1), on one embedded Ray head (2 CPUs) and one driver kept for"
@@ -67,7 +66,7 @@ final class OneWorkerThroughput implements Benchmark {
             try (DriverProcess driver = cluster.openDriver();
                     MlpJobs.Peer plain = new MlpJobs.Peer(spec)) {
                 driverStart = (System.nanoTime() - d0) / 1e9;
-                new SideBySide(WARMUPS, REPETITIONS)
+                new SideBySide(ROUNDS)
                         .add(subject, round -> {
                             MlpJobs.JobRun j = MlpJobs.runJob(spec, driver);
                             if (round.timed()) {
@@ -161,9 +160,9 @@ final class OneWorkerThroughput implements Benchmark {
                 .put("peer", pr)
                 .put("paired_ratios", paired.stream().map(x -> TrialTimes.round(x, 4)).toArray())
                 .put("paired_ratio_median", TrialTimes.round(MlpJobs.median(paired), 4))
-                .put("method", "one process; " + WARMUPS + " warm-up round, then " + REPETITIONS
-                        + " timed rounds alternating dml and plain (SideBySide: each round"
-                        + " starts at the next trial, full GC before each); medians")
+                .put("method", "one process; " + ROUNDS.describe()
+                        + " alternating dml and plain (SideBySide: each round starts at the next"
+                        + " trial, full GC before each); medians")
                 .put("setup", setup)
                 .put("where_the_time_goes", split)
                 .put("excluded_from_throughput", excluded)

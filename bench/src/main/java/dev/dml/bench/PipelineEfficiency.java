@@ -41,27 +41,25 @@ final class PipelineEfficiency implements Benchmark {
     static final int FEATURES = 512;
     static final int WIDTH = 512;
     static final int MICRO = 8;
-    static final int BATCH = 512;
-    static final int STEPS = 6;
-    static final int EPOCHS = 3;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 3;
+    /** Batch 512, 6 steps per epoch, 3 epochs (the first is the warm-up). */
+    static final JobSize JOB = new JobSize(512, 6, 3);
+    static final Rounds ROUNDS = new Rounds(1, 3);
 
     @Override
     public BenchResult run(String command) throws Exception {
-        Table table = table(STEPS * BATCH);
-        int micro = BATCH / MICRO;
-        Case p4 = new Case("pipeline_4x8", spec(table, BATCH,
+        Table table = table(JOB.rows());
+        int micro = JOB.batch() / MICRO;
+        Case p4 = new Case("pipeline_4x8", spec(table, JOB.batch(),
                 Strategy.pipeline(4, MICRO, PipelineSchedule.GPIPE)), 4, "tcp");
         Case p4ray = new Case("pipeline_4x8_ray", p4.spec, 4, "ray");
         Case a4 = new Case("stages_alone_4", spec(table, micro, Strategy.model(4)), 4, "tcp");
-        Case p2 = new Case("pipeline_2x8", spec(table, BATCH,
+        Case p2 = new Case("pipeline_2x8", spec(table, JOB.batch(),
                 Strategy.pipeline(2, MICRO, PipelineSchedule.GPIPE)), 2, "tcp");
         Case a2 = new Case("stages_alone_2", spec(table, micro, Strategy.model(2)), 2, "tcp");
         double load0 = MlpJobs.loadAverage();
         try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
-            SideBySide sbs = new SideBySide(WARMUPS, REPETITIONS);
+            SideBySide sbs = new SideBySide(ROUNDS);
             for (Case c : new Case[] {p4, p4ray, a4, p2, a2}) {
                 sbs.add(c.samples, round -> c.run(round, driver));
             }
@@ -78,10 +76,10 @@ final class PipelineEfficiency implements Benchmark {
                 + " 262k parameters), SGD lr 0.01; split by parameter count: 4 stages"
                 + " [1,1,1,2] layers, 2 stages [2,3]");
         setup.put("data", "synthetic: " + FEATURES + " Gaussian float columns, 10 classes, "
-                + STEPS * BATCH + " rows");
-        setup.put("pipeline", "batch " + BATCH + ", " + MICRO + " micro-batches of " + micro
-                + " rows, GPipe, " + STEPS + " steps per epoch, " + EPOCHS + " epochs; the"
-                + " first epoch is the warm-up");
+                + JOB.rows() + " rows");
+        setup.put("pipeline", "batch " + JOB.batch() + ", " + MICRO + " micro-batches of " + micro
+                + " rows, GPipe, " + JOB.steps() + " steps per epoch, " + JOB.epochs()
+                + " epochs; the first epoch is the warm-up");
         setup.put("cluster", "embedded Ray head, optNumCpus(2), optCpusPerWorker(0) (the stage"
                 + " actors share the 2 cores); one PyTorch thread per actor");
         setup.put("load_average_1min_at_start", load0);
@@ -110,9 +108,8 @@ final class PipelineEfficiency implements Benchmark {
                 .put("hand_offs", "every case over direct stage links (--transport tcp, the"
                         + " default), but pipeline_4x8_ray: driver-submitted tasks and object"
                         + " references (--transport ray), as before the links")
-                .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
-                        + " round, then " + REPETITIONS + " timed rounds of the five jobs"
-                        + " (SideBySide); medians")
+                .put("method", "one process, one cluster and driver; "
+                        + ROUNDS.describe() + " of the five jobs (SideBySide); medians")
                 .put("setup", setup)
                 .put("cases", cases);
     }
@@ -140,7 +137,7 @@ final class PipelineEfficiency implements Benchmark {
                 .addHidden(WIDTH).optSeed(3).build();
         return TrainSpec.builder().setTable(table)
                 .setColumns(ColumnSelection.allNumericExcept(table, "label", LabelKind.CLASSES))
-                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.01f, 0f)).optEpochs(EPOCHS)
+                .setModel(model).optOptimizer(OptimizerSpec.sgd(0.01f, 0f)).optEpochs(JOB.epochs())
                 .optBatchSize(batch).optCpusPerWorker(0).optStrategy(strategy).optName("p8")
                 .build();
     }
@@ -176,14 +173,14 @@ final class PipelineEfficiency implements Benchmark {
         double run(Round round, DriverProcess driver) {
             events.clear();
             TrainSpec s = TrainSpec.builder().setTable(spec.table()).setColumns(spec.columns())
-                    .setModel(spec.model()).optOptimizer(spec.optimizer()).optEpochs(EPOCHS)
+                    .setModel(spec.model()).optOptimizer(spec.optimizer()).optEpochs(JOB.epochs())
                     .optBatchSize(spec.batchSize()).optCpusPerWorker(0)
                     .optStrategy(spec.strategy())
                     .opt(TrainOptions.TRANSPORT, TrainOptions.TRANSPORT.checkWord(transport))
                     .optName(name).addListener(this).build();
             TrainResult r = Dml.start(s, driver).await();
             double seconds = 0;
-            for (EpochMetrics e : r.epochs().subList(1, EPOCHS)) {
+            for (EpochMetrics e : r.epochs().subList(1, JOB.epochs())) {
                 seconds += e.seconds();
             }
             if (round.timed()) {

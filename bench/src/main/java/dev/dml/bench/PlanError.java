@@ -36,8 +36,7 @@ final class PlanError implements Benchmark {
     static final int BATCH = 128;
     static final int EPOCHS = 3;
     static final int PROBE_STEPS = 100;
-    static final int WARMUPS = 1;
-    static final int ROUNDS = 3;
+    static final Rounds ROUNDS = new Rounds(1, 3);
 
     @Override
     public BenchResult run(String command) throws Exception {
@@ -53,9 +52,9 @@ final class PlanError implements Benchmark {
             driver.call(new ClusterPricing(m5));
             Case one = new Case("one_node_1w", "1 worker on the embedded cluster (2 CPUs)", 1);
             Case two = new Case("one_node_2w", "2 workers on the embedded cluster (2 CPUs)", 2);
-            for (int round = 0; round < WARMUPS + ROUNDS; round++) {
-                one.sample(table, driver, m5, round >= WARMUPS);
-                two.sample(table, driver, m5, round >= WARMUPS);
+            for (int round = 0; round < ROUNDS.total(); round++) {
+                one.sample(table, driver, m5, ROUNDS.isTimed(round));
+                two.sample(table, driver, m5, ROUNDS.isTimed(round));
             }
             cases.put(one.name, one.toJson(errors));
             cases.put(two.name, two.toJson(errors));
@@ -68,8 +67,8 @@ final class PlanError implements Benchmark {
                 driver.call(new ClusterPricing(m5));
                 Case spread = new Case("two_nodes_2w", "2 workers on two namespaced nodes of 1"
                         + " CPU each", 2);
-                for (int round = 0; round < WARMUPS + ROUNDS; round++) {
-                    spread.sample(table, driver, m5, round >= WARMUPS);
+                for (int round = 0; round < ROUNDS.total(); round++) {
+                    spread.sample(table, driver, m5, ROUNDS.isTimed(round));
                 }
                 cases.put(spread.name, spread.toJson(errors));
             }
@@ -90,9 +89,10 @@ final class PlanError implements Benchmark {
         return new BenchResult("C1", GOAL, command).setRatio(worst).optSmallerIsBetter()
                 .put("ratio_is", "the worst |predicted - actual| / actual wall time over every"
                         + " sample of every case")
-                .put("method", WARMUPS + " warm-up round and " + ROUNDS + " timed rounds per"
-                        + " cluster; in each, every case plans (probes) and then runs the whole"
-                        + " job; both timed from submission to result in this process")
+                .put("method", ROUNDS.warmups() + " warm-up round and " + ROUNDS.timed()
+                        + " timed rounds per cluster; in each, every case plans (probes) and then"
+                        + " runs the whole job; both timed from submission to result in this"
+                        + " process")
                 .put("setup", setup).put("cases", cases);
     }
 

@@ -36,8 +36,7 @@ final class PredictThroughput implements Benchmark {
     static final double GOAL = 1.5;
     static final int ROWS = 1_000_000;
     static final int WORKERS = 2;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 5;
+    static final Rounds ROUNDS = new Rounds(1, 5);
     static final int[] HIDDEN = {256, 256};
 
     @Override
@@ -75,7 +74,7 @@ final class PredictThroughput implements Benchmark {
                 shardBytes = shards.stream().mapToLong(b -> b.length).sum();
                 shards = null;
                 modelBytes = ResultFiles.toBytes(model).length;
-                new SideBySide(WARMUPS, REPETITIONS)
+                new SideBySide(ROUNDS)
                         .add(subject, round -> {
                             PredictProgress[] last = new PredictProgress[1];
                             long[] at = new long[2]; // first and last progress, arrived here
@@ -136,9 +135,9 @@ final class PredictThroughput implements Benchmark {
                 .put("peer", "model.predict(table) in the bench JVM (TableArrays.openFeatures,"
                         + " batches of 4096, 1 PyTorch thread)")
                 .put("setup", setup)
-                .put("method", "one process; " + WARMUPS + " warm-up round, then " + REPETITIONS
-                        + " timed rounds alternating the two (SideBySide); a full GC before"
-                        + " every trial; medians")
+                .put("method", "one process; " + ROUNDS.describe()
+                        + " alternating the two (SideBySide); a full GC before every trial;"
+                        + " medians")
                 .put("machine", Machine.describe())
                 .put("load_average_1min", List.of(load0, MlpJobs.loadAverage()))
                 .put("subject_seconds", round(subject.seconds()))

@@ -36,8 +36,7 @@ final class SamplerSteps {
     static final int BATCH = 512;
     static final int BATCHES = 4;
     static final int STEPS = 100;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 9;
+    static final Rounds ROUNDS = new Rounds(1, 9);
     static final int QUERIES = 50;
     static final Duration STRESS = Duration.ofMillis(50);
     /** The GPU the sampler looks for: the stand-in's one line, or a GPU node's first GPU. */
@@ -102,7 +101,7 @@ final class SamplerSteps {
                 ModelStage model = ModelStage.openWhole(spec, OptimizerSpec.adam(1e-3f),
                         "bench/p13")) {
             NDArray[][] batches = batches(manager);
-            SideBySide run = new SideBySide(WARMUPS, REPETITIONS);
+            SideBySide run = new SideBySide(ROUNDS);
             for (Side s : List.of(off, goal, stress)) {
                 run.add(s.times, round -> trial(model, batches, s, round));
             }

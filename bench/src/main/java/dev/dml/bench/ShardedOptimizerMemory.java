@@ -26,22 +26,20 @@ final class ShardedOptimizerMemory implements Benchmark {
 
     static final double GOAL = 0.55;
     static final int[] HIDDEN = {4096, 4096};
-    static final int BATCH = 64;
-    static final int STEPS = 5;
-    static final int EPOCHS = 2;
-    static final int WARMUPS = 0;
-    static final int REPETITIONS = 2;
+    /** Batch 64 per worker, 5 steps per epoch, 2 epochs (the first is the warm-up). */
+    static final JobSize JOB = new JobSize(64, 5, 2);
+    static final Rounds ROUNDS = new Rounds(0, 2);
 
     @Override
     public BenchResult run(String command) throws Exception {
         MlpJobs.requireData("M1");
-        Table table = MlpJobs.table(2 * STEPS * BATCH);
+        Table table = MlpJobs.table(2 * JOB.rows());
         Side whole = new Side("unsharded", spec(table, false));
         Side sharded = new Side("sharded", spec(table, true));
         double load0 = MlpJobs.loadAverage();
         try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
-            new SideBySide(WARMUPS, REPETITIONS)
+            new SideBySide(ROUNDS)
                     .add(whole.samples, round -> whole.run(driver))
                     .add(sharded.samples, round -> sharded.run(driver))
                     .run();
@@ -59,9 +57,9 @@ final class ShardedOptimizerMemory implements Benchmark {
         setup.put("data", "Fashion-MNIST train, first " + table.rowCount() + " rows");
         setup.put("cluster", "embedded Ray head, optNumCpus(2); 2 workers, optCpusPerWorker(1),"
                 + " one PyTorch thread each");
-        setup.put("batch_per_worker", BATCH);
-        setup.put("steps_per_epoch", STEPS);
-        setup.put("epochs", EPOCHS);
+        setup.put("batch_per_worker", JOB.batch());
+        setup.put("steps_per_epoch", JOB.steps());
+        setup.put("epochs", JOB.epochs());
         setup.put("load_average_1min_at_start", load0);
         setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
         return new BenchResult("M1", GOAL, command).optSmallerIsBetter()
@@ -69,7 +67,7 @@ final class ShardedOptimizerMemory implements Benchmark {
                 .put("ratio_is", "bytes of optimizer state arrays held by the larger worker,"
                         + " --shard-optimizer / unsharded, as each worker reports it")
                 .put("parameters_bitwise_equal", same)
-                .put("method", "one cluster and driver; " + REPETITIONS + " rounds that"
+                .put("method", "one cluster and driver; " + ROUNDS.timed() + " rounds that"
                         + " alternate the two jobs (SideBySide); each job's first epoch is its"
                         + " warm-up; step times over the epochs after it, medians")
                 .put("setup", setup)
@@ -78,7 +76,8 @@ final class ShardedOptimizerMemory implements Benchmark {
     }
 
     private static TrainSpec spec(Table table, boolean shard) {
-        return MlpJobs.builder(table, 2, BATCH, EPOCHS, shard ? "m1-sharded" : "m1-whole")
+        return MlpJobs.builder(table, 2, JOB.batch(), JOB.epochs(),
+                shard ? "m1-sharded" : "m1-whole")
                 .setModel(ModelSpec.Family.MLP, HIDDEN).optShardOptimizer(shard).build();
     }
 
@@ -92,7 +91,7 @@ final class ShardedOptimizerMemory implements Benchmark {
 
         Side(String name, TrainSpec spec) {
             super(name, name + " optimizer state", spec);
-            requireStepsPerEpoch(name, spec, STEPS);
+            requireStepsPerEpoch(name, spec, JOB.steps());
         }
 
         double run(DriverProcess driver) {

@@ -12,7 +12,7 @@ import java.util.Map;
  * before every trial, so one trial's garbage is not collected in another's time.
  *
  * <pre>{@code
- * Map<String, TrialTimes> s = new SideBySide(2, 7)
+ * Map<String, TrialTimes> s = new SideBySide(new Rounds(2, 7))
  *         .add(subject, round -> timeSubject(round))
  *         .add(memcpy, round -> timeMemcpy())
  *         .run();
@@ -20,25 +20,17 @@ import java.util.Map;
  */
 public final class SideBySide {
 
-    private final int warmups;
-    private final int repetitions;
+    private final Rounds rounds;
     private final List<TrialTimes> samples = new ArrayList<>();
     private final List<Trial> trials = new ArrayList<>();
 
     /**
      * Creates an empty run.
      *
-     * @param warmups untimed rounds first, at least 0
-     * @param repetitions timed rounds, at least 1
+     * @param rounds the warm-up and timed rounds
      */
-    public SideBySide(int warmups, int repetitions) {
-        if (warmups < 0 || repetitions < 1) {
-            throw new IllegalArgumentException(
-                    "Need warmups >= 0 and repetitions >= 1, got " + warmups + " and "
-                            + repetitions + ".");
-        }
-        this.warmups = warmups;
-        this.repetitions = repetitions;
+    SideBySide(Rounds rounds) {
+        this.rounds = rounds;
     }
 
     /**
@@ -64,13 +56,13 @@ public final class SideBySide {
         int n = trials.size();
         Round warm = new Round(false);
         Round timed = new Round(true);
-        for (int w = 0; w < warmups; w++) {
+        for (int w = 0; w < rounds.warmups(); w++) {
             for (Trial t : trials) {
                 System.gc();
                 t.seconds(warm);
             }
         }
-        for (int r = 0; r < repetitions; r++) {
+        for (int r = 0; r < rounds.timed(); r++) {
             for (int k = 0; k < n; k++) {
                 int i = (r + k) % n;
                 System.gc();

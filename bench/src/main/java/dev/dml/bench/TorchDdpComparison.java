@@ -30,8 +30,7 @@ import tech.tablesaw.api.Table;
 final class TorchDdpComparison implements Benchmark {
 
     static final double GOAL = 1.0;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 3;
+    static final Rounds ROUNDS = new Rounds(1, 3);
     private static final DdpJob[] SETTINGS = {new DdpJob(false, 2),
         new DdpJob(true, 2), new DdpJob(false, 1), new DdpJob(true, 1)};
     /** Worker JVM options for a profile, e.g. a flight recording; split on spaces. */
@@ -59,7 +58,7 @@ final class TorchDdpComparison implements Benchmark {
         try (RayCluster cluster = MlpJobs.openCluster()) {
             clusterStart = (System.nanoTime() - c0) / 1e9;
             try (DriverProcess driver = cluster.openDriver()) {
-                SideBySide run = new SideBySide(WARMUPS, REPETITIONS);
+                SideBySide run = new SideBySide(ROUNDS);
                 for (DdpJob s : settings()) {
                     DdpSide d = new DdpSide(s, "dml", "Dml.start(spec, driver).await(), "
                             + s.workers() + " worker(s) with optCpusPerWorker(1)");
@@ -97,9 +96,9 @@ final class TorchDdpComparison implements Benchmark {
                 .put("ratio_is", "throughput dml / PyTorch DDP with 2 workers: median(DDP"
                         + " seconds) / median(dml seconds) for the same examples, the lower of"
                         + " the MLP's and the CNN's")
-                .put("method", "one process, one Ray cluster and driver; " + WARMUPS
+                .put("method", "one process, one Ray cluster and driver; " + ROUNDS.warmups()
                         + " trajectory round (untimed: test accuracy every "
-                        + DdpJob.EVAL_EVERY + " steps), then " + REPETITIONS + " timed rounds"
+                        + DdpJob.EVAL_EVERY + " steps), then " + ROUNDS.timed() + " timed rounds"
                         + " of all " + 2 * sides.size() + " runs, dml and PyTorch"
                         + " alternating (SideBySide: each round starts one run later); medians")
                 .put("setup", setup(torch, load0, clusterStart))

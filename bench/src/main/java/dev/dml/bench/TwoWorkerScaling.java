@@ -13,41 +13,41 @@ import java.util.Map;
  * head with 2 CPUs, each worker {@code optCpusPerWorker(1)} and one PyTorch thread (goal at least
  * 1.8).
  *
- * <p>Weak scaling, as DDP benchmarks report it: the batch per worker is {@value #BATCH} for both,
- * so 2 workers train a global batch of {@code 2 * BATCH} on twice the rows in the same number of
- * steps. The strong-scaling number (2 workers, {@code BATCH / 2} each, the same global batch and
- * rows as 1 worker) is measured in the same rounds, as context. The model is P1's MLP
+ * <p>Weak scaling, as DDP benchmarks report it: the batch per worker is 1024 for both ({@link
+ * #JOB}), so 2 workers train a global batch of 2048 on twice the rows in the same number of
+ * steps. The strong-scaling number (2 workers, 512 each, the same global batch and rows as
+ * 1 worker) is measured in the same rounds, as context. The model is P1's MLP
  * 784-1024-1024-10 (1.86M parameters, 7.5 MB of gradients all-reduced per step). Throughput is
  * over the epochs after the first, as in P1; one cluster and one driver serve every job.
  */
 final class TwoWorkerScaling implements Benchmark {
 
     static final double GOAL = 1.8;
-    static final int BATCH = 1024;
-    static final int STEPS = 10;
-    static final int EPOCHS = 4;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 5;
+    /** Batch 1024 per worker, 10 steps per epoch, 4 epochs (the first is the warm-up). */
+    static final JobSize JOB = new JobSize(1024, 10, 4);
+    static final Rounds ROUNDS = new Rounds(1, 5);
 
     @Override
     public BenchResult run(String command) throws Exception {
         MlpJobs.requireData("P2");
-        TrainSpec one = MlpJobs.spec(MlpJobs.table(STEPS * BATCH), 1, BATCH, EPOCHS, "p2-1w");
-        TrainSpec two = MlpJobs.spec(MlpJobs.table(2 * STEPS * BATCH), 2, BATCH, EPOCHS, "p2-2w");
-        TrainSpec strong = MlpJobs.spec(MlpJobs.table(STEPS * BATCH), 2, BATCH / 2, EPOCHS,
-                "p2-2w-strong");
+        TrainSpec one = MlpJobs.spec(MlpJobs.table(JOB.rows()), 1, JOB.batch(), JOB.epochs(),
+                "p2-1w");
+        TrainSpec two = MlpJobs.spec(MlpJobs.table(2 * JOB.rows()), 2, JOB.batch(),
+                JOB.epochs(), "p2-2w");
+        TrainSpec strong = MlpJobs.spec(MlpJobs.table(JOB.rows()), 2, JOB.batch() / 2,
+                JOB.epochs(), "p2-2w-strong");
         double load0 = MlpJobs.loadAverage();
-        Case c1 = new Case("one_worker", one, "1 worker, batch " + BATCH);
-        Case c2 = new Case("two_workers", two, "2 workers, batch " + BATCH + " each (global "
-                + 2 * BATCH + "), twice the rows: weak scaling");
-        Case cs = new Case("two_workers_strong", strong, "2 workers, batch " + BATCH / 2
-                + " each (global " + BATCH + "), the same rows as 1 worker: strong scaling");
+        Case c1 = new Case("one_worker", one, "1 worker, batch " + JOB.batch());
+        Case c2 = new Case("two_workers", two, "2 workers, batch " + JOB.batch() + " each (global "
+                + 2 * JOB.batch() + "), twice the rows: weak scaling");
+        Case cs = new Case("two_workers_strong", strong, "2 workers, batch " + JOB.batch() / 2
+                + " each (global " + JOB.batch() + "), the same rows as 1 worker: strong scaling");
         double clusterStart;
         long c0 = System.nanoTime();
         try (RayCluster cluster = MlpJobs.openCluster()) {
             clusterStart = (System.nanoTime() - c0) / 1e9;
             try (DriverProcess driver = cluster.openDriver()) {
-                new SideBySide(WARMUPS, REPETITIONS)
+                new SideBySide(ROUNDS)
                         .add(c1.samples, round -> c1.run(round, driver))
                         .add(c2.samples, round -> c2.run(round, driver))
                         .add(cs.samples, round -> cs.run(round, driver))
@@ -71,11 +71,11 @@ final class TwoWorkerScaling implements Benchmark {
         setup.put("data", "Fashion-MNIST train, first rows (Debian dataset-fashion-mnist)");
         setup.put("cluster", "embedded Ray head, optNumCpus(2); optCpusPerWorker(1); one PyTorch"
                 + " thread per worker");
-        setup.put("scaling", "weak: batch " + BATCH + " per worker for 1 and 2 workers, "
-                + STEPS + " steps per epoch each; global throughput = workers * batch * steps"
+        setup.put("scaling", "weak: batch " + JOB.batch() + " per worker for 1 and 2 workers, "
+                + JOB.steps() + " steps per epoch each; global throughput = workers * batch * steps"
                 + " / seconds");
-        setup.put("epochs", EPOCHS);
-        setup.put("timed_steps_per_repetition", (EPOCHS - 1) * STEPS);
+        setup.put("epochs", JOB.epochs());
+        setup.put("timed_steps_per_repetition", JOB.timedSteps());
         setup.put("load_average_1min_at_start", load0);
         setup.put("load_average_1min_at_end", MlpJobs.loadAverage());
         setup.put("cluster_start_s", TrialTimes.round(clusterStart, 3));
@@ -89,14 +89,14 @@ final class TwoWorkerScaling implements Benchmark {
                 .put("ratio_is", "median(2-worker global examples/s) / median(1-worker"
                         + " examples/s), weak scaling (the same batch per worker)")
                 .put("strong_scaling_ratio", TrialTimes.round(strongRatio, 4))
-                .put("strong_scaling_is", "median(2 workers, same global batch " + BATCH
+                .put("strong_scaling_is", "median(2 workers, same global batch " + JOB.batch()
                         + " and rows as 1 worker) / median(1 worker): context, not the goal")
                 .put("paired_ratios", paired.stream().map(x -> TrialTimes.round(x, 4)).toArray())
                 .put("paired_ratio_median", TrialTimes.round(MlpJobs.median(paired), 4))
-                .put("method", "one process, one cluster and driver; " + WARMUPS + " warm-up"
-                        + " round, then " + REPETITIONS + " timed rounds of the three jobs"
-                        + " (SideBySide: each round starts at the next job, full GC before each);"
-                        + " each job's first epoch is its warm-up; medians")
+                .put("method", "one process, one cluster and driver; "
+                        + ROUNDS.describe() + " of the three jobs (SideBySide: each round"
+                        + " starts at the next job, full GC before each); each job's first"
+                        + " epoch is its warm-up; medians")
                 .put("setup", setup)
                 .put("cases", cases);
     }
@@ -107,7 +107,7 @@ final class TwoWorkerScaling implements Benchmark {
 
         Case(String name, TrainSpec spec, String what) {
             super(name, what, spec);
-            requireStepsPerEpoch(name, spec, STEPS);
+            requireStepsPerEpoch(name, spec, JOB.steps());
         }
 
         double run(Round round, DriverProcess driver) {

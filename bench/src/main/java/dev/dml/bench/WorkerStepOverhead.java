@@ -27,8 +27,7 @@ final class WorkerStepOverhead implements Benchmark {
     static final int BATCH = 128;
     static final int STEPS_PER_EPOCH = 50;
     static final int EPOCHS = 4;
-    static final int WARMUPS = 1;
-    static final int REPETITIONS = 3;
+    static final Rounds ROUNDS = new Rounds(1, 3);
 
     /**
      * One model's 1-worker job (its samples are the job's seconds), the same step alone beside
@@ -56,7 +55,7 @@ final class WorkerStepOverhead implements Benchmark {
         double load0 = MlpJobs.loadAverage();
         try (RayCluster cluster = MlpJobs.openCluster();
                 DriverProcess driver = cluster.openDriver()) {
-            SideBySide run = new SideBySide(WARMUPS, REPETITIONS);
+            SideBySide run = new SideBySide(ROUNDS);
             List<MlpJobs.Peer> peers = new ArrayList<>();
             try {
                 for (Model m : models) {
@@ -136,8 +135,8 @@ final class WorkerStepOverhead implements Benchmark {
                         + " one embedded Ray head (2 CPUs) and one driver for the whole run")
                 .put("peer", "the same ModelStage.trainBatch + step on the same rows in the"
                         + " bench JVM, contiguous batches, no Ray")
-                .put("method", WARMUPS + " warm-up round, then " + REPETITIONS + " timed rounds"
-                        + " alternating job and step alone for each model (SideBySide); medians")
+                .put("method", ROUNDS.describe() + " alternating job and step alone for each"
+                        + " model (SideBySide); medians")
                 .put("setup", setup)
                 .put("models", each);
     }

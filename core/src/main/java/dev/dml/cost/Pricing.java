@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 public final class Pricing implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     /** The Ray node label naming the node's cloud: {@code aws}, {@code gcp}, {@code azure}. */
     public static final String CLOUD = "dml.dev/cloud";
@@ -34,27 +34,39 @@ public final class Pricing implements Serializable {
     public static final String MARKET = "dml.dev/market";
 
     /** Labelled nodes from dml's catalogue; every other node costs nothing. */
-    public static final Pricing NONE = new Pricing(null, null, Market.ON_DEMAND, null, null,
-            Double.NaN);
+    public static final Pricing NONE = new Pricing(null, Unlabelled.FREE);
 
     private static final String HINT = "Price it with %dml cluster price INSTANCE-TYPE"
             + " --usd-per-hour X, or give --catalog a vms.csv that lists it.";
 
     private final String catalogFile;
-    private final String instanceType;
-    private final Market market;
-    private final String cloud;
-    private final String region;
-    private final double usdPerHour;
+    private final Unlabelled unlabelled;
 
-    private Pricing(String catalogFile, String instanceType, Market market, String cloud,
-            String region, double usdPerHour) {
+    /**
+     * What {@code %dml cluster price} said a node without labels costs: an instance type
+     * (with its market, and the cloud and region when named) to look up, or a rate.
+     *
+     * @param instanceType the type, or null when not priced by type
+     * @param market spot or on-demand
+     * @param cloud the cloud, or null for any
+     * @param region the region, or null for the first the catalogue lists
+     * @param usdPerHour the rate set in dollars, or NaN
+     */
+    private record Unlabelled(String instanceType, Market market, String cloud, String region,
+            double usdPerHour) implements Serializable {
+
+        /** Nodes without labels cost nothing. */
+        static final Unlabelled FREE = new Unlabelled(null, Market.ON_DEMAND, null, null,
+                Double.NaN);
+
+        boolean priced() {
+            return instanceType != null || !Double.isNaN(usdPerHour);
+        }
+    }
+
+    private Pricing(String catalogFile, Unlabelled unlabelled) {
         this.catalogFile = catalogFile;
-        this.instanceType = instanceType;
-        this.market = market;
-        this.cloud = cloud;
-        this.region = region;
-        this.usdPerHour = usdPerHour;
+        this.unlabelled = unlabelled;
     }
 
     /**
@@ -67,7 +79,7 @@ public final class Pricing implements Serializable {
      * @return the pricing (the catalogue of this one is kept)
      */
     public Pricing withInstance(String type, Market market, String cloud, String region) {
-        return new Pricing(catalogFile, type, market, cloud, region, Double.NaN);
+        return new Pricing(catalogFile, new Unlabelled(type, market, cloud, region, Double.NaN));
     }
 
     /**
@@ -81,7 +93,8 @@ public final class Pricing implements Serializable {
             throw new DmlException("A node's price must be a number of dollars per hour of at"
                     + " least 0, got " + usd + ".", "Write e.g. --usd-per-hour 0.192.");
         }
-        return new Pricing(catalogFile, null, market, null, null, usd);
+        return new Pricing(catalogFile, new Unlabelled(null, unlabelled.market(), null, null,
+                usd));
     }
 
     /**
@@ -93,8 +106,7 @@ public final class Pricing implements Serializable {
      */
     public Pricing withCatalog(Path file) {
         PriceCatalog.load(file);
-        return new Pricing(file.toAbsolutePath().toString(), instanceType, market, cloud, region,
-                usdPerHour);
+        return new Pricing(file.toAbsolutePath().toString(), unlabelled);
     }
 
     /**
@@ -103,7 +115,7 @@ public final class Pricing implements Serializable {
      * @return {@code true} after {@link #withInstance} or {@link #withRate}
      */
     public boolean pricesUnlabelled() {
-        return instanceType != null || !Double.isNaN(usdPerHour);
+        return unlabelled.priced();
     }
 
     /**
@@ -125,11 +137,12 @@ public final class Pricing implements Serializable {
             }
             return lookup(type, m, labels.get(CLOUD), labels.get(REGION));
         }
-        if (!Double.isNaN(usdPerHour)) {
-            return new NodePrice(usdPerHour, "set by %dml cluster price", false, "");
+        Unlabelled u = unlabelled;
+        if (!Double.isNaN(u.usdPerHour())) {
+            return new NodePrice(u.usdPerHour(), "set by %dml cluster price", false, "");
         }
-        if (instanceType != null) {
-            return lookup(instanceType, market, cloud, region);
+        if (u.instanceType() != null) {
+            return lookup(u.instanceType(), u.market(), u.cloud(), u.region());
         }
         return NodePrice.UNPRICED;
     }
@@ -143,8 +156,9 @@ public final class Pricing implements Serializable {
      * @return the pricing
      */
     public Pricing inMarket(Market other) {
-        return instanceType == null ? this
-                : new Pricing(catalogFile, instanceType, other, cloud, region, usdPerHour);
+        Unlabelled u = unlabelled;
+        return u.instanceType() == null ? this : new Pricing(catalogFile, new Unlabelled(
+                u.instanceType(), other, u.cloud(), u.region(), u.usdPerHour()));
     }
 
     /**
@@ -153,7 +167,7 @@ public final class Pricing implements Serializable {
      * @return the type; empty when they are unpriced or priced by a rate
      */
     public Optional<String> instanceType() {
-        return Optional.ofNullable(instanceType);
+        return Optional.ofNullable(unlabelled.instanceType());
     }
 
     /**
@@ -165,7 +179,8 @@ public final class Pricing implements Serializable {
      */
     public Optional<InstancePrice> instance(String type) {
         for (PriceCatalog catalog : catalogs()) {
-            Optional<InstancePrice> row = catalog.find(type, cloud, region);
+            Optional<InstancePrice> row = catalog.find(type, unlabelled.cloud(),
+                    unlabelled.region());
             if (row.isPresent()) {
                 return row;
             }
@@ -229,16 +244,16 @@ public final class Pricing implements Serializable {
      * @return one line
      */
     public String describe() {
-        String unlabelled = "nothing (not priced; the embedded local cluster is free)";
+        String cost = "nothing (not priced; the embedded local cluster is free)";
         if (pricesUnlabelled()) {
             NodePrice p = check();
-            unlabelled = "$" + plain(p.usdPerHour()) + "/h each"
-                    + (instanceType == null ? "" : ": " + p.what());
+            cost = "$" + plain(p.usdPerHour()) + "/h each"
+                    + (unlabelled.instanceType() == null ? "" : ": " + p.what());
         }
         return "Nodes with dml.dev labels are priced from "
                 + (catalogFile == null ? "dml's price catalogue" : catalogFile
                         + ", then dml's price catalogue")
-                + "; nodes without them cost " + unlabelled + ".";
+                + "; nodes without them cost " + cost + ".";
     }
 
     static String plain(double usd) {

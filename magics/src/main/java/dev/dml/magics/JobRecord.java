@@ -5,43 +5,28 @@ import dev.dml.magics.live.LiveDashboard;
 import java.time.Duration;
 import java.time.Instant;
 
-/** A job this session started: the backend's handle, its dashboard and its live cell. */
-final class JobRecord {
+/**
+ * A job this session started: the backend's handle, its dashboard and its live cell.
+ *
+ * @param job the backend's handle
+ * @param prepared what was started
+ * @param dashboard the job's progress, as the cell and {@code %dml status} show it
+ * @param cell the live cell, or null when the cell plots nothing
+ * @param started when it started
+ */
+record JobRecord(RunningJob job, PreparedJob prepared, LiveDashboard dashboard, LiveCell cell,
+        Instant started) {
 
     /** A job's state as {@code %dml status} shows it. */
     enum State { RUNNING, FINISHED, STOPPED, FAILED }
 
-    private final RunningJob job;
-    private final PreparedJob prepared;
-    private final LiveDashboard dashboard;
-    private final Instant started = Instant.now();
-    private LiveCell cell;
-
+    /** A job started now. */
     JobRecord(RunningJob job, PreparedJob prepared, LiveDashboard dashboard, LiveCell cell) {
-        this.job = job;
-        this.prepared = prepared;
-        this.dashboard = dashboard;
-        this.cell = cell;
+        this(job, prepared, dashboard, cell, Instant.now());
     }
 
     String id() {
         return job.id();
-    }
-
-    RunningJob job() {
-        return job;
-    }
-
-    PreparedJob prepared() {
-        return prepared;
-    }
-
-    LiveDashboard dashboard() {
-        return dashboard;
-    }
-
-    Instant started() {
-        return started;
     }
 
     boolean isDone() {
@@ -79,10 +64,9 @@ final class JobRecord {
     }
 
     /** Publishes the last frame and stops redrawing; safe to call twice. */
-    synchronized void closeCell() {
+    void closeCell() {
         if (cell != null) {
             cell.close();
-            cell = null;
         }
     }
 }

@@ -64,10 +64,11 @@ final class ShmRing implements AutoCloseable {
     /** Where the sender last started over: nothing before it is still to be read. */
     private long floor;
 
-    private ShmRing(Path file, MappedByteBuffer map, int capacity, boolean sender) {
+    /** A ring over {@code map}: its header, then the ring's bytes. */
+    private ShmRing(Path file, MappedByteBuffer map, boolean sender) {
         this.file = file;
         this.map = map;
-        this.capacity = capacity;
+        this.capacity = map.capacity() - HEADER;
         this.sender = sender;
     }
 
@@ -112,7 +113,7 @@ final class ShmRing implements AutoCloseable {
             }
             try {
                 return new ShmRing(file, ch.map(FileChannel.MapMode.READ_WRITE, 0, size),
-                        capacity, true);
+                        true);
             } catch (IOException | RuntimeException e) {
                 Files.deleteIfExists(file);
                 throw e;
@@ -146,7 +147,7 @@ final class ShmRing implements AutoCloseable {
                 throw new IOException(file + " has " + size + " bytes; not a ring");
             }
             ShmRing ring = new ShmRing(file, ch.map(FileChannel.MapMode.READ_WRITE, 0, size),
-                    (int) (size - HEADER), false);
+                    false);
             Files.deleteIfExists(file);
             OPENED.values().removeIf(r -> r.get() == null);
             closeOpened(file);

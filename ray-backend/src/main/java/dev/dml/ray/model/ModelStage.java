@@ -58,9 +58,7 @@ public final class ModelStage implements AutoCloseable {
             this.params = new ParameterBuffers(network.block(),
                     staged || !device.equals(Device.cpu()));
             params.initialize(spec.seed(), network.randomDraws());
-            this.training = new StageTraining(spec, network, params,
-                    opt.newOptimizer(params, network.manager()),
-                    precision.scalesLoss() ? new LossScale() : null);
+            this.training = new StageTraining(spec, opt, network, params, precision);
             network.prime();
             params.zeroGradients();
             this.graph = new MicroBatchGraph(this);

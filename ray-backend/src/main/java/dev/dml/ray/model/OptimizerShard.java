@@ -76,8 +76,7 @@ public final class OptimizerShard {
      *     replaced this one
      */
     public boolean covers(int from, int to) {
-        return stage.training().optimizer() == optimizer && optimizer.from() == from
-                && optimizer.to() == to;
+        return stage.training().optimizer() == optimizer && optimizer.covers(from, to);
     }
 
     /**

@@ -33,12 +33,9 @@ final class ShardedOptimizer extends FlatOptimizer {
         this.peers = peers;
     }
 
-    int from() {
-        return from;
-    }
-
-    int to() {
-        return to;
+    /** Whether this optimizer updates exactly {@code [lo, hi)}. */
+    boolean covers(int lo, int hi) {
+        return from == lo && to == hi;
     }
 
     /**

@@ -16,20 +16,24 @@ import dev.dml.DmlException;
  */
 final class StageTraining {
 
-    private final ModelSpec spec;
+    private final Objective objective;
     private final StageNetwork network;
     private final ParameterBuffers params;
     /** The fp16 loss scale; null in other precisions. */
     private final LossScale lossScale;
     private FlatOptimizer optimizer;
 
-    StageTraining(ModelSpec spec, StageNetwork network, ParameterBuffers params,
-            FlatOptimizer optimizer, LossScale lossScale) {
-        this.spec = spec;
+    /**
+     * The training side of {@code network}: its loss, a new optimizer of {@code params}, and
+     * a loss scale where {@code precision} needs one.
+     */
+    StageTraining(ModelSpec spec, OptimizerSpec opt, StageNetwork network,
+            ParameterBuffers params, Precision precision) {
+        this.objective = spec.objective();
         this.network = network;
         this.params = params;
-        this.optimizer = optimizer;
-        this.lossScale = lossScale;
+        this.optimizer = opt.newOptimizer(params, network.manager());
+        this.lossScale = precision.scalesLoss() ? new LossScale() : null;
     }
 
     /** Forward and backward of one batch through every block; its gradients replace the last. */
@@ -46,7 +50,7 @@ final class StageTraining {
 
     /** The loss of {@code out}, then its backward with weight {@code weight}; checks it. */
     float backwardLoss(NDArray out, NDArray labels, NDManager scope, float weight) {
-        NDArray loss = spec.objective().loss(out, network.onDevice(labels, scope));
+        NDArray loss = objective.loss(out, network.onDevice(labels, scope));
         float value = loss.getFloat();
         if (!Float.isFinite(value)) {
             throw new DmlException("The loss became " + value + " after " + optimizer.steps

@@ -3,16 +3,13 @@ package dev.dml.ray.predict;
 import dev.dml.ray.cluster.DriverContext;
 import dev.dml.ray.cluster.DriverTask;
 
-/** Kills the workers of a running prediction: its wait then fails and the prediction ends. */
-final class StopScoring implements DriverTask<Boolean> {
-
-    private static final long serialVersionUID = 1L;
-
-    private final String key;
-
-    StopScoring(String key) {
-        this.key = key;
-    }
+/**
+ * Kills the workers of a running prediction: its wait then fails and the prediction ends. A
+ * driver task, only Java-serialized, so a record.
+ *
+ * @param key the prediction's key in the driver
+ */
+record StopScoring(String key) implements DriverTask<Boolean> {
 
     @Override
     public Boolean run(DriverContext context) {

@@ -26,19 +26,33 @@ public final class RunFollower implements AutoCloseable {
 
     private final RunStore store;
     private final String runId;
-    private final String name;
-    private final int epochs;
-    private final long totalSteps;
+    private final Started started;
     private long lastStep = -1;
     private int lastEpoch;
 
-    private RunFollower(RunStore store, String runId, String name, int epochs,
-            long totalSteps) {
+    /**
+     * What a run was started with, as the store recorded it: its job's name, its epochs, and
+     * its total steps (for a run not detached, those recorded).
+     */
+    private record Started(String name, int epochs, long totalSteps) {
+
+        static Started read(RunStore store, String runId) {
+            String[] row = store.read(db -> one(db, "SELECT name, settings, steps FROM runs"
+                    + " WHERE id = ?", runId, 3));
+            String[] planned = store.read(db -> one(db, "SELECT step FROM events WHERE"
+                    + " run_id = ? AND kind = '" + DETACHED + "'", runId, 1));
+            JsonObject settings = JsonParser.parseString(row[1]).getAsJsonObject();
+            String epochs = settings.has(TrainOptions.EPOCHS.name())
+                    ? settings.get(TrainOptions.EPOCHS.name()).getAsString() : "1";
+            long total = planned != null ? Long.parseLong(planned[0]) : Long.parseLong(row[2]);
+            return new Started(row[0], Integer.parseInt(epochs), total);
+        }
+    }
+
+    private RunFollower(RunStore store, String runId) {
         this.store = store;
         this.runId = runId;
-        this.name = name;
-        this.epochs = epochs;
-        this.totalSteps = totalSteps;
+        this.started = Started.read(store, runId);
     }
 
     /**
@@ -53,15 +67,7 @@ public final class RunFollower implements AutoCloseable {
         RunStore store = RunStore.open(folder);
         try {
             DetachedRuns.status(store, runId); // an unknown run fails here
-            String[] row = store.read(db -> one(db, "SELECT name, settings, steps FROM runs"
-                    + " WHERE id = ?", runId, 3));
-            String[] planned = store.read(db -> one(db, "SELECT step FROM events WHERE"
-                    + " run_id = ? AND kind = '" + DETACHED + "'", runId, 1));
-            JsonObject settings = JsonParser.parseString(row[1]).getAsJsonObject();
-            String epochs = settings.has(TrainOptions.EPOCHS.name())
-                    ? settings.get(TrainOptions.EPOCHS.name()).getAsString() : "1";
-            long total = planned != null ? Long.parseLong(planned[0]) : Long.parseLong(row[2]);
-            return new RunFollower(store, runId, row[0], Integer.parseInt(epochs), total);
+            return new RunFollower(store, runId);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -85,7 +91,7 @@ public final class RunFollower implements AutoCloseable {
      * @return the name
      */
     public String name() {
-        return name;
+        return started.name();
     }
 
     /**
@@ -94,7 +100,7 @@ public final class RunFollower implements AutoCloseable {
      * @return the epochs
      */
     public int epochs() {
-        return epochs;
+        return started.epochs();
     }
 
     /**
@@ -103,7 +109,7 @@ public final class RunFollower implements AutoCloseable {
      * @return the total steps
      */
     public long totalSteps() {
-        return totalSteps;
+        return started.totalSteps();
     }
 
     /**

@@ -111,20 +111,14 @@ final class TestTasks {
     /**
      * Opens a group of {@link ProbeWorker}s (registered in the driver as {@code name}, so that a
      * later task or the driver's end closes it), all-reduces random arrays and checks the
-     * result against the mean, and broadcasts.
+     * result against the mean, and broadcasts. Only Java-serialized (kernel to driver), so a
+     * record.
+     *
+     * @param name the group's name in the driver
+     * @param size the group's actors
+     * @param length the arrays' length
      */
-    static final class RingCheck implements DriverTask<RingReport> {
-        private static final long serialVersionUID = 1L;
-        private final String name;
-        private final int size;
-        private final int length;
-
-        RingCheck(String name, int size, int length) {
-            this.name = name;
-            this.size = size;
-            this.length = length;
-        }
-
+    record RingCheck(String name, int size, int length) implements DriverTask<RingReport> {
         @Override
         public RingReport run(DriverContext context) {
             ActorGroup<ProbeWorker> group = context.register(name, ActorGroup

@@ -51,7 +51,7 @@ public final class ResultSerialForm {
         f.put("model", model.spec());
         f.put("optimizer", model.optimizer());
         f.put("features", model.features());
-        f.put("parameters", model.parameterArray());
+        f.put("parameters", model.parameters());
         f.put("steps", history.stepList());
         f.put("epochs", history.epochList());
         f.put("workers", history.workerList());

@@ -151,7 +151,7 @@ public final class TrainResult implements Serializable {
 
     /** Returns the trained parameters, flat, in the whole model's order. @return a copy */
     public float[] parameters() {
-        return trained.parameterArray().clone();
+        return trained.parameters().clone();
     }
 
     /**

@@ -14,44 +14,15 @@ import tech.tablesaw.api.Table;
  * optimizer it was built from, the feature columns it takes, its flat parameters, and the
  * replicas that predict with them in this JVM on the CPU. Immutable; the part of a {@link
  * TrainResult} its predictions and exports come from.
+ *
+ * @param job the job's id, which names the replicas' memory pools
+ * @param spec the model
+ * @param optimizer the optimizer it was trained with
+ * @param features the feature columns it takes
+ * @param parameters the flat parameters, as saved: not copied
  */
-public final class TrainedModel {
-
-    private final String job;
-    private final ModelSpec spec;
-    private final OptimizerSpec optimizer;
-    private final ColumnSelection features;
-    private final float[] parameters;
-
-    public TrainedModel(String job, ModelSpec spec, OptimizerSpec optimizer,
-            ColumnSelection features, float[] parameters) {
-        this.job = job;
-        this.spec = spec;
-        this.optimizer = optimizer;
-        this.features = features;
-        this.parameters = parameters;
-    }
-
-    public String job() {
-        return job;
-    }
-
-    public ModelSpec spec() {
-        return spec;
-    }
-
-    OptimizerSpec optimizer() {
-        return optimizer;
-    }
-
-    public ColumnSelection features() {
-        return features;
-    }
-
-    /** The parameters, as saved: not copied. */
-    public float[] parameterArray() {
-        return parameters;
-    }
+public record TrainedModel(String job, ModelSpec spec, OptimizerSpec optimizer,
+        ColumnSelection features, float[] parameters) {
 
     /** Opens the whole model with the trained parameters, named {@code job/result}. */
     public ModelStage openReplica() {

@@ -26,8 +26,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The task answers the kernel once, with an event ({@link #TAKEN_OVER}) as soon as its
  * record has taken the run over; its result (the run's end) is for whoever is still listening.
+ * Only Java-serialized (to its driver), so a record; {@link #of} makes one from a spec.
+ *
+ * @param runner the job, its shards encoded
+ * @param record where its progress goes
+ * @param lifetime how long the driver waits for it after the kernel has gone
  */
-public final class DetachedJob implements DriverTask<String> {
+public record DetachedJob(JobRunner runner, DetachedJob.Record record, Duration lifetime)
+        implements DriverTask<String> {
 
     /** The longest a detached job without {@code --deadline} may run after its kernel left. */
     public static final Duration MAX_LIFETIME = Duration.ofDays(7);
@@ -36,7 +42,6 @@ public final class DetachedJob implements DriverTask<String> {
     /** The event sent once the record holds the run. */
     public static final String TAKEN_OVER = "taken over";
 
-    private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DetachedJob.class);
     /** How often the record is asked whether someone wants the job stopped. */
     private static final Duration STOP_POLL = Duration.ofSeconds(1);
@@ -59,16 +64,6 @@ public final class DetachedJob implements DriverTask<String> {
          * @return {@code true} once a stop was asked for
          */
         boolean stopRequested();
-    }
-
-    private final JobRunner runner;
-    private final Record record;
-    private final Duration lifetime;
-
-    private DetachedJob(JobRunner runner, Record record, Duration lifetime) {
-        this.runner = runner;
-        this.record = record;
-        this.lifetime = lifetime;
     }
 
     /**

@@ -6,19 +6,12 @@ import dev.dml.ray.cluster.DriverContext;
 
 /**
  * Asks a running job to stop after its current steps ({@code kill == false}), or kills its
- * actors at once ({@code kill == true}).
+ * actors at once ({@code kill == true}). A driver task, only Java-serialized, so a record.
+ *
+ * @param key the job's key in the driver
+ * @param kill whether to kill its actors at once
  */
-public final class StopJob implements DriverTask<Boolean> {
-
-    private static final long serialVersionUID = 1L;
-
-    private final String key;
-    private final boolean kill;
-
-    public StopJob(String key, boolean kill) {
-        this.key = key;
-        this.kill = kill;
-    }
+public record StopJob(String key, boolean kill) implements DriverTask<Boolean> {
 
     @Override
     public Boolean run(DriverContext context) {
