@@ -24,6 +24,8 @@ public final class ProcessSample implements Serializable {
     private final long storageRetries;
     /** The bytes of optimizer state the worker holds; -1 when not reported. */
     private final long optimizerStateBytes;
+    /** Milliseconds per step in each {@link StepPhase}, over the last report; null if none. */
+    private final double[] phaseMillis;
 
     /**
      * A sample of a process without a GPU.
@@ -47,13 +49,15 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
             long gpuMemoryBytes) {
-        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1);
+        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1, null);
     }
 
     private ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
-            long gpuMemoryBytes, long storageRetries, long optimizerStateBytes) {
+            long gpuMemoryBytes, long storageRetries, long optimizerStateBytes,
+            double[] phaseMillis) {
         this.storageRetries = storageRetries;
         this.optimizerStateBytes = optimizerStateBytes;
+        this.phaseMillis = phaseMillis;
         this.cpuPercent = cpuPercent;
         this.heapBytes = heapBytes;
         this.rssBytes = rssBytes;
@@ -95,7 +99,7 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withStorageRetries(long retries) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                retries, optimizerStateBytes);
+                retries, optimizerStateBytes, phaseMillis);
     }
 
     /**
@@ -107,7 +111,33 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withOptimizerStateBytes(long bytes) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                storageRetries, bytes);
+                storageRetries, bytes, phaseMillis);
+    }
+
+    /**
+     * This sample with where the worker's steps spent their time since its previous report.
+     *
+     * @param millisPerStep milliseconds per step in each {@link StepPhase}, in its order
+     * @return a copy with it
+     */
+    public ProcessSample withStepPhases(double[] millisPerStep) {
+        if (millisPerStep.length != StepPhase.values().length) {
+            throw new IllegalArgumentException(millisPerStep.length + " phases, not "
+                    + StepPhase.values().length);
+        }
+        return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
+                storageRetries, optimizerStateBytes, millisPerStep.clone());
+    }
+
+    /**
+     * Returns how long the worker's steps spent in one phase, on average over the steps of its
+     * latest report.
+     *
+     * @param phase the phase
+     * @return milliseconds per step; NaN when the worker reported no steps
+     */
+    public double stepPhaseMillis(StepPhase phase) {
+        return phaseMillis == null ? Double.NaN : phaseMillis[phase.ordinal()];
     }
 
     /** @return the bytes of optimizer state the worker holds; -1 when not reported */
