@@ -10,6 +10,8 @@ import dev.dml.ray.collective.GradientLayout;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.collective.GradientReducer;
 import dev.dml.ray.collective.StopVote;
+import dev.dml.events.StepPhase;
+import dev.dml.ray.data.BatchStaging;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.model.BucketedBackward;
@@ -58,6 +60,8 @@ final class DataParallelStep implements StepStrategy {
     private int orderEpoch = -1;
     /** Shards beyond the first, when an elastic job runs fewer workers than shards. */
     private final List<ShardStore> extra = new ArrayList<>();
+    /** Shuffled batches, staged into arrays reused from step to step. */
+    private final BatchStaging staging = new BatchStaging();
     /** The {@code --compress} scheme and its residual; null until the first step. */
     private GradientCompressor compressor;
     /** The reducer for {@link #reducerModel} in the group {@link #reducerGroup}. */
@@ -107,7 +111,7 @@ final class DataParallelStep implements StepStrategy {
     @Override
     public void close() {
         dropShards();
-        Closeables.closeAll(reducer);
+        Closeables.closeAll(reducer, staging);
         reducer = null;
     }
 
@@ -152,6 +156,7 @@ final class DataParallelStep implements StepStrategy {
         WorkerConfig config = job.config();
         List<ShardArrays> mine = new ArrayList<>(List.of(first));
         extra.forEach(s -> mine.add(s.train()));
+        staging.keepOnly(mine);
         int n = m.parameterCount();
         int world = peers.info().worldSize();
         int[][] order = readOrders(config, range.epoch, mine, peers.info().rank(), world);
@@ -291,7 +296,9 @@ final class DataParallelStep implements StepStrategy {
     /** Trains one batch; with buckets, hands each to the reducer as its backward ends. */
     private float train(ModelStage m, ShardArrays shard, int[] order, int from,
             int batchSize) {
-        try (ShardArrays.Rows b = shard.openRows(order, from, from + batchSize)) {
+        long t = m.clock().now();
+        try (ShardArrays.Rows b = staging.rows(shard, order, from, from + batchSize)) {
+            m.clock().lap(StepPhase.BATCH, t);
             return buckets == null ? m.trainBatch(b.features(), b.labels())
                     : buckets.trainBatch(b.features(), b.labels(), reducer::bucketReady);
         }
