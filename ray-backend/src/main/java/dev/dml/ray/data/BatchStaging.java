@@ -78,6 +78,9 @@ public final class BatchStaging implements AutoCloseable {
         final int labelBytes;
         NDArray batchFeatures;
         NDArray batchLabels;
+        /** The staged arrays' memory: kept, as each read is a call into the engine. */
+        ByteBuffer stagedFeatures;
+        ByteBuffer stagedLabels;
 
         private Staged(ShardArrays shard, ByteBuffer features, ByteBuffer labels,
                 int featureBytes, int labelBytes) {
@@ -109,13 +112,15 @@ public final class BatchStaging implements AutoCloseable {
                 Shape shape = shard.features().getShape();
                 batchFeatures = shard.features().getManager().zeros(
                         new Shape(n, shape.get(1)), shard.features().getDataType());
+                stagedFeatures = batchFeatures.toByteBuffer(true);
                 if (labels != null) {
                     batchLabels = shard.labels().getManager().zeros(new Shape(n),
                             shard.labels().getDataType());
+                    stagedLabels = batchLabels.toByteBuffer(true);
                 }
             }
-            ByteBuffer bx = batchFeatures.toByteBuffer(true);
-            ByteBuffer by = labels == null ? null : batchLabels.toByteBuffer(true);
+            ByteBuffer bx = stagedFeatures;
+            ByteBuffer by = labels == null ? null : stagedLabels;
             for (int i = 0; i < n; i++) {
                 int row = order[from + i];
                 bx.put(i * featureBytes, features, row * featureBytes, featureBytes);
@@ -133,6 +138,8 @@ public final class BatchStaging implements AutoCloseable {
             Closeables.closeAll(batchFeatures, batchLabels);
             batchFeatures = null;
             batchLabels = null;
+            stagedFeatures = null;
+            stagedLabels = null;
         }
     }
 }
