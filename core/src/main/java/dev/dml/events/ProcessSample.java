@@ -24,6 +24,8 @@ public final class ProcessSample implements Serializable {
     private final long storageRetries;
     /** The bytes of optimizer state the worker holds; -1 when not reported. */
     private final long optimizerStateBytes;
+    /** The bytes of gradient buffers dml holds for the worker's step; -1 when not reported. */
+    private final long gradientBufferBytes;
 
     /**
      * A sample of a process without a GPU.
@@ -47,13 +49,15 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
             long gpuMemoryBytes) {
-        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1);
+        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1, -1);
     }
 
     private ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
-            long gpuMemoryBytes, long storageRetries, long optimizerStateBytes) {
+            long gpuMemoryBytes, long storageRetries, long optimizerStateBytes,
+            long gradientBufferBytes) {
         this.storageRetries = storageRetries;
         this.optimizerStateBytes = optimizerStateBytes;
+        this.gradientBufferBytes = gradientBufferBytes;
         this.cpuPercent = cpuPercent;
         this.heapBytes = heapBytes;
         this.rssBytes = rssBytes;
@@ -95,7 +99,7 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withStorageRetries(long retries) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                retries, optimizerStateBytes);
+                retries, optimizerStateBytes, gradientBufferBytes);
     }
 
     /**
@@ -107,7 +111,25 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withOptimizerStateBytes(long bytes) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                storageRetries, bytes);
+                storageRetries, bytes, gradientBufferBytes);
+    }
+
+    /**
+     * This sample with the bytes of gradient buffers dml holds for the worker's step, beside
+     * the engine's own gradient tensors: the model's length for an unsharded or ZeRO-1 worker,
+     * its 1/N of every bucket plus bucket-sized transients with {@code --shard-gradients}.
+     *
+     * @param bytes 4 per float of the buffers
+     * @return a copy with it
+     */
+    public ProcessSample withGradientBufferBytes(long bytes) {
+        return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
+                storageRetries, optimizerStateBytes, bytes);
+    }
+
+    /** @return the bytes of gradient buffers dml holds for the step; -1 when not reported */
+    public long gradientBufferBytes() {
+        return gradientBufferBytes;
     }
 
     /** @return the bytes of optimizer state the worker holds; -1 when not reported */

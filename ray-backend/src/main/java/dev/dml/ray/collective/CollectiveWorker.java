@@ -207,7 +207,23 @@ public class CollectiveWorker {
      * @throws CollectiveException when a peer fails or does not take part in time
      */
     public final int[] reduceScatter(float[] buf, ReduceOp op) {
-        return ShardRing.reduceScatter(communicator(), buf, op);
+        return reduceScatter(buf, 0, buf.length, op);
+    }
+
+    /**
+     * {@link #reduceScatter(float[], ReduceOp)} over {@code buf[from, to)} alone (a gradient
+     * bucket): the range owned is {@link #shardRange}{@code (to - from)}, shifted by {@code
+     * from}.
+     *
+     * @param buf this rank's array
+     * @param from the first element reduced
+     * @param to one past the last
+     * @param op sum or average
+     * @return the range this rank owns, {@code {from, to}}, in {@code buf}'s indices
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final int[] reduceScatter(float[] buf, int from, int to, ReduceOp op) {
+        return ShardRing.reduceScatter(communicator(), buf, from, to, op);
     }
 
     /**
@@ -219,7 +235,20 @@ public class CollectiveWorker {
      * @throws CollectiveException when a peer fails or does not take part in time
      */
     public final void allGather(float[] buf) {
-        ShardRing.allGather(communicator(), buf);
+        allGather(buf, 0, buf.length);
+    }
+
+    /**
+     * {@link #allGather} over {@code buf[from, to)} alone: each rank's own range there is the
+     * one {@link #shardRange}{@code (to - from)} gives, shifted by {@code from}.
+     *
+     * @param buf this rank's array, its own range of {@code [from, to)} set
+     * @param from the first element gathered
+     * @param to one past the last
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final void allGather(float[] buf, int from, int to) {
+        ShardRing.allGather(communicator(), buf, from, to);
     }
 
     /**

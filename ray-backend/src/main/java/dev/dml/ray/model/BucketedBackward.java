@@ -36,6 +36,19 @@ public final class BucketedBackward {
          * @param gradients its gradients, flat
          */
         void ready(int bucket, float[] gradients);
+
+        /**
+         * The array a bucket's gradients are copied into before {@link #ready}: the sink's
+         * own (ZeRO-2 reuses a few bucket-sized ones), or null for the backward's, one per
+         * bucket, kept across steps.
+         *
+         * @param bucket the bucket
+         * @param length its gradients' length
+         * @return an array of at least {@code length} floats, or null
+         */
+        default float[] arrayFor(int bucket, int length) {
+            return null;
+        }
     }
 
     private final ModelStage stage;
@@ -45,6 +58,7 @@ public final class BucketedBackward {
     private final int[] parameterCuts;
     /** Each bucket's flat offset, and the flat length last. */
     private final int[] offsets;
+    /** Each bucket's own array, made when first needed. */
     private final float[][] arrays;
 
     private BucketedBackward(ModelStage stage, List<Integer> layerCuts) {
@@ -68,9 +82,6 @@ public final class BucketedBackward {
             parameterCuts[b] = stage.buffers().parameterAt((int) flat);
         }
         arrays = new float[n][];
-        for (int b = 0; b < n; b++) {
-            arrays[b] = new float[offsets[b + 1] - offsets[b]];
-        }
     }
 
     /**
@@ -162,9 +173,47 @@ public final class BucketedBackward {
     }
 
     private void hand(int bucket, BucketSink sink) {
-        float[] a = arrays[bucket];
-        stage.buffers().copyGradients(parameterCuts[bucket], parameterCuts[bucket + 1],
-                FloatBuffer.wrap(a));
+        float[] a = sink.arrayFor(bucket, length(bucket));
+        if (a == null) {
+            if (arrays[bucket] == null) {
+                arrays[bucket] = new float[length(bucket)];
+            }
+            a = arrays[bucket];
+        }
+        copyGradients(bucket, a);
         sink.ready(bucket, a);
+    }
+
+    /**
+     * Returns a bucket's number of parameters (flat).
+     *
+     * @param bucket the bucket, from the input side
+     * @return its length
+     */
+    public int length(int bucket) {
+        return offsets[bucket + 1] - offsets[bucket];
+    }
+
+    /**
+     * Copies a bucket's gradients, as the model holds them now, into the start of {@code dst}.
+     *
+     * @param bucket the bucket
+     * @param dst at least {@link #length} floats
+     */
+    public void copyGradients(int bucket, float[] dst) {
+        stage.buffers().copyGradients(parameterCuts[bucket], parameterCuts[bucket + 1],
+                FloatBuffer.wrap(dst, 0, length(bucket)));
+    }
+
+    /**
+     * Overwrites a bucket's parameters, in place, with the start of {@code src}: the
+     * parameters gathered bucket by bucket (ZeRO-2) without a whole flat array.
+     *
+     * @param bucket the bucket
+     * @param src at least {@link #length} floats
+     */
+    public void setParameters(int bucket, float[] src) {
+        stage.buffers().setParameters(parameterCuts[bucket], parameterCuts[bucket + 1],
+                FloatBuffer.wrap(src, 0, length(bucket)));
     }
 }

@@ -198,7 +198,12 @@ final class ParameterBuffers {
 
     void setParameters(FloatBuffer src) {
         requireRemaining(src, "parameters");
-        for (Parameter p : params) {
+        setParameters(0, params.size(), src);
+    }
+
+    /** Overwrites the parameters {@code [from, to)} with the next values of {@code src}. */
+    void setParameters(int from, int to, FloatBuffer src) {
+        for (Parameter p : params.subList(from, to)) {
             put(p.getArray(), src);
         }
     }

@@ -38,11 +38,18 @@ final class StageTraining {
 
     /** Forward and backward of one batch through every block; its gradients replace the last. */
     float trainBatch(NDArray features, NDArray labels) {
+        return trainBatch(features, labels, true);
+    }
+
+    /** As {@link #trainBatch(NDArray, NDArray)}; {@code !replace} adds to the gradients held. */
+    float trainBatch(NDArray features, NDArray labels, boolean replace) {
         return GradMode.run(true, () -> {
             try (NDManager scope = network.manager().newSubManager()) {
                 features.tempAttach(scope);
                 labels.tempAttach(scope);
-                params.zeroGradients();
+                if (replace) {
+                    params.zeroGradients();
+                }
                 return backwardLoss(network.forward(features), labels, scope, 1f);
             }
         });
