@@ -55,6 +55,11 @@ final class ShardRing {
         return mine;
     }
 
+    /** Fills {@code buf}, in place, with every rank's own range of it. */
+    static void allGather(Communicator c, float[] buf) {
+        allGather(c, buf, 0, buf.length);
+    }
+
     /**
      * Fills {@code buf[from, to)}, in place, with every rank's own range of it: the range a
      * {@code (to - from)}-element array's {@link #range} is, shifted by {@code from}.
@@ -92,7 +97,7 @@ final class ShardRing {
         float hi = (float) x;
         pairs[at] = hi;
         pairs[at + 1] = (float) (x - hi);
-        allGather(c, pairs, 0, pairs.length);
+        allGather(c, pairs);
         double total = 0;
         for (int i = 0; i < n; i++) {
             total += (double) pairs[2 * i] + pairs[2 * i + 1];

@@ -1,0 +1,230 @@
+package dev.dml.ray.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dml.DmlException;
+import dev.dml.Vocabulary;
+import dev.dml.events.ProcessSample;
+import dev.dml.events.Resize;
+import dev.dml.options.TrainOptions;
+import dev.dml.ray.collective.LocalRayExtension;
+import dev.dml.ray.data.SyntheticFraud;
+import dev.dml.ray.model.OptimizerSpec;
+import dev.dml.ray.train.recovery.Checkpoints;
+import dev.dml.ray.train.recovery.WorkerRoom;
+import dev.dml.ray.train.result.TrainResult;
+import dev.dml.ray.train.runner.ElasticLocalTest;
+import dev.dml.ray.train.runner.TrainLocalTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Table;
+
+/**
+ * {@code --shard-gradients} (ZeRO-2) in Ray's LOCAL mode, beside {@link
+ * ShardOptimizerLocalTest}'s ZeRO-1. The fraud MLP (31-16-2, 546 parameters) cut at {@code
+ * --bucket-mb 0.0001} (25 floats) has two buckets, one per layer (512 and 34 parameters): each
+ * rank owns the ring's chunk of each. The job trains to bitwise the unsharded job's parameters
+ * with the same buckets, and with one bucket to the ZeRO-1 job's; its workers hold half the
+ * optimizer state and, of gradient buffers, their chunks and two bucket-sized arrays only; its
+ * checkpoints are the unsharded job's, byte for byte, and either form resumes the other; an
+ * elastic job that grows re-shards every bucket.
+ */
+@ExtendWith(LocalRayExtension.class)
+class ShardGradientsLocalTest {
+
+    private static final Table TABLE = SyntheticFraud.generate(2 * 16 * 10, 11);
+    /** Two buckets of the fraud MLP: its two layers. */
+    private static final double TWO_BUCKETS = 0.0001;
+    private static final int PARAMETERS = 546;
+    private static final int LONGEST_BUCKET = 512;
+
+    @TempDir
+    Path dir;
+
+    /** The job unsharded, ZeRO-1 ({@code z == 1}) or ZeRO-2 ({@code z == 2}). */
+    private static TrainSpecBuilder job(OptimizerSpec opt, int z, double bucketMb,
+            String name) {
+        return ShardOptimizerLocalTest.job(TABLE, opt, z == 1, name + "-z" + z)
+                .optShardGradients(z == 2).opt(TrainOptions.BUCKET_MB, bucketMb);
+    }
+
+    private static TrainResult result(TrainSpecBuilder b) {
+        TrainResult r = TrainLocalTest.run(b.build(), new FakeDriverContext());
+        assertEquals(20, r.globalSteps());
+        return r;
+    }
+
+    /** Each worker's count in its last report. */
+    private static List<Long> last(TrainResult r, ToLongFunction<ProcessSample> count) {
+        return r.steps().get(r.steps().size() - 1).workers().stream().mapToLong(count)
+                .boxed().toList();
+    }
+
+    @Test
+    void adamShardedByBucketEqualsUnshardedBitForBitInSmallerBuffers() {
+        OptimizerSpec adam = OptimizerSpec.adam(0.01f).withWeightDecay(0.01f);
+        TrainResult whole = result(job(adam, 0, TWO_BUCKETS, "adam"));
+        TrainResult z2 = result(job(adam, 2, TWO_BUCKETS, "adam"));
+        assertArrayEquals(whole.parameters(), z2.parameters(),
+                "ZeRO-2 trains to the unsharded job's parameters with the same buckets");
+        long all = 2L * Float.BYTES * PARAMETERS; // Adam's two moments
+        List<Long> state = last(z2, ProcessSample::optimizerStateBytes);
+        assertEquals(all, state.get(0) + state.get(1), "" + state);
+        long flat = (long) Float.BYTES * PARAMETERS;
+        assertEquals(List.of(flat, flat), last(whole, ProcessSample::gradientBufferBytes));
+        List<Long> buffers = last(z2, ProcessSample::gradientBufferBytes);
+        // each holds its chunks (the two add up to the model) and two bucket-sized arrays
+        assertEquals(Float.BYTES * (PARAMETERS + 2 * 2L * LONGEST_BUCKET),
+                buffers.get(0) + buffers.get(1), "" + buffers);
+        assertEquals(state.get(0) / 2, buffers.get(0) - Float.BYTES * 2L * LONGEST_BUCKET,
+                "the chunks are the ranges of the optimizer state: " + state + " " + buffers);
+    }
+
+    @Test
+    void oneBucketIsZeroOnesRangeAndTrainsToItsParameters() {
+        OptimizerSpec adam = OptimizerSpec.adam(0.01f);
+        TrainResult z1 = result(job(adam, 1, 0, "one"));
+        TrainResult z2 = result(job(adam, 2, 0, "one"));
+        assertArrayEquals(z1.parameters(), z2.parameters());
+        assertEquals(last(z1, ProcessSample::optimizerStateBytes),
+                last(z2, ProcessSample::optimizerStateBytes), "the same ranges");
+        // the default 1 MB is one bucket of this model too
+        TrainResult byDefault = result(z2(adam, "default"));
+        assertArrayEquals(z1.parameters(), byDefault.parameters());
+    }
+
+    @Test
+    void sgdWithMomentumAndAccumulationShardedByBucketEqualsUnshardedBitForBit() {
+        OptimizerSpec sgd = OptimizerSpec.sgd(0.05f, 0.9f);
+        float[] whole = result(job(sgd, 0, TWO_BUCKETS, "sgd").opt(TrainOptions.ACCUMULATE, 2)
+                .optEpochs(4)).parameters();
+        float[] z2 = result(job(sgd, 2, TWO_BUCKETS, "sgd").opt(TrainOptions.ACCUMULATE, 2)
+                .optEpochs(4)).parameters();
+        assertArrayEquals(whole, z2, "two batches a step add up in the engine's gradients");
+    }
+
+    /** As ZeRO-1's: each rank's squares, summed over the ranks; see ShardOptimizerLocalTest. */
+    @Test
+    void clippedByTheGlobalNormAgreesWithUnsharded() {
+        OptimizerSpec adam = OptimizerSpec.adam(0.01f).withClipNorm(0.05f);
+        float[] whole = result(job(adam, 0, TWO_BUCKETS, "clip")).parameters();
+        float[] z2 = result(job(adam, 2, TWO_BUCKETS, "clip")).parameters();
+        TrainLocalTest.assertClose(whole, z2, 1e-6, 1e-7);
+    }
+
+    @Test
+    void whatCannotBeShardedIsRefusedInOneLine() {
+        OptimizerSpec adam = OptimizerSpec.adam(0.01f);
+        DmlException one = refusal(z2(adam, "w").optWorkers(1));
+        assertEquals("--shard-gradients splits the gradients and the optimizer of data-parallel"
+                + " workers, but one worker has no peer to split it with.", one.what());
+        assertEquals("Leave --shard-gradients out, or raise --workers to 2 or more.",
+                one.hint());
+        DmlException off = refusal(z2(adam, "off").optShardOptimizer(false));
+        assertEquals("--shard-gradients splits the gradients and the optimizer of data-parallel"
+                + " workers, but --shard-optimizer false keeps the optimizer whole, while"
+                + " sharding the gradients shards the optimizer too.", off.what());
+        assertEquals("Leave --shard-gradients out, or leave --shard-optimizer out.", off.hint());
+        DmlException java = assertThrows(DmlException.class, () -> z2(adam, "j")
+                .optShardOptimizer(false).build());
+        assertTrue(java.speaking(Vocabulary.JAVA).what().startsWith("optShardGradients splits"
+                + " the gradients and the optimizer of data-parallel workers, but"
+                + " optShardOptimizer(false) keeps"), java.speaking(Vocabulary.JAVA).what());
+        DmlException compress = refusal(z2(adam, "c").optCompress("fp16"));
+        assertEquals("Leave --shard-gradients out, or leave --compress out.", compress.hint());
+        DmlException z1Buckets = refusal(job(adam, 1, 2.0, "b"));
+        assertEquals("Leave --shard-optimizer out, or leave --bucket-mb out, or add"
+                + " --shard-gradients to reduce-scatter each bucket.", z1Buckets.hint());
+    }
+
+    /** ZeRO-2 with the default buckets. */
+    private static TrainSpecBuilder z2(OptimizerSpec opt, String name) {
+        return ShardOptimizerLocalTest.job(TABLE, opt, false, name).optShardGradients(true);
+    }
+
+    private static DmlException refusal(TrainSpecBuilder b) {
+        DmlException e = assertThrows(DmlException.class, b::build);
+        return e.speaking(Vocabulary.NOTEBOOK);
+    }
+
+    /** The Adam job in two buckets with checkpoints every 5 steps, one folder for both forms. */
+    private static TrainSpecBuilder checkpointed(int epochs, boolean z2, Path ck) {
+        return job(OptimizerSpec.adam(0.01f), z2 ? 2 : 0, TWO_BUCKETS, "ck").optEpochs(epochs)
+                .optName("ck").optCheckpoints(ck, 5);
+    }
+
+    private static List<byte[]> states(Path ck) throws IOException {
+        Path folder;
+        try (Stream<Path> s = Files.list(ck)) {
+            folder = s.toList().get(0);
+        }
+        List<byte[]> states = new ArrayList<>();
+        for (Path f : Checkpoints.list(folder)) {
+            states.add(Checkpoints.read(f).states().get(0));
+        }
+        return states;
+    }
+
+    @Test
+    void checkpointsHoldTheUnshardedStateAndEachFormResumesTheOther() throws IOException {
+        Path sharded = dir.resolve("sharded");
+        Path whole = dir.resolve("whole");
+        TrainLocalTest.run(checkpointed(1, true, sharded).build(), new FakeDriverContext());
+        TrainLocalTest.run(checkpointed(1, false, whole).build(), new FakeDriverContext());
+        List<byte[]> a = states(sharded);
+        List<byte[]> b = states(whole);
+        assertEquals(b.size(), a.size());
+        assertTrue(a.size() >= 2, "checkpoints at steps 5 and 10");
+        for (int i = 0; i < a.size(); i++) {
+            assertArrayEquals(b.get(i), a.get(i), "checkpoint " + i + ": the same bytes");
+        }
+        float[] straight = TrainLocalTest.run(checkpointed(2, false, dir.resolve("straight"))
+                .build(), new FakeDriverContext()).parameters();
+        TrainResult fromSharded = TrainLocalTest.run(checkpointed(2, false, sharded)
+                .optResume(true).build(), new FakeDriverContext());
+        TrainResult fromWhole = TrainLocalTest.run(checkpointed(2, true, whole).optResume(true)
+                .build(), new FakeDriverContext());
+        assertEquals(10, fromSharded.resumedFromStep());
+        assertEquals(10, fromWhole.resumedFromStep());
+        assertArrayEquals(straight, fromSharded.parameters(), "unsharded from a ZeRO-2 state");
+        assertArrayEquals(straight, fromWhole.parameters(), "ZeRO-2 from an unsharded state");
+    }
+
+    /**
+     * Two workers training four shards add two batches a step each (in the engine's gradients,
+     * reduce-scattered bucket by bucket after the backward); at four, one each, the buckets
+     * overlap the backward, and every bucket's chunks move to the new group.
+     */
+    @Test
+    void aJobThatGrowsReshardsEveryBucketAndEndsWithTheUnshardedJobsParameters() {
+        Table t = SyntheticFraud.generate(4 * 16 * 6, 9);
+        float[][] ends = new float[2][];
+        for (boolean z2 : new boolean[] {false, true}) {
+            AtomicInteger reads = new AtomicInteger();
+            // two workers at the start; a node joins before the third call (ElasticLocalTest)
+            WorkerRoom room = () -> reads.incrementAndGet() < 4 ? 2 : 4;
+            FakeDriverContext ctx = new FakeDriverContext();
+            TrainResult r = ElasticLocalTest.run(ElasticLocalTest.job(t, "z2grows" + z2)
+                    .optWorkers(2, 4).optShardGradients(z2).opt(TrainOptions.BUCKET_MB,
+                            TWO_BUCKETS).build(), room, ctx);
+            List<Resize> resizes = ctx.events(Resize.class);
+            assertEquals(1, resizes.size(), "" + resizes);
+            assertEquals(4, resizes.get(0).to());
+            assertEquals(12, r.globalSteps());
+            ends[z2 ? 1 : 0] = r.parameters();
+        }
+        assertArrayEquals(ends[0], ends[1], "re-sharded over 4 ranks from the gathered state");
+    }
+}
