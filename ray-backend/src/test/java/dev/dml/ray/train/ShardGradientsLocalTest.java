@@ -56,8 +56,8 @@ class ShardGradientsLocalTest {
     /** The job unsharded, ZeRO-1 ({@code z == 1}) or ZeRO-2 ({@code z == 2}). */
     private static TrainSpecBuilder job(OptimizerSpec opt, int z, double bucketMb,
             String name) {
-        return ShardOptimizerLocalTest.job(TABLE, opt, z == 1, name + "-z" + z)
-                .optShardGradients(z == 2).opt(TrainOptions.BUCKET_MB, bucketMb);
+        TrainSpecBuilder b = z2(opt, name + "-z" + z).opt(TrainOptions.BUCKET_MB, bucketMb);
+        return z == 2 ? b : b.optShardGradients(false).optShardOptimizer(z == 1);
     }
 
     private static TrainResult result(TrainSpecBuilder b) {
@@ -134,14 +134,14 @@ class ShardGradientsLocalTest {
                 one.hint());
         DmlException off = refusal(z2(adam, "off").optShardOptimizer(false));
         assertEquals("--shard-gradients splits the gradients and the optimizer of data-parallel"
-                + " workers, but --shard-optimizer false keeps the optimizer whole, while"
-                + " sharding the gradients shards the optimizer too.", off.what());
+                + " workers, but --shard-optimizer is set to false, which keeps the optimizer"
+                + " whole, while sharding the gradients shards it too.", off.what());
         assertEquals("Leave --shard-gradients out, or leave --shard-optimizer out.", off.hint());
         DmlException java = assertThrows(DmlException.class, () -> z2(adam, "j")
                 .optShardOptimizer(false).build());
         assertTrue(java.speaking(Vocabulary.JAVA).what().startsWith("optShardGradients splits"
                 + " the gradients and the optimizer of data-parallel workers, but"
-                + " optShardOptimizer(false) keeps"), java.speaking(Vocabulary.JAVA).what());
+                + " optShardOptimizer is set to false"), java.speaking(Vocabulary.JAVA).what());
         DmlException compress = refusal(z2(adam, "c").optCompress("fp16"));
         assertEquals("Leave --shard-gradients out, or leave --compress out.", compress.hint());
         DmlException z1Buckets = refusal(job(adam, 1, 2.0, "b"));
@@ -151,7 +151,8 @@ class ShardGradientsLocalTest {
 
     /** ZeRO-2 with the default buckets. */
     private static TrainSpecBuilder z2(OptimizerSpec opt, String name) {
-        return ShardOptimizerLocalTest.job(TABLE, opt, false, name).optShardGradients(true);
+        return TrainLocalTest.fraudJob(TABLE, opt, 2, 16).optWorkers(2).optReportEvery(5)
+                .optShardGradients(true).optName(name);
     }
 
     private static DmlException refusal(TrainSpecBuilder b) {

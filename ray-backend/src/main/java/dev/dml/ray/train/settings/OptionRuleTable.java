@@ -257,8 +257,8 @@ public final class OptionRuleTable {
         z2.add("shard-gradients-shard-optimizer", "shard-optimizer",
                 f -> f.options().isSet(TrainOptions.SHARD_OPTIMIZER)
                         && !f.options().get(TrainOptions.SHARD_OPTIMIZER),
-                f -> "{shard-optimizer=false} keeps the optimizer whole, while sharding the"
-                        + " gradients shards the optimizer too",
+                f -> "{shard-optimizer} is set to false, which keeps the optimizer whole,"
+                        + " while sharding the gradients shards it too",
                 f -> "leave {shard-optimizer} out");
         Family z1 = shardFamily(r, "shard-optimizer", TrainOptions.SHARD_OPTIMIZER,
                 "the optimizer");
