@@ -207,23 +207,7 @@ public class CollectiveWorker {
      * @throws CollectiveException when a peer fails or does not take part in time
      */
     public final int[] reduceScatter(float[] buf, ReduceOp op) {
-        return reduceScatter(buf, 0, buf.length, op);
-    }
-
-    /**
-     * {@link #reduceScatter(float[], ReduceOp)} over {@code buf[from, to)} alone (a gradient
-     * bucket): the range owned is {@link #shardRange}{@code (to - from)}, shifted by {@code
-     * from}.
-     *
-     * @param buf this rank's array
-     * @param from the first element reduced
-     * @param to one past the last
-     * @param op sum or average
-     * @return the range this rank owns, {@code {from, to}}, in {@code buf}'s indices
-     * @throws CollectiveException when a peer fails or does not take part in time
-     */
-    public final int[] reduceScatter(float[] buf, int from, int to, ReduceOp op) {
-        return ShardRing.reduceScatter(communicator(), buf, from, to, op);
+        return ShardRing.reduceScatter(communicator(), buf, op);
     }
 
     /**
@@ -376,7 +360,8 @@ public class CollectiveWorker {
         }
     }
 
-    private Communicator communicator() {
+    /** The rank's side of the collectives; {@link ShardedGradients} runs ring halves on it. */
+    final Communicator communicator() {
         Communicator c = comm;
         if (c == null) {
             throw new CollectiveException(

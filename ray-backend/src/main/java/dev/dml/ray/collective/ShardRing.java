@@ -20,9 +20,8 @@ final class ShardRing {
 
     /** The range {@code {from, to}} of a {@code length}-element array this rank owns. */
     static int[] range(Communicator c, int length) {
-        List<Integer> ring = c.ring();
-        int n = ring.size();
-        int own = (ring.indexOf(c.rank()) + 1) % n;
+        int n = c.size();
+        int own = ownChunk(c);
         return new int[] {Communicator.lo(0, length, n, own),
             Communicator.lo(0, length, n, own + 1)};
     }
@@ -70,14 +69,32 @@ final class ShardRing {
 
     /** One half of the ring over {@code buf[from, to)}, as one collective of its own. */
     private static void half(Communicator c, float[] buf, int from, int to, boolean reduce) {
+        half(c, buf, Communicator.bounds(from, to, c.size()), reduce);
+    }
+
+    /**
+     * The index of the chunk this rank owns after a reduce-scatter (and sends first in an
+     * all-gather): chunk {@code c} of {@code n} is what {@link #range} splits off.
+     */
+    static int ownChunk(Communicator c) {
+        return (c.ring().indexOf(c.rank()) + 1) % c.size();
+    }
+
+    /**
+     * One half of the ring over chunks {@code [at[k], at[k + 1])} of {@code buf}, one per
+     * rank, as one collective: a reduce-scatter (summing; this rank's chunk is {@link
+     * #ownChunk}) or an all-gather. Chunks cut from the same chunks of a larger array, piece
+     * by piece, get bitwise what that array's reduce-scatter gives them.
+     */
+    static void half(Communicator c, float[] buf, int[] at, boolean reduce) {
         synchronized (c) {
             long t0 = System.nanoTime();
             long s = c.begin();
             List<Transport.Delivery> sent = new ArrayList<>();
             if (c.size() > 1 && reduce) {
-                c.reduceScatter(c.ring(), buf, from, to, s, 0, sent);
+                c.reduceScatter(c.ring(), buf, at, s, 0, sent);
             } else if (c.size() > 1) {
-                c.allGather(c.ring(), buf, from, to, s, 0, sent);
+                c.allGather(c.ring(), buf, at, s, 0, sent);
             }
             c.end(buf, ReduceOp.SUM, sent, t0); // counts it and waits for its sends
         }

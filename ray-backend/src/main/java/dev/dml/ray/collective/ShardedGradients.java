@@ -1,56 +1,55 @@
 package dev.dml.ray.collective;
 
-import dev.dml.DmlException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A data-parallel rank's reduced gradients sharded as ZeRO-2 ({@code --shard-gradients}): each
  * gradient bucket is reduce-scattered over the ring, and the rank keeps only the chunk of each
- * bucket that the ring leaves it, packed end to end in an array of their size ({@link
- * #owned}). Where buckets overlap the backward (as {@link GradientReducer}'s all-reduces do:
- * more than one bucket and rank, direct links), each is reduce-scattered on a communication
- * thread as soon as the backward hands it over; otherwise every bucket is reduce-scattered in
- * turn after the backward. After the optimizer has updated the owned chunks, {@link #gather}
- * all-gathers the parameters bucket by bucket. Nothing here is as long as the model: besides
- * the owned array, two bucket-sized arrays are reused (one while overlapping the backward).
+ * bucket that the ring leaves it ({@link CollectiveWorker#shardRange} of the bucket's length),
+ * packed end to end in an array of their size ({@link #owned}). Where buckets overlap the
+ * backward (as {@link GradientReducer}'s all-reduces do: more than one bucket and rank, direct
+ * links), each is reduce-scattered on a communication thread as soon as the backward hands it
+ * over; otherwise every bucket is reduce-scattered in turn after the backward. Once the
+ * optimizer has updated the owned chunks, {@link #gather} all-gathers a bucket's parameters.
  *
- * <p>A bucket's chunk is the one {@link CollectiveWorker#shardRange} gives for its length, so
- * the owned values are bitwise those the bucket's all-reduce returns there.
+ * <p>Nothing here is as long as a bucket: the collectives read the gradients from the model
+ * and write the parameters back into it ({@link FlatRange}), in pieces of about {@code
+ * pieceFloats} through one reused array. A piece takes the same slice of every rank's chunk of
+ * the bucket, and its chunks are summed in the order the chunk's index sets, so every element
+ * gets bitwise what the whole bucket's reduce-scatter (or all-reduce) gives it.
  */
 public final class ShardedGradients implements AutoCloseable {
 
-    /** Reads or writes one bucket of the model's flat values through a bucket-sized array. */
-    public interface BucketIo {
+    /** Moves flat elements {@code [from, to)} of the model between it and an array. */
+    public interface FlatRange {
 
         /**
-         * Moves one bucket's values between the model and the start of {@code a}.
+         * Moves one run of elements.
          *
-         * @param bucket the bucket, from the input side
-         * @param a a bucket-sized array
+         * @param from the first flat index
+         * @param to one past the last
+         * @param a the array
+         * @param at the array's index of element {@code from}
          */
-        void apply(int bucket, float[] a);
+        void apply(int from, int to, float[] a, int at);
     }
-
-    /** How long a bucket's array may be awaited: longer than any collective's timeout. */
-    private static final long ARRAY_WAIT_MINUTES = 30;
 
     private final CollectiveWorker peers;
     /** Each bucket's first flat element, and the model's length last. */
     private final int[] offsets;
-    /** Each bucket's owned chunk, as pairs {@code from, to} in flat indices. */
-    private final int[] ranges;
+    /** Each bucket's chunk bounds relative to its start, {@code n + 1} of them. */
+    private final int[][] chunks;
+    /** Each bucket's pieces. */
+    private final int[] pieces;
+    private final int own;
     /** Where each bucket's chunk starts in {@link #owned}, and its length last. */
     private final int[] packed;
     private final float[] owned;
-    private final int arrays;
-    private final int longest;
-    private BlockingQueue<float[]> free;
+    /** One piece of every rank's chunks; used by one collective at a time. */
+    private final float[] piece;
     private ExecutorService comm;
     private final List<Future<?>> sent = new ArrayList<>();
 
@@ -59,39 +58,32 @@ public final class ShardedGradients implements AutoCloseable {
      *
      * @param peers the rank
      * @param bucketOffsets each bucket's first flat element and the model's length last
+     * @param pieceFloats about how many elements one collective moves
      */
-    public ShardedGradients(CollectiveWorker peers, int[] bucketOffsets) {
+    public ShardedGradients(CollectiveWorker peers, int[] bucketOffsets, int pieceFloats) {
         this.peers = peers;
         this.offsets = bucketOffsets.clone();
-        int n = offsets.length - 1;
-        this.ranges = new int[2 * n];
-        this.packed = new int[n + 1];
-        int most = 0;
-        for (int b = 0; b < n; b++) {
-            int[] r = peers.shardRange(offsets[b + 1] - offsets[b]);
-            ranges[2 * b] = offsets[b] + r[0];
-            ranges[2 * b + 1] = offsets[b] + r[1];
-            packed[b + 1] = packed[b] + r[1] - r[0];
-            most = Math.max(most, offsets[b + 1] - offsets[b]);
+        Communicator c = peers.communicator();
+        int n = c.size();
+        int buckets = offsets.length - 1;
+        this.own = ShardRing.ownChunk(c);
+        this.chunks = new int[buckets][];
+        this.pieces = new int[buckets];
+        this.packed = new int[buckets + 1];
+        int longest = 0;
+        for (int b = 0; b < buckets; b++) {
+            int length = offsets[b + 1] - offsets[b];
+            chunks[b] = Communicator.bounds(0, length, n);
+            pieces[b] = Math.max(1, (int) Math.ceil((double) length / pieceFloats));
+            packed[b + 1] = packed[b] + chunks[b][own + 1] - chunks[b][own];
+            // a piece holds at most ceil(chunk / pieces) of each of the n chunks
+            int chunk = chunks[b][1] - chunks[b][0] + 1;
+            longest = Math.max(longest, n * ((chunk + pieces[b] - 1) / pieces[b]));
         }
-        this.owned = new float[packed[n]];
-        this.longest = most;
-        this.arrays = overlaps(n) ? 2 : 1;
-        reset();
-    }
-
-    private boolean overlaps(int buckets) {
-        return buckets > 1 && GradientReducer.canOverlap(peers);
-    }
-
-    /** Fresh arrays and thread: a failed step may have left either in use. */
-    private void reset() {
-        close();
-        free = new ArrayBlockingQueue<>(arrays);
-        for (int i = 0; i < arrays; i++) {
-            free.add(new float[longest]);
-        }
-        comm = arrays > 1 ? GradientReducer.commThread(peers) : null;
+        this.owned = new float[packed[buckets]];
+        this.piece = new float[longest];
+        this.comm = buckets > 1 && GradientReducer.canOverlap(peers)
+                ? GradientReducer.commThread(peers) : null;
     }
 
     /**
@@ -109,7 +101,12 @@ public final class ShardedGradients implements AutoCloseable {
      * @return pairs {@code from, to} of flat indices, ascending
      */
     public int[] ranges() {
-        return ranges.clone();
+        int[] r = new int[2 * chunks.length];
+        for (int b = 0; b < chunks.length; b++) {
+            r[2 * b] = offsets[b] + chunks[b][own];
+            r[2 * b + 1] = offsets[b] + chunks[b][own + 1];
+        }
+        return r;
     }
 
     /**
@@ -123,60 +120,25 @@ public final class ShardedGradients implements AutoCloseable {
     }
 
     /**
-     * Returns the bytes of gradient buffers held: the owned chunks and the bucket arrays.
+     * Returns the bytes of gradient buffers held: the owned chunks and the piece array.
      *
      * @return 4 per float
      */
     public long bufferBytes() {
-        return (long) Float.BYTES * (owned.length + (long) arrays * longest);
+        return (long) Float.BYTES * (owned.length + piece.length);
     }
 
     /**
-     * Takes a free bucket-sized array for the backward to copy a bucket into; waits while both
-     * are being reduce-scattered.
-     *
-     * @return an array of at least the longest bucket's length
-     */
-    public float[] takeArray() {
-        try {
-            float[] a = free.poll(ARRAY_WAIT_MINUTES, TimeUnit.MINUTES);
-            if (a == null) {
-                throw new DmlException("No gradient bucket was reduce-scattered within "
-                        + ARRAY_WAIT_MINUTES + " minutes.", "Run the job again.");
-            }
-            return a;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DmlException("The step was interrupted while its gradients were being"
-                    + " reduce-scattered.", "Run the job again.");
-        }
-    }
-
-    /**
-     * Starts averaging one bucket on the communication thread, keeping this rank's chunk; the
-     * array goes back to the free ones when done.
+     * Starts averaging one bucket on the communication thread, keeping this rank's chunk.
      *
      * @param bucket the bucket
-     * @param a the array {@link #takeArray} gave, the bucket's gradients at its start
+     * @param gradients reads the bucket's gradients from the model: valid until {@link #await}
      */
-    public void bucketReady(int bucket, float[] a) {
-        sent.add(comm.submit(() -> keep(bucket, a, ReduceOp.AVERAGE)));
-    }
-
-    /** Reduce-scatters a bucket on the communication thread, then frees its array. */
-    private Void keep(int bucket, float[] a, ReduceOp op) {
-        try {
-            keepChunk(bucket, a, op);
+    public void bucketReady(int bucket, FlatRange gradients) {
+        sent.add(comm.submit(() -> {
+            reduce(bucket, gradients, 1f, ReduceOp.AVERAGE);
             return null;
-        } finally {
-            free.add(a);
-        }
-    }
-
-    /** Reduce-scatters a bucket held at the start of {@code a}; copies this rank's chunk out. */
-    private void keepChunk(int bucket, float[] a, ReduceOp op) {
-        int[] r = peers.reduceScatter(a, 0, offsets[bucket + 1] - offsets[bucket], op);
-        System.arraycopy(a, r[0], owned, packed[bucket], r[1] - r[0]);
+        }));
     }
 
     /** Waits until every bucket handed over is reduce-scattered into {@link #owned}. */
@@ -186,65 +148,89 @@ public final class ShardedGradients implements AutoCloseable {
                 GradientReducer.await(f);
             }
         } finally {
-            boolean failed = sent.stream().anyMatch(f -> !f.isDone() || f.isCancelled());
-            sent.clear();
-            if (failed) {
-                reset();
-            }
+            abandon();
         }
     }
 
-    /** Drops the buckets of a step that failed: they must not run in a later group. */
+    /** Drops the buckets of a step that failed: a queued one must not run in a later group. */
     public void abandon() {
-        if (!sent.isEmpty()) {
-            sent.clear();
-            reset();
-        }
+        sent.forEach(f -> f.cancel(true));
+        sent.clear();
     }
 
     /**
-     * Reduce-scatters every bucket after the backward, on this thread, the last bucket first.
+     * Reduce-scatters one bucket, piece by piece, keeping this rank's chunk in {@link #owned}.
      *
-     * @param read copies a bucket's gradients from the model
+     * @param bucket the bucket
+     * @param gradients reads its gradients from the model
      * @param scale multiplies each gradient before the reduction (1 for none)
      * @param op sum or average
      */
-    public void reduce(BucketIo read, float scale, ReduceOp op) {
-        float[] a = takeArray();
-        try {
-            for (int b = offsets.length - 2; b >= 0; b--) {
-                int n = offsets[b + 1] - offsets[b];
-                read.apply(b, a);
-                if (scale != 1f) {
-                    for (int i = 0; i < n; i++) {
-                        a[i] *= scale;
-                    }
-                }
-                keepChunk(b, a, op);
+    public void reduce(int bucket, FlatRange gradients, float scale, ReduceOp op) {
+        Communicator c = peers.communicator();
+        for (int k = 0; k < pieces[bucket]; k++) {
+            int[] at = pieceBounds(bucket, k);
+            int[] lo = pieceStarts(bucket, k);
+            for (int r = 0; r < at.length - 1; r++) {
+                gradients.apply(lo[r], lo[r] + at[r + 1] - at[r], piece, at[r]);
             }
-        } finally {
-            free.add(a);
+            if (scale != 1f) {
+                for (int i = 0; i < at[at.length - 1]; i++) {
+                    piece[i] *= scale;
+                }
+            }
+            ShardRing.half(c, piece, at, true);
+            if (op == ReduceOp.AVERAGE && c.size() > 1) {
+                for (int i = at[own]; i < at[own + 1]; i++) {
+                    piece[i] /= c.size(); // as the all-reduce averages, element by element
+                }
+            }
+            System.arraycopy(piece, at[own], owned, packed[bucket] + lo[own] - offsets[bucket]
+                    - chunks[bucket][own], at[own + 1] - at[own]);
         }
     }
 
     /**
-     * All-gathers the parameters bucket by bucket: each rank's updated chunks from {@link
-     * #owned} into every rank's model.
+     * All-gathers one bucket's parameters, piece by piece: this rank's updated chunk from
+     * {@link #owned} to every rank, and every rank's chunk into this rank's model.
      *
-     * @param write overwrites a bucket's parameters with an array's start
+     * @param bucket the bucket
+     * @param parameters writes its parameters into the model
      */
-    public void gather(BucketIo write) {
-        float[] a = takeArray();
-        try {
-            for (int b = 0; b < offsets.length - 1; b++) {
-                int lo = ranges[2 * b] - offsets[b];
-                System.arraycopy(owned, packed[b], a, lo, packed[b + 1] - packed[b]);
-                peers.allGather(a, 0, offsets[b + 1] - offsets[b]);
-                write.apply(b, a);
+    public void gather(int bucket, FlatRange parameters) {
+        Communicator c = peers.communicator();
+        for (int k = 0; k < pieces[bucket]; k++) {
+            int[] at = pieceBounds(bucket, k);
+            int[] lo = pieceStarts(bucket, k);
+            System.arraycopy(owned, packed[bucket] + lo[own] - offsets[bucket]
+                    - chunks[bucket][own], piece, at[own], at[own + 1] - at[own]);
+            ShardRing.half(c, piece, at, false);
+            for (int r = 0; r < at.length - 1; r++) {
+                parameters.apply(lo[r], lo[r] + at[r + 1] - at[r], piece, at[r]);
             }
-        } finally {
-            free.add(a);
         }
+    }
+
+    /** Piece {@code k}'s bounds in {@link #piece}: chunk r's slice at {@code [at[r], at[r+1])}. */
+    private int[] pieceBounds(int bucket, int k) {
+        int[] cb = chunks[bucket];
+        int[] at = new int[cb.length];
+        for (int r = 0; r < cb.length - 1; r++) {
+            int len = cb[r + 1] - cb[r];
+            at[r + 1] = at[r] + Chunks.start(len, pieces[bucket], k + 1)
+                    - Chunks.start(len, pieces[bucket], k);
+        }
+        return at;
+    }
+
+    /** Piece {@code k}'s slice of each chunk: its first flat index. */
+    private int[] pieceStarts(int bucket, int k) {
+        int[] cb = chunks[bucket];
+        int[] lo = new int[cb.length - 1];
+        for (int r = 0; r < lo.length; r++) {
+            lo[r] = offsets[bucket] + cb[r] + Chunks.start(cb[r + 1] - cb[r], pieces[bucket], k);
+        }
+        return lo;
     }
 
     /** Stops the communication thread. */

@@ -38,16 +38,14 @@ public final class BucketedBackward {
         void ready(int bucket, float[] gradients);
 
         /**
-         * The array a bucket's gradients are copied into before {@link #ready}: the sink's
-         * own (ZeRO-2 reuses a few bucket-sized ones), or null for the backward's, one per
-         * bucket, kept across steps.
+         * Whether a bucket's gradients are copied into an array for {@link #ready}, one per
+         * bucket and kept across steps; if not, {@link #ready} gets null and reads them from
+         * the model itself ({@link #gradients}), as ZeRO-2 does.
          *
-         * @param bucket the bucket
-         * @param length its gradients' length
-         * @return an array of at least {@code length} floats, or null
+         * @return true unless the sink reads the model
          */
-        default float[] arrayFor(int bucket, int length) {
-            return null;
+        default boolean copies() {
+            return true;
         }
     }
 
@@ -173,47 +171,37 @@ public final class BucketedBackward {
     }
 
     private void hand(int bucket, BucketSink sink) {
-        float[] a = sink.arrayFor(bucket, length(bucket));
-        if (a == null) {
-            if (arrays[bucket] == null) {
-                arrays[bucket] = new float[length(bucket)];
-            }
-            a = arrays[bucket];
+        if (!sink.copies()) {
+            sink.ready(bucket, null);
+            return;
         }
-        copyGradients(bucket, a);
+        if (arrays[bucket] == null) {
+            arrays[bucket] = new float[offsets[bucket + 1] - offsets[bucket]];
+        }
+        float[] a = arrays[bucket];
+        stage.buffers().copyGradients(parameterCuts[bucket], parameterCuts[bucket + 1],
+                FloatBuffer.wrap(a));
         sink.ready(bucket, a);
     }
 
     /**
-     * Returns a bucket's number of parameters (flat).
+     * Views of a bucket's gradients as the model holds them now, by flat index: valid for
+     * this step.
      *
      * @param bucket the bucket, from the input side
-     * @return its length
+     * @return the views, from {@link #offset}{@code (bucket)} to the next bucket's
      */
-    public int length(int bucket) {
-        return offsets[bucket + 1] - offsets[bucket];
+    public FlatViews gradients(int bucket) {
+        return stage.buffers().views(parameterCuts[bucket], parameterCuts[bucket + 1], true);
     }
 
     /**
-     * Copies a bucket's gradients, as the model holds them now, into the start of {@code dst}.
+     * Views of a bucket's parameters by flat index, to write the gathered ones in place.
      *
-     * @param bucket the bucket
-     * @param dst at least {@link #length} floats
+     * @param bucket the bucket, from the input side
+     * @return the views
      */
-    public void copyGradients(int bucket, float[] dst) {
-        stage.buffers().copyGradients(parameterCuts[bucket], parameterCuts[bucket + 1],
-                FloatBuffer.wrap(dst, 0, length(bucket)));
-    }
-
-    /**
-     * Overwrites a bucket's parameters, in place, with the start of {@code src}: the
-     * parameters gathered bucket by bucket (ZeRO-2) without a whole flat array.
-     *
-     * @param bucket the bucket
-     * @param src at least {@link #length} floats
-     */
-    public void setParameters(int bucket, float[] src) {
-        stage.buffers().setParameters(parameterCuts[bucket], parameterCuts[bucket + 1],
-                FloatBuffer.wrap(src, 0, length(bucket)));
+    public FlatViews parameters(int bucket) {
+        return stage.buffers().views(parameterCuts[bucket], parameterCuts[bucket + 1], false);
     }
 }

@@ -198,14 +198,28 @@ final class ParameterBuffers {
 
     void setParameters(FloatBuffer src) {
         requireRemaining(src, "parameters");
-        setParameters(0, params.size(), src);
-    }
-
-    /** Overwrites the parameters {@code [from, to)} with the next values of {@code src}. */
-    void setParameters(int from, int to, FloatBuffer src) {
-        for (Parameter p : params.subList(from, to)) {
+        for (Parameter p : params) {
             put(p.getArray(), src);
         }
+    }
+
+    /**
+     * Views of the values, or the gradients, of parameters {@code [from, to)} (CPU tensors):
+     * a gradient's memory outlives the handle closed here, as its parameter holds it.
+     */
+    FlatViews views(int from, int to, boolean gradients) {
+        FloatBuffer[] v = new FloatBuffer[to - from];
+        for (int i = from; i < to; i++) {
+            NDArray a = params.get(i).getArray();
+            if (!gradients) {
+                v[i - from] = view(a);
+                continue;
+            }
+            try (NDArray g = a.getGradient()) {
+                v[i - from] = view(g);
+            }
+        }
+        return new FlatViews(v, java.util.Arrays.copyOfRange(offsets, from, to + 1));
     }
 
     void copyGradients(FloatBuffer dst) {

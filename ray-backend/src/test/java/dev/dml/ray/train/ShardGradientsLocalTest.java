@@ -37,7 +37,7 @@ import tech.tablesaw.api.Table;
  * --bucket-mb 0.0001} (25 floats) has two buckets, one per layer (512 and 34 parameters): each
  * rank owns the ring's chunk of each. The job trains to bitwise the unsharded job's parameters
  * with the same buckets, and with one bucket to the ZeRO-1 job's; its workers hold half the
- * optimizer state and, of gradient buffers, their chunks and two bucket-sized arrays only; its
+ * optimizer state and, of gradient buffers, their chunks and an array of one piece only; its
  * checkpoints are the unsharded job's, byte for byte, and either form resumes the other; an
  * elastic job that grows re-shards every bucket.
  */
@@ -48,7 +48,6 @@ class ShardGradientsLocalTest {
     /** Two buckets of the fraud MLP: its two layers. */
     private static final double TWO_BUCKETS = 0.0001;
     private static final int PARAMETERS = 546;
-    private static final int LONGEST_BUCKET = 512;
 
     @TempDir
     Path dir;
@@ -85,11 +84,13 @@ class ShardGradientsLocalTest {
         long flat = (long) Float.BYTES * PARAMETERS;
         assertEquals(List.of(flat, flat), last(whole, ProcessSample::gradientBufferBytes));
         List<Long> buffers = last(z2, ProcessSample::gradientBufferBytes);
-        // each holds its chunks (the two add up to the model) and two bucket-sized arrays
-        assertEquals(Float.BYTES * (PARAMETERS + 2 * 2L * LONGEST_BUCKET),
-                buffers.get(0) + buffers.get(1), "" + buffers);
-        assertEquals(state.get(0) / 2, buffers.get(0) - Float.BYTES * 2L * LONGEST_BUCKET,
-                "the chunks are the ranges of the optimizer state: " + state + " " + buffers);
+        for (int w = 0; w < 2; w++) {
+            // its chunks (the ranges of its optimizer state) and one array of a piece: a 25
+            // floats' slice of each rank's chunk, 13 floats each at most
+            long piece = buffers.get(w) - state.get(w) / 2;
+            assertTrue(piece > 0 && piece <= 2 * 13 * Float.BYTES, buffers + " " + state);
+            assertTrue(buffers.get(w) < 0.6 * flat, buffers + " against " + flat);
+        }
     }
 
     @Test

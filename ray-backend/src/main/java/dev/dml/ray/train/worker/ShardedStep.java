@@ -24,12 +24,16 @@ import java.nio.FloatBuffer;
  * --bucket-mb} (one bucket with 0), and the rank owns the ring's chunk of each bucket ({@link
  * ShardedGradients}): each bucket is reduce-scattered as soon as the backward ends it (on the
  * communication thread, as the unsharded overlap all-reduces it) or, where nothing overlaps (one
- * bucket, Ray's transport, several batches a step), in turn after the backward. The optimizer
- * steps the owned chunks, packed in an array of their size, and the parameters are all-gathered
- * bucket by bucket straight into the model. Several batches a step add up in the engine's own
+ * bucket, Ray's transport, several batches a step), in turn after the backward, read from the
+ * model's gradients in pieces. The optimizer steps the owned chunks, packed in an array of their
+ * size, and the parameters are all-gathered bucket by bucket, piece by piece, straight into the
+ * model. Several batches a step add up in the engine's own
  * gradient tensors ({@link ModelStage#addBatch}), not in a flat Java array.
  */
 final class ShardedStep implements BucketedBackward.BucketSink, AutoCloseable {
+
+    /** The elements one collective moves with {@code --bucket-mb 0}: 1 MB of floats. */
+    private static final int PIECE_FLOATS = 250_000;
 
     private final CollectiveWorker peers;
     /** This rank's share of the optimizer; null until {@link #shard}. */
@@ -82,7 +86,8 @@ final class ShardedStep implements BucketedBackward.BucketSink, AutoCloseable {
         for (int i = 0; i < offsets.length; i++) {
             offsets[i] = buckets.offset(i);
         }
-        grads = new ShardedGradients(peers, offsets);
+        grads = new ShardedGradients(peers, offsets, (int) Math.min(Integer.MAX_VALUE,
+                floats > 0 ? floats : PIECE_FLOATS));
         model = m;
         group = peers.info();
         shard = OptimizerShard.install(m, grads.ranges(), p);
@@ -94,13 +99,13 @@ final class ShardedStep implements BucketedBackward.BucketSink, AutoCloseable {
     }
 
     @Override
-    public float[] arrayFor(int bucket, int length) {
-        return grads.takeArray();
+    public boolean copies() {
+        return false;
     }
 
     @Override
-    public void ready(int bucket, float[] gradients) {
-        grads.bucketReady(bucket, gradients);
+    public void ready(int bucket, float[] none) {
+        grads.bucketReady(bucket, buckets.gradients(bucket)::read);
     }
 
     /** Drops what a failed step handed over. */
@@ -166,8 +171,10 @@ final class ShardedStep implements BucketedBackward.BucketSink, AutoCloseable {
         } else {
             float by = severalPerRank && !sumOfBatches
                     ? (float) peers.info().worldSize() / batchesPerStep : 1f;
-            grads.reduce(buckets::copyGradients, by, sumOfBatches ? ReduceOp.SUM
-                    : ReduceOp.AVERAGE);
+            for (int b = buckets.buckets() - 1; b >= 0; b--) {
+                grads.reduce(b, buckets.gradients(b)::read, by, sumOfBatches ? ReduceOp.SUM
+                        : ReduceOp.AVERAGE);
+            }
         }
         long comm = System.nanoTime() - t0;
         float[] owned = grads.owned();
@@ -176,7 +183,9 @@ final class ShardedStep implements BucketedBackward.BucketSink, AutoCloseable {
         }
         shard.stepPacked(owned);
         t0 = System.nanoTime();
-        grads.gather(buckets::setParameters);
+        for (int b = 0; b < buckets.buckets(); b++) {
+            grads.gather(b, buckets.parameters(b)::write);
+        }
         return comm + System.nanoTime() - t0;
     }
 
