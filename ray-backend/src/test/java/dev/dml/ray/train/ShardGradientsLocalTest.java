@@ -8,24 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dml.DmlException;
 import dev.dml.Vocabulary;
 import dev.dml.events.ProcessSample;
-import dev.dml.events.Resize;
 import dev.dml.options.TrainOptions;
 import dev.dml.ray.collective.LocalRayExtension;
 import dev.dml.ray.data.SyntheticFraud;
 import dev.dml.ray.model.OptimizerSpec;
-import dev.dml.ray.train.recovery.Checkpoints;
-import dev.dml.ray.train.recovery.WorkerRoom;
 import dev.dml.ray.train.result.TrainResult;
-import dev.dml.ray.train.runner.ElasticLocalTest;
 import dev.dml.ray.train.runner.TrainLocalTest;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToLongFunction;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -167,41 +159,10 @@ class ShardGradientsLocalTest {
                 .optName("ck").optCheckpoints(ck, 5);
     }
 
-    private static List<byte[]> states(Path ck) throws IOException {
-        Path folder;
-        try (Stream<Path> s = Files.list(ck)) {
-            folder = s.toList().get(0);
-        }
-        List<byte[]> states = new ArrayList<>();
-        for (Path f : Checkpoints.list(folder)) {
-            states.add(Checkpoints.read(f).states().get(0));
-        }
-        return states;
-    }
-
     @Test
     void checkpointsHoldTheUnshardedStateAndEachFormResumesTheOther() throws IOException {
-        Path sharded = dir.resolve("sharded");
-        Path whole = dir.resolve("whole");
-        TrainLocalTest.run(checkpointed(1, true, sharded).build(), new FakeDriverContext());
-        TrainLocalTest.run(checkpointed(1, false, whole).build(), new FakeDriverContext());
-        List<byte[]> a = states(sharded);
-        List<byte[]> b = states(whole);
-        assertEquals(b.size(), a.size());
-        assertTrue(a.size() >= 2, "checkpoints at steps 5 and 10");
-        for (int i = 0; i < a.size(); i++) {
-            assertArrayEquals(b.get(i), a.get(i), "checkpoint " + i + ": the same bytes");
-        }
-        float[] straight = TrainLocalTest.run(checkpointed(2, false, dir.resolve("straight"))
-                .build(), new FakeDriverContext()).parameters();
-        TrainResult fromSharded = TrainLocalTest.run(checkpointed(2, false, sharded)
-                .optResume(true).build(), new FakeDriverContext());
-        TrainResult fromWhole = TrainLocalTest.run(checkpointed(2, true, whole).optResume(true)
-                .build(), new FakeDriverContext());
-        assertEquals(10, fromSharded.resumedFromStep());
-        assertEquals(10, fromWhole.resumedFromStep());
-        assertArrayEquals(straight, fromSharded.parameters(), "unsharded from a ZeRO-2 state");
-        assertArrayEquals(straight, fromWhole.parameters(), "ZeRO-2 from an unsharded state");
+        ShardOptimizerLocalTest.assertCheckpointsUnshardedAndEachFormResumesTheOther(dir,
+                ShardGradientsLocalTest::checkpointed);
     }
 
     /**
@@ -211,22 +172,7 @@ class ShardGradientsLocalTest {
      */
     @Test
     void aJobThatGrowsReshardsEveryBucketAndEndsWithTheUnshardedJobsParameters() {
-        Table t = SyntheticFraud.generate(4 * 16 * 6, 9);
-        float[][] ends = new float[2][];
-        for (boolean z2 : new boolean[] {false, true}) {
-            AtomicInteger reads = new AtomicInteger();
-            // two workers at the start; a node joins before the third call (ElasticLocalTest)
-            WorkerRoom room = () -> reads.incrementAndGet() < 4 ? 2 : 4;
-            FakeDriverContext ctx = new FakeDriverContext();
-            TrainResult r = ElasticLocalTest.run(ElasticLocalTest.job(t, "z2grows" + z2)
-                    .optWorkers(2, 4).optShardGradients(z2).opt(TrainOptions.BUCKET_MB,
-                            TWO_BUCKETS).build(), room, ctx);
-            List<Resize> resizes = ctx.events(Resize.class);
-            assertEquals(1, resizes.size(), "" + resizes);
-            assertEquals(4, resizes.get(0).to());
-            assertEquals(12, r.globalSteps());
-            ends[z2 ? 1 : 0] = r.parameters();
-        }
-        assertArrayEquals(ends[0], ends[1], "re-sharded over 4 ranks from the gathered state");
+        ShardOptimizerLocalTest.assertGrowsToTheUnshardedParameters("z2grows",
+                (b, z2) -> b.optShardGradients(z2).opt(TrainOptions.BUCKET_MB, TWO_BUCKETS));
     }
 }
