@@ -6,6 +6,7 @@ import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.train.TrainSpec;
+import dev.dml.ray.train.TrainSpecBuilder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -92,10 +93,11 @@ final class ShardedOptimizerMemory implements Benchmark {
 
     /** The job unsharded ({@code zero} 0), with ZeRO-1 or with ZeRO-2. */
     private static TrainSpec spec(Table table, int zero) {
-        return MlpJobs.builder(table, 2, JOB.batch(), JOB.epochs(),
+        TrainSpecBuilder b = MlpJobs.builder(table, 2, JOB.batch(), JOB.epochs(),
                 zero == 0 ? "m1-whole" : zero == 1 ? "m1-sharded" : "m1-zero2")
-                .setModel(ModelSpec.Family.MLP, HIDDEN).optShardOptimizer(zero == 1)
-                .optShardGradients(zero == 2).build();
+                .setModel(ModelSpec.Family.MLP, HIDDEN);
+        // ZeRO-2 implies the sharded optimizer: turning it off beside it is refused
+        return (zero == 2 ? b.optShardGradients(true) : b.optShardOptimizer(zero == 1)).build();
     }
 
     /** One of the three jobs and what it measured. */
