@@ -140,15 +140,27 @@ def worker(rank, a, port):
     losses = []
     if a.workers > 1:
         dist.barrier()
+    # each step's phases, as dml's workers time theirs (dev.dml.events.StepPhase)
+    phases = {k: [] for k in ("batch", "forward", "loss", "backward", "optimizer")}
     start = time.time()
     for s in range(a.steps):
         t = s % a.steps_per_epoch
+        c0 = time.perf_counter()
         xb, yb = sx[t * a.batch:(t + 1) * a.batch], sy[t * a.batch:(t + 1) * a.batch]
+        c1 = time.perf_counter()
         opt.zero_grad()
-        loss = loss_fn(model(xb), yb)
-        loss.backward()
+        out = model(xb)
+        c2 = time.perf_counter()
+        loss = loss_fn(out, yb)
+        value = loss.item()
+        c3 = time.perf_counter()
+        loss.backward()  # with DDP, the bucketed all-reduce it overlaps too
+        c4 = time.perf_counter()
         opt.step()
-        losses.append(loss.item())
+        c5 = time.perf_counter()
+        for k, v in zip(phases, (c1 - c0, c2 - c1, c3 - c2, c4 - c3, c5 - c4)):
+            phases[k].append(v)
+        losses.append(value)
         ends.append(time.time())
         if rank == 0 and a.eval_every > 0 and (s + 1) % a.eval_every == 0:
             snapshots[s + 1] = [p.detach().clone() for p in net.parameters()]
@@ -165,7 +177,10 @@ def worker(rank, a, port):
             acc[str(step)] = accuracy(net, test_x, test_y)
     out = {"torch": torch.__version__, "threads": torch.get_num_threads(),
            "workers": a.workers, "start": start, "step_ends": ends, "losses": losses,
-           "accuracy": acc}
+           "accuracy": acc,
+           # ms per step after the warm-up steps the throughput leaves out, rank 0's
+           "phase_ms": {k: 1e3 * sum(v[a.warm_steps:]) / max(1, len(v) - a.warm_steps)
+                        for k, v in phases.items()}}
     with open(a.out, "w") as f:
         json.dump(out, f)
     if a.workers > 1:
@@ -183,6 +198,7 @@ def main():
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--eval-every", type=int, default=0)
+    p.add_argument("--warm-steps", type=int, default=20, help="left out of phase_ms")
     p.add_argument("--out", required=True)
     a = p.parse_args()
     if a.workers == 1:

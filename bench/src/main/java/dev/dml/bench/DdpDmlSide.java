@@ -76,6 +76,7 @@ final class DdpDmlSide {
             parts.put("driver_ms", j.driverMsPerStep(
                     (DdpJob.EPOCHS - 1) * DdpJob.STEPS_PER_EPOCH));
             parts.put("worker_cpu_percent", Arrays.stream(j.cpuPercent).average().orElse(0));
+            parts.putAll(MlpJobs.phaseParts(j.phaseMs[0])); // rank 0's, as the PyTorch side's
             Map<Integer, Double> acc = trajectory ? score(spec, clock) : Map.of();
             return new DdpRun(clock.epoch1End - clock.epoch1Seconds, clock.at, j.finalLoss, acc,
                     parts);

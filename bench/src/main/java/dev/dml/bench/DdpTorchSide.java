@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -67,6 +68,7 @@ record DdpTorchSide(String python, String version, Path log) {
                     "--lr", String.valueOf(MlpJobs.LEARNING_RATE),
                     "--seed", String.valueOf(MlpJobs.SEED),
                     "--eval-every", String.valueOf(trajectory ? DdpJob.EVAL_EVERY : 0),
+                    "--warm-steps", String.valueOf(DdpJob.WARM_STEPS),
                     "--out", out.toString(),
                     "--hidden"));
             Arrays.stream(MlpJobs.HIDDEN).forEach(h -> cmd.add(String.valueOf(h)));
@@ -86,8 +88,12 @@ record DdpTorchSide(String python, String version, Path log) {
             Map<Integer, Double> acc = new TreeMap<>();
             r.getAsJsonObject("accuracy").entrySet().forEach(
                     e -> acc.put(Integer.parseInt(e.getKey()), e.getValue().getAsDouble()));
+            // rank 0's step phases, named as dml's (MlpJobs.phaseName)
+            Map<String, Double> parts = new LinkedHashMap<>();
+            r.getAsJsonObject("phase_ms").entrySet().forEach(
+                    e -> parts.put(e.getKey() + "_ms", e.getValue().getAsDouble()));
             return new DdpRun(r.get("start").getAsDouble() - launch, at,
-                    losses.get(losses.size() - 1).getAsFloat(), acc, Map.of());
+                    losses.get(losses.size() - 1).getAsFloat(), acc, parts);
         } finally {
             Files.deleteIfExists(out);
         }

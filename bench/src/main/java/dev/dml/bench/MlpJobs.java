@@ -6,6 +6,7 @@ import ai.djl.ndarray.index.NDIndex;
 import dev.dml.events.EpochMetrics;
 import dev.dml.events.ProcessSample;
 import dev.dml.events.StepMetrics;
+import dev.dml.events.StepPhase;
 import ai.djl.ndarray.NDManager;
 import dev.dml.events.ProgressListener;
 import dev.dml.events.WorkerInfo;
@@ -19,6 +20,7 @@ import dev.dml.ray.data.TableArrays;
 import dev.dml.ray.model.ModelSpec;
 import dev.dml.ray.model.OptimizerSpec;
 import dev.dml.ray.model.ModelStage;
+import dev.dml.ray.model.StepClock;
 import dev.dml.ray.train.runner.TrainJob;
 import dev.dml.ray.train.result.TrainResult;
 import dev.dml.ray.train.TrainSpec;
@@ -118,6 +120,8 @@ final class MlpJobs {
         List<WorkerInfo> workers;
         float finalLoss;
         double[] cpuPercent;
+        /** Each rank's milliseconds per steady step in each {@link StepPhase}. */
+        double[][] phaseMs;
         /** The job's result, for its parameters. */
         TrainResult result;
 
@@ -177,9 +181,44 @@ final class MlpJobs {
         j.workers = r.workers();
         j.cpuPercent = steady.get(steady.size() - 1).workers().stream()
                 .mapToDouble(ProcessSample::cpuPercent).toArray();
+        j.phaseMs = phaseMillis(steady);
         j.finalLoss = r.finalLoss();
         j.result = r;
         return j;
+    }
+
+    /** Each rank's mean over the steps of the milliseconds its report gave each phase. */
+    static double[][] phaseMillis(List<StepMetrics> steps) {
+        int ranks = steps.get(0).workers().size();
+        StepPhase[] phases = StepPhase.values();
+        double[][] ms = new double[ranks][phases.length];
+        for (StepMetrics m : steps) {
+            for (int r = 0; r < ranks; r++) {
+                for (StepPhase p : phases) {
+                    ms[r][p.ordinal()] += m.workers().get(r).stepPhaseMillis(p) / steps.size();
+                }
+            }
+        }
+        return ms;
+    }
+
+    /**
+     * One side's phases by name ({@code forward_ms}, ...), as P3 and P15 write them.
+     *
+     * @param ms milliseconds per step in each {@link StepPhase}, in its order
+     * @return the phases, in order
+     */
+    static Map<String, Double> phaseParts(double[] ms) {
+        Map<String, Double> parts = new LinkedHashMap<>();
+        for (StepPhase p : StepPhase.values()) {
+            parts.put(phaseName(p), ms[p.ordinal()]);
+        }
+        return parts;
+    }
+
+    /** A phase's name in the result files, e.g. {@code forward_ms}. */
+    static String phaseName(StepPhase p) {
+        return p.name().toLowerCase(java.util.Locale.ROOT) + "_ms";
     }
 
     /** The peer: the same steps in this JVM, forward/backward then Adam, with no dml around. */
@@ -187,6 +226,10 @@ final class MlpJobs {
         private final TrainSpec spec;
         private final NDManager manager;
         private final ShardArrays data;
+        /** The last run's milliseconds per step after its first epoch, by {@link StepPhase}. */
+        double[] steadyClock;
+        /** The minor page faults this JVM took in the last run's epochs after the first. */
+        long steadyFaults;
 
         Peer(TrainSpec spec) {
             this.spec = spec;
@@ -199,24 +242,46 @@ final class MlpJobs {
             int b = spec.batchSize();
             int spe = spec.stepsPerEpoch();
             double[] seconds = new double[spec.epochs()];
+            steadyClock = null;
             try (ModelStage r = ModelStage.openWhole(spec.model(), spec.optimizer(),
                     "bench/peer")) {
                 float loss = Float.NaN;
                 for (int e = 0; e < spec.epochs(); e++) {
                     long t0 = System.nanoTime();
+                    long[] clock = r.clock().totals();
+                    if (e == 1) {
+                        steadyFaults = -ThreadCpu.minorFaults(ProcessHandle.current().pid());
+                    }
                     for (int s = 0; s < spe; s++) {
                         NDIndex rows = new NDIndex("{}:{}", s * b, (s + 1) * b);
+                        long t = r.clock().now();
                         try (NDArray x = data.features().get(rows);
                                 NDArray y = data.labels().get(rows)) {
+                            r.clock().lap(StepPhase.BATCH, t);
                             loss = r.trainBatch(x, y);
                         }
                         r.step();
                     }
                     seconds[e] = (System.nanoTime() - t0) / 1e9;
+                    if (e > 0) {
+                        steadyClock = add(steadyClock, StepClock.perStep(clock,
+                                r.clock().totals(), (long) spe * (spec.epochs() - 1)));
+                    }
                 }
+                steadyFaults += ThreadCpu.minorFaults(ProcessHandle.current().pid());
                 finalLoss[0] = loss;
             }
             return seconds;
+        }
+
+        private static double[] add(double[] sum, double[] more) {
+            if (sum == null) {
+                return more;
+            }
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += more[i];
+            }
+            return sum;
         }
 
         @Override

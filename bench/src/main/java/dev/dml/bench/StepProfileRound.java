@@ -58,6 +58,8 @@ final class StepProfileRound {
                 job.put("recording", StepPhases.contents(workerJfr));
             }
             job.put("worker_cpu_percent_by_thread", threads.percent());
+            job.put("page_faults_per_step", threads.faultsFirst < 0 || threads.faultsLast < 0
+                    ? "not read" : (threads.faultsLast - threads.faultsFirst) / steady);
 
             Path peerJfr = dir.resolve("alone.jfr");
             double[] s;
@@ -77,6 +79,7 @@ final class StepProfileRound {
             Map<String, Object> alone = new LinkedHashMap<>();
             alone.put("step_ms", TrialTimes.round(aloneMs, 2));
             alone.put("phases_ms", StepPhases.millis(StepPhases.samples(peerJfr), aloneMs));
+            alone.put("page_faults_per_step", peer.steadyFaults / steady);
 
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("what", "one untimed round under flight recordings (JFR 'profile' settings:"
@@ -122,6 +125,8 @@ final class StepProfileRound {
         private Map<String, Long> last;
         private long firstNanos;
         private long lastNanos;
+        private long faultsFirst = -1;
+        private long faultsLast = -1;
         private final Path jfr;
 
         ThreadReadings(int epochs, Path jfr) {
@@ -137,11 +142,13 @@ final class StepProfileRound {
         @Override
         public void onEpoch(EpochMetrics e) {
             if (e.epoch() == 1) {
+                faultsFirst = ThreadCpu.minorFaults(pid);
                 first = ThreadCpu.read(pid);
                 firstNanos = System.nanoTime();
             } else if (e.epoch() == epochs - 1) {
                 dump();
             } else if (e.epoch() == epochs) {
+                faultsLast = ThreadCpu.minorFaults(pid);
                 last = ThreadCpu.read(pid);
                 lastNanos = System.nanoTime();
             }

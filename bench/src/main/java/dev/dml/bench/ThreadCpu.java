@@ -47,6 +47,23 @@ final class ThreadCpu {
     }
 
     /**
+     * Reads the minor page faults a process has taken: pages the kernel mapped in on first
+     * touch, as a freshly allocated tensor's are.
+     *
+     * @param pid the process
+     * @return the count since it started, or -1 if unreadable
+     */
+    static long minorFaults(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).trim()
+                    .split("\\s+")[7]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
      * The CPU percent of each kind of thread between two readings.
      *
      * @param before the earlier {@link #read}

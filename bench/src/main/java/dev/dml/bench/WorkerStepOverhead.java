@@ -1,5 +1,6 @@
 package dev.dml.bench;
 
+import dev.dml.events.StepPhase;
 import dev.dml.ray.cluster.DriverProcess;
 import dev.dml.ray.cluster.RayCluster;
 import dev.dml.ray.model.ModelSpec;
@@ -36,19 +37,31 @@ final class WorkerStepOverhead implements Benchmark {
     private static final class Model extends JobCase {
         final TrialTimes alone;
         final List<Double> cpu = new ArrayList<>();
+        /** Each timed round's phases: the job's rank 0 and the step alone. */
+        final List<double[]> jobPhases = new ArrayList<>();
+        final List<double[]> alonePhases = new ArrayList<>();
+        /** The same model on 2 workers, each a batch a step: context, not the ratio. */
+        final TrainSpec twoSpec;
+        final TrialTimes two;
+        final List<double[][]> twoPhases = new ArrayList<>();
+        final List<Double> twoComm = new ArrayList<>();
         Map<String, Object> profile;
 
         Model(String name, Table table, boolean cnn) {
-            super(name, cnn ? "CNN" : "MLP", spec(table, name, cnn));
+            super(name, cnn ? "CNN" : "MLP", spec(table.first(BATCH * STEPS_PER_EPOCH), 1,
+                    name, cnn));
             requireStepsPerEpoch(name, spec, STEPS_PER_EPOCH);
             this.alone = new TrialTimes(name + "_alone", 0);
+            this.twoSpec = spec(table, 2, name + "-2w", cnn);
+            requireStepsPerEpoch(name, twoSpec, STEPS_PER_EPOCH);
+            this.two = new TrialTimes(name + "_2w", 0);
         }
     }
 
     @Override
     public BenchResult run(String command) throws Exception {
         MlpJobs.requireData("P15");
-        Table table = MlpJobs.table(BATCH * STEPS_PER_EPOCH);
+        Table table = MlpJobs.table(2 * BATCH * STEPS_PER_EPOCH);
         int steady = (EPOCHS - 1) * STEPS_PER_EPOCH;
         List<Model> models = List.of(new Model("cnn", table, true),
                 new Model("mlp", table, false));
@@ -68,6 +81,7 @@ final class WorkerStepOverhead implements Benchmark {
                             m.driverMs.add(j.driverMsPerStep(steady));
                             m.cpu.add(java.util.Arrays.stream(j.cpuPercent).average()
                                     .orElse(Double.NaN));
+                            m.jobPhases.add(j.phaseMs[0]);
                         }
                         System.out.printf("P15 %s job:   %.2f ms/step%n", m.name,
                                 j.steadySeconds * 1e3 / steady);
@@ -79,9 +93,22 @@ final class WorkerStepOverhead implements Benchmark {
                         for (int e = 1; e < s.length; e++) {
                             t += s[e];
                         }
+                        if (round.timed()) {
+                            m.alonePhases.add(peer.steadyClock);
+                        }
                         System.out.printf("P15 %s alone: %.2f ms/step%n", m.name,
                                 t * 1e3 / steady);
                         return t;
+                    });
+                    run.add(m.two, round -> {
+                        MlpJobs.JobRun j = MlpJobs.runJob(m.twoSpec, driver);
+                        if (round.timed()) {
+                            m.twoPhases.add(j.phaseMs);
+                            m.twoComm.add(j.stepCommMs);
+                        }
+                        System.out.printf("P15 %s 2 workers: %.2f ms/step%n", m.name,
+                                j.steadySeconds * 1e3 / steady);
+                        return j.steadySeconds;
                     });
                 }
                 run.run();
@@ -115,6 +142,8 @@ final class WorkerStepOverhead implements Benchmark {
                     + " and all-reduce: calls, snapshots, reports", m.driverMs, 2));
             json.put("worker_cpu_percent", MlpJobs.series("the worker JVM's CPU, last report",
                     m.cpu, 1));
+            json.put("phases_ms", phases(m));
+            json.put("two_workers", twoWorkers(m, steady));
             json.put("profile", m.profile);
             each.put(m.name, json);
             System.out.printf("P15 %s: job / alone = %.3f%n", m.name, r);
@@ -141,8 +170,45 @@ final class WorkerStepOverhead implements Benchmark {
                 .put("models", each);
     }
 
-    private static TrainSpec spec(Table table, String name, boolean cnn) {
-        var b = MlpJobs.builder(table, 1, BATCH, EPOCHS, "p15-" + name);
+    /** The medians over the timed rounds of each phase, on each side. */
+    private static Map<String, Object> phases(Model m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("what", "ms per steady step in each phase (dev.dml.events.StepPhase), medians"
+                + " of the timed rounds; the rest of a step is in no phase");
+        out.put("job", medianParts(m.jobPhases));
+        out.put("alone", medianParts(m.alonePhases));
+        return out;
+    }
+
+    /** The 2-worker job beside the step alone: each rank's phases and the all-reduce. */
+    private static Map<String, Object> twoWorkers(Model m, int steady) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("ms_per_step", TrialTimes.round(m.two.medianSeconds() * 1e3 / steady, 2));
+        out.put("over_alone", TrialTimes.round(m.two.medianSeconds()
+                / m.alone.medianSeconds(), 4));
+        out.put("seconds", m.two.seconds());
+        out.put("all_reduce_ms", MlpJobs.series("the slowest rank's exposed all-reduce per"
+                + " step", m.twoComm, 2));
+        for (int r = 0; r < 2; r++) {
+            int rank = r;
+            out.put("rank" + r + "_phases_ms", medianParts(m.twoPhases.stream()
+                    .map(p -> p[rank]).toList()));
+        }
+        return out;
+    }
+
+    private static Map<String, Double> medianParts(List<double[]> rounds) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (StepPhase p : StepPhase.values()) {
+            double[] v = rounds.stream().mapToDouble(a -> a[p.ordinal()]).sorted().toArray();
+            out.put(MlpJobs.phaseName(p), v.length == 0 ? Double.NaN
+                    : TrialTimes.round(v[v.length / 2], 3));
+        }
+        return out;
+    }
+
+    private static TrainSpec spec(Table table, int workers, String name, boolean cnn) {
+        var b = MlpJobs.builder(table, workers, BATCH, EPOCHS, "p15-" + name);
         if (cnn) {
             b.setModel(ModelSpec.Family.CNN);
         }

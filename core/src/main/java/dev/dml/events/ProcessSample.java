@@ -26,6 +26,8 @@ public final class ProcessSample implements Serializable {
     private final long optimizerStateBytes;
     /** The bytes of gradient buffers dml holds for the worker's step; -1 when not reported. */
     private final long gradientBufferBytes;
+    /** Milliseconds per step in each {@link StepPhase}, over the last report; null if none. */
+    private final double[] phaseMillis;
 
     /**
      * A sample of a process without a GPU.
@@ -49,15 +51,16 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
             long gpuMemoryBytes) {
-        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1, -1);
+        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1, -1, null);
     }
 
     private ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
             long gpuMemoryBytes, long storageRetries, long optimizerStateBytes,
-            long gradientBufferBytes) {
+            long gradientBufferBytes, double[] phaseMillis) {
         this.storageRetries = storageRetries;
         this.optimizerStateBytes = optimizerStateBytes;
         this.gradientBufferBytes = gradientBufferBytes;
+        this.phaseMillis = phaseMillis;
         this.cpuPercent = cpuPercent;
         this.heapBytes = heapBytes;
         this.rssBytes = rssBytes;
@@ -99,7 +102,7 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withStorageRetries(long retries) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                retries, optimizerStateBytes, gradientBufferBytes);
+                retries, optimizerStateBytes, gradientBufferBytes, phaseMillis);
     }
 
     /**
@@ -111,25 +114,51 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withOptimizerStateBytes(long bytes) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                storageRetries, bytes, gradientBufferBytes);
+                storageRetries, bytes, gradientBufferBytes, phaseMillis);
     }
 
     /**
      * This sample with the bytes of gradient buffers dml holds for the worker's step, beside
      * the engine's own gradient tensors: the model's length for an unsharded or ZeRO-1 worker,
-     * its 1/N of every bucket plus bucket-sized transients with {@code --shard-gradients}.
+     * its 1/N of every bucket plus one array of a piece with {@code --shard-gradients}.
      *
      * @param bytes 4 per float of the buffers
      * @return a copy with it
      */
     public ProcessSample withGradientBufferBytes(long bytes) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                storageRetries, optimizerStateBytes, bytes);
+                storageRetries, optimizerStateBytes, bytes, phaseMillis);
     }
 
     /** @return the bytes of gradient buffers dml holds for the step; -1 when not reported */
     public long gradientBufferBytes() {
         return gradientBufferBytes;
+    }
+
+    /**
+     * This sample with where the worker's steps spent their time since its previous report.
+     *
+     * @param millisPerStep milliseconds per step in each {@link StepPhase}, in its order
+     * @return a copy with it
+     */
+    public ProcessSample withStepPhases(double[] millisPerStep) {
+        if (millisPerStep.length != StepPhase.values().length) {
+            throw new IllegalArgumentException(millisPerStep.length + " phases, not "
+                    + StepPhase.values().length);
+        }
+        return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
+                storageRetries, optimizerStateBytes, gradientBufferBytes, millisPerStep.clone());
+    }
+
+    /**
+     * Returns how long the worker's steps spent in one phase, on average over the steps of its
+     * latest report.
+     *
+     * @param phase the phase
+     * @return milliseconds per step; NaN when the worker reported no steps
+     */
+    public double stepPhaseMillis(StepPhase phase) {
+        return phaseMillis == null ? Double.NaN : phaseMillis[phase.ordinal()];
     }
 
     /** @return the bytes of optimizer state the worker holds; -1 when not reported */

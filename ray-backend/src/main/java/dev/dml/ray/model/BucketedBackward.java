@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
+import dev.dml.events.StepPhase;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,6 +142,8 @@ public final class BucketedBackward {
             try (NDManager scope = stage.manager().newSubManager()) {
                 features.tempAttach(scope);
                 labels.tempAttach(scope);
+                StepClock clock = stage.clock();
+                long t = clock.now();
                 stage.zeroGradients();
                 NDArray[] outs = new NDArray[n];
                 NDArray[] leaves = new NDArray[n];
@@ -154,15 +157,18 @@ public final class BucketedBackward {
                         x = leaves[b];
                     }
                 }
+                clock.lap(StepPhase.FORWARD, t);
                 float loss = stage.training().backwardLoss(outs[n - 1], labels, scope,
                         1f);
                 hand(n - 1, sink);
                 for (int b = n - 2; b >= 0; b--) {
+                    t = clock.now();
                     try (NDArray g = leaves[b].getGradient()) {
                         NDArray dot = outs[b].mul(g).sum();
                         JniUtils.backward((PtNDArray) dot, (PtNDArray) scope.ones(
                                 dot.getShape()), false, false);
                     }
+                    clock.lap(StepPhase.BACKWARD, t);
                     hand(b, sink);
                 }
                 return loss;
@@ -179,8 +185,10 @@ public final class BucketedBackward {
             arrays[bucket] = new float[offsets[bucket + 1] - offsets[bucket]];
         }
         float[] a = arrays[bucket];
+        long t = stage.clock().now();
         stage.buffers().copyGradients(parameterCuts[bucket], parameterCuts[bucket + 1],
                 FloatBuffer.wrap(a));
+        stage.clock().lap(StepPhase.COPIES, t);
         sink.ready(bucket, a);
     }
 

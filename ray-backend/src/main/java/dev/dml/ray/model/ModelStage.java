@@ -5,6 +5,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.nn.Block;
 import dev.dml.DmlException;
+import dev.dml.events.StepPhase;
 import java.nio.FloatBuffer;
 import java.util.List;
 
@@ -252,7 +253,9 @@ public final class ModelStage implements AutoCloseable {
 
     /** @param dst a buffer with {@link #parameterCount()} floats remaining; gets the gradients */
     public void copyGradients(FloatBuffer dst) {
+        long t = clock().now();
         params.copyGradients(dst);
+        clock().lap(StepPhase.COPIES, t);
     }
 
     /** @return the gradients, flat, in a new array */
@@ -262,12 +265,14 @@ public final class ModelStage implements AutoCloseable {
 
     /** @param src {@link #parameterCount()} floats; overwrite the gradients in place */
     public void setGradients(FloatBuffer src) {
+        long t = clock().now();
         params.setGradients(src);
+        clock().lap(StepPhase.COPIES, t);
     }
 
     /** @param src {@link #parameterCount()} floats; overwrite the gradients in place */
     public void setGradients(float[] src) {
-        params.setGradients(FloatBuffer.wrap(src));
+        setGradients(FloatBuffer.wrap(src));
     }
 
     /**
@@ -292,7 +297,19 @@ public final class ModelStage implements AutoCloseable {
 
     /** @param src {@link #parameterCount()} floats; overwrite the parameters in place */
     public void setParameters(float[] src) {
+        long t = clock().now();
         params.setParameters(FloatBuffer.wrap(src));
+        clock().lap(StepPhase.COPIES, t);
+    }
+
+    /**
+     * Where this stage's training steps spent their time so far, by phase: the worker reports
+     * it per step, and a benchmark reads the same clock on a step alone.
+     *
+     * @return the stage's clock
+     */
+    public StepClock clock() {
+        return training.clock();
     }
 
     /** @return the parameters and the optimizer state (moments, step count), as bytes */

@@ -5,6 +5,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import dev.dml.DmlException;
+import dev.dml.events.StepPhase;
 
 /**
  * The training side of a {@link ModelStage}: the loss and its backward into the parameter
@@ -22,6 +23,7 @@ final class StageTraining {
     /** The fp16 loss scale; null in other precisions. */
     private final LossScale lossScale;
     private FlatOptimizer optimizer;
+    private final StepClock clock = new StepClock();
 
     /**
      * The training side of {@code network}: its loss, a new optimizer of {@code params}, and
@@ -47,18 +49,23 @@ final class StageTraining {
             try (NDManager scope = network.manager().newSubManager()) {
                 features.tempAttach(scope);
                 labels.tempAttach(scope);
+                long t = clock.now();
                 if (replace) {
                     params.zeroGradients();
                 }
-                return backwardLoss(network.forward(features), labels, scope, 1f);
+                NDArray out = network.forward(features);
+                clock.lap(StepPhase.FORWARD, t);
+                return backwardLoss(out, labels, scope, 1f);
             }
         });
     }
 
     /** The loss of {@code out}, then its backward with weight {@code weight}; checks it. */
     float backwardLoss(NDArray out, NDArray labels, NDManager scope, float weight) {
+        long t = clock.now();
         NDArray loss = objective.loss(out, network.onDevice(labels, scope));
         float value = loss.getFloat();
+        t = clock.lap(StepPhase.LOSS, t);
         if (!Float.isFinite(value)) {
             throw new DmlException("The loss became " + value + " after " + optimizer.steps
                     + " steps.", lossScale != null ? "Use {precision=bf16}: a layer's output"
@@ -69,6 +76,7 @@ final class StageTraining {
         NDArray head = scope.full(loss.getShape(), lossScale == null ? weight
                 : weight * lossScale.scale());
         JniUtils.backward((PtNDArray) loss, (PtNDArray) head, false, false);
+        clock.lap(StepPhase.BACKWARD, t);
         return value;
     }
 
@@ -77,11 +85,18 @@ final class StageTraining {
      * first, and skips (zeroes) them when they overflowed.
      */
     void apply() {
+        long t = clock.now();
         if (lossScale == null || lossScale.unscale(params)) {
             optimizer.apply(params);
         } else {
             params.zeroGradients();
         }
+        clock.lap(StepPhase.OPTIMIZER, t);
+    }
+
+    /** Where this stage's steps spent their time. */
+    StepClock clock() {
+        return clock;
     }
 
     /** The optimizer steps taken. */

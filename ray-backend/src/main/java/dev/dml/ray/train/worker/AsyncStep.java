@@ -2,6 +2,8 @@ package dev.dml.ray.train.worker;
 
 import dev.dml.Closeables;
 import dev.dml.options.TrainOptions;
+import dev.dml.events.StepPhase;
+import dev.dml.ray.data.BatchStaging;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.collective.CollectiveWorker;
@@ -44,6 +46,9 @@ public final class AsyncStep implements StepStrategy {
     private int orderEpoch = -1;
     /** Steps completed over the job, as of the last step. */
     private volatile long completed = -1;
+
+    /** Shuffled batches, staged into arrays reused from step to step. */
+    private final BatchStaging staging = new BatchStaging();
 
     AsyncStep(ServerGroup servers, ModelStage m, CollectiveWorker rank) {
         this.rank = rank;
@@ -117,6 +122,7 @@ public final class AsyncStep implements StepStrategy {
             order = config.readOrder(range.epoch, rank.info().rank(), shard.rows());
             orderEpoch = range.epoch;
         }
+        staging.keepOnly(List.of(shard));
         ServerLink to = link();
         int batchSize = config.options().get(TrainOptions.BATCH_SIZE);
         int n = range.count;
@@ -128,7 +134,8 @@ public final class AsyncStep implements StepStrategy {
         for (int i = 0; i < n; i++) {
             int from = (range.first + i) * batchSize;
             long t0 = System.nanoTime();
-            try (ShardArrays.Rows b = shard.openRows(order, from, from + batchSize)) {
+            try (ShardArrays.Rows b = staging.rows(shard, order, from, from + batchSize)) {
+                m.clock().lap(StepPhase.BATCH, t0);
                 losses[i] = m.trainBatch(b.features(), b.labels());
             }
             m.step();
@@ -157,6 +164,6 @@ public final class AsyncStep implements StepStrategy {
     /** Closes the link's connections to the servers. */
     @Override
     public void close() {
-        Closeables.closeAll(link);
+        Closeables.closeAll(link, staging);
     }
 }

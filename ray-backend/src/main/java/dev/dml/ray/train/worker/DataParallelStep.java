@@ -10,6 +10,8 @@ import dev.dml.ray.collective.GradientLayout;
 import dev.dml.ray.collective.ReduceOp;
 import dev.dml.ray.collective.GradientReducer;
 import dev.dml.ray.collective.StopVote;
+import dev.dml.events.StepPhase;
+import dev.dml.ray.data.BatchStaging;
 import dev.dml.ray.data.ShardArrays;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.model.BucketedBackward;
@@ -55,6 +57,8 @@ final class DataParallelStep implements StepStrategy {
     private int orderEpoch = -1;
     /** Shards beyond the first, when an elastic job runs fewer workers than shards. */
     private final List<ShardStore> extra = new ArrayList<>();
+    /** Shuffled batches, staged into arrays reused from step to step. */
+    private final BatchStaging staging = new BatchStaging();
     /** The {@code --compress} scheme and its residual; null until the first step. */
     private GradientCompressor compressor;
     /** The reducer for {@link #reducerModel} in the group {@link #reducerGroup}. */
@@ -108,7 +112,7 @@ final class DataParallelStep implements StepStrategy {
     @Override
     public void close() {
         dropShards();
-        Closeables.closeAll(reducer, sharded);
+        Closeables.closeAll(reducer, staging, sharded);
         reducer = null;
     }
 
@@ -153,6 +157,7 @@ final class DataParallelStep implements StepStrategy {
         WorkerConfig config = job.config();
         List<ShardArrays> mine = new ArrayList<>(List.of(first));
         extra.forEach(s -> mine.add(s.train()));
+        staging.keepOnly(mine);
         int n = m.parameterCount();
         int world = peers.info().worldSize();
         int[][] order = readOrders(config, range.epoch, mine, peers.info().rank(), world);
@@ -246,7 +251,7 @@ final class DataParallelStep implements StepStrategy {
 
     /**
      * The bytes of gradient buffers this rank holds for its step: the flat array (the model's
-     * length) unsharded and with ZeRO-1, the owned chunks and bucket arrays with ZeRO-2.
+     * length) unsharded and with ZeRO-1, the owned chunks and a piece array with ZeRO-2.
      */
     long gradientBufferBytes() {
         long z2 = sharded.bufferBytes();
@@ -259,7 +264,9 @@ final class DataParallelStep implements StepStrategy {
      */
     private float train(ModelStage m, ShardArrays shard, int[] order, int from,
             int batchSize, boolean add) {
-        try (ShardArrays.Rows b = shard.openRows(order, from, from + batchSize)) {
+        long t = m.clock().now();
+        try (ShardArrays.Rows b = staging.rows(shard, order, from, from + batchSize)) {
+            m.clock().lap(StepPhase.BATCH, t);
             return add ? m.addBatch(b.features(), b.labels())
                     : backward == null ? m.trainBatch(b.features(), b.labels())
                     : backward.trainBatch(b.features(), b.labels(), sink);

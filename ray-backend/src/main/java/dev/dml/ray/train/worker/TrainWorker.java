@@ -8,6 +8,7 @@ import dev.dml.options.TrainOptions;
 import dev.dml.ray.collective.CollectiveWorker;
 import dev.dml.ray.model.ModelStage;
 import dev.dml.ray.model.OptimizerShard;
+import dev.dml.ray.model.StepClock;
 import dev.dml.ray.model.Precision;
 import dev.dml.ray.ps.ServerGroup;
 import dev.dml.ray.train.device.ProcessSampler;
@@ -229,6 +230,7 @@ public class TrainWorker extends CollectiveWorker {
         if (range.snapshot && peers) {
             snapshot(range.globalFirst);
         }
+        long[] clock = m.clock().totals();
         StepsDone done = sync().run(job(), range);
         if (done.stopped()) {
             snapshot(range.globalFirst + done.steps());
@@ -236,7 +238,9 @@ public class TrainWorker extends CollectiveWorker {
         lastEnd = done.stopped() ? -1 : range.globalFirst + done.steps();
         return done.report(peers ? hash(m.parameters()) : 0,
                 sampler.sample().withOptimizerStateBytes(OptimizerShard.stateBytes(m))
-                        .withGradientBufferBytes(sync().gradientBufferBytes()), leaving());
+                        .withGradientBufferBytes(sync().gradientBufferBytes())
+                        .withStepPhases(StepClock.perStep(clock, m.clock().totals(),
+                                done.steps())), leaving());
     }
 
     /** Returns the steps this rank completed over the job (data parallelism), or -1. */
