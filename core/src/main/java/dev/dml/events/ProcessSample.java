@@ -24,6 +24,8 @@ public final class ProcessSample implements Serializable {
     private final long storageRetries;
     /** The bytes of optimizer state the worker holds; -1 when not reported. */
     private final long optimizerStateBytes;
+    /** The bytes of gradient buffers dml holds for the worker's step; -1 when not reported. */
+    private final long gradientBufferBytes;
     /** Milliseconds per step in each {@link StepPhase}, over the last report; null if none. */
     private final double[] phaseMillis;
 
@@ -49,14 +51,15 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
             long gpuMemoryBytes) {
-        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1, null);
+        this(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes, 0, -1, -1, null);
     }
 
     private ProcessSample(double cpuPercent, long heapBytes, long rssBytes, double gpuPercent,
             long gpuMemoryBytes, long storageRetries, long optimizerStateBytes,
-            double[] phaseMillis) {
+            long gradientBufferBytes, double[] phaseMillis) {
         this.storageRetries = storageRetries;
         this.optimizerStateBytes = optimizerStateBytes;
+        this.gradientBufferBytes = gradientBufferBytes;
         this.phaseMillis = phaseMillis;
         this.cpuPercent = cpuPercent;
         this.heapBytes = heapBytes;
@@ -99,7 +102,7 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withStorageRetries(long retries) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                retries, optimizerStateBytes, phaseMillis);
+                retries, optimizerStateBytes, gradientBufferBytes, phaseMillis);
     }
 
     /**
@@ -111,7 +114,25 @@ public final class ProcessSample implements Serializable {
      */
     public ProcessSample withOptimizerStateBytes(long bytes) {
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                storageRetries, bytes, phaseMillis);
+                storageRetries, bytes, gradientBufferBytes, phaseMillis);
+    }
+
+    /**
+     * This sample with the bytes of gradient buffers dml holds for the worker's step, beside
+     * the engine's own gradient tensors: the model's length for an unsharded or ZeRO-1 worker,
+     * its 1/N of every bucket plus one array of a piece with {@code --shard-gradients}.
+     *
+     * @param bytes 4 per float of the buffers
+     * @return a copy with it
+     */
+    public ProcessSample withGradientBufferBytes(long bytes) {
+        return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
+                storageRetries, optimizerStateBytes, bytes, phaseMillis);
+    }
+
+    /** @return the bytes of gradient buffers dml holds for the step; -1 when not reported */
+    public long gradientBufferBytes() {
+        return gradientBufferBytes;
     }
 
     /**
@@ -126,7 +147,7 @@ public final class ProcessSample implements Serializable {
                     + StepPhase.values().length);
         }
         return new ProcessSample(cpuPercent, heapBytes, rssBytes, gpuPercent, gpuMemoryBytes,
-                storageRetries, optimizerStateBytes, millisPerStep.clone());
+                storageRetries, optimizerStateBytes, gradientBufferBytes, millisPerStep.clone());
     }
 
     /**

@@ -42,8 +42,20 @@ interface SyncOptions {
             + " worker updates its 1/N of the parameters and keeps the optimizer state (Adam's"
             + " moments, SGD's velocity) of that 1/N only, and an all-gather returns the"
             + " parameters; the result equals the unsharded job's, with 1/N of its optimizer"
-            + " memory per worker").example("true").fixed(false)
-            .java("optShardOptimizer").done();
+            + " memory per worker; on by default with --shard-gradients").example("true")
+            .derived("false; true with --shard-gradients", v -> v.get(TrainOptions
+                    .SHARD_GRADIENTS)).java("optShardOptimizer").done();
+
+    /** ZeRO-2: each data-parallel worker also keeps only its 1/N of the reduced gradients. */
+    Option<Boolean> SHARD_GRADIENTS = spec("shard-gradients",
+            ValueType.onOff(), null, "shard the reduced gradients too, as ZeRO-2 (implies"
+            + " --shard-optimizer): each gradient bucket (--bucket-mb) is reduce-scattered as"
+            + " soon as the backward has finished its layers, each worker keeps the reduced"
+            + " gradients of its 1/N of every bucket only, and the parameters are all-gathered"
+            + " bucket by bucket; the result equals the unsharded job's with the same"
+            + " --bucket-mb. The engine still holds each layer's whole gradient during the"
+            + " backward; what shrinks is the gradient buffers dml keeps").example("true")
+            .fixed(false).java("optShardGradients").done();
 
     /** Synchronous all-reduce, or asynchronous updates through parameter servers. */
     Option<SyncMode> SYNC = spec("sync", ValueType.syncMode(),

@@ -59,7 +59,7 @@ class EveryTrainOptionTest {
             return " --validation 0.2"; // it watches the validation loss
         }
         if (o == TrainOptions.COMPRESS || o == TrainOptions.SYNC
-                || o == TrainOptions.SHARD_OPTIMIZER) {
+                || o == TrainOptions.SHARD_OPTIMIZER || o == TrainOptions.SHARD_GRADIENTS) {
             // one worker exchanges no gradients, runs ahead of none, shares no optimizer
             return " --workers 2";
         }

@@ -219,7 +219,20 @@ public class CollectiveWorker {
      * @throws CollectiveException when a peer fails or does not take part in time
      */
     public final void allGather(float[] buf) {
-        ShardRing.allGather(communicator(), buf);
+        allGather(buf, 0, buf.length);
+    }
+
+    /**
+     * {@link #allGather} over {@code buf[from, to)} alone: each rank's own range there is the
+     * one {@link #shardRange}{@code (to - from)} gives, shifted by {@code from}.
+     *
+     * @param buf this rank's array, its own range of {@code [from, to)} set
+     * @param from the first element gathered
+     * @param to one past the last
+     * @throws CollectiveException when a peer fails or does not take part in time
+     */
+    public final void allGather(float[] buf, int from, int to) {
+        ShardRing.allGather(communicator(), buf, from, to);
     }
 
     /**
@@ -347,7 +360,8 @@ public class CollectiveWorker {
         }
     }
 
-    private Communicator communicator() {
+    /** The rank's side of the collectives; {@link ShardedGradients} runs ring halves on it. */
+    final Communicator communicator() {
         Communicator c = comm;
         if (c == null) {
             throw new CollectiveException(

@@ -231,6 +231,12 @@ final class Communicator {
      */
     void reduceScatter(List<Integer> ring, float[] buf, int from, int to, long s,
             int base, List<Transport.Delivery> sent) {
+        reduceScatter(ring, buf, bounds(from, to, ring.size()), s, base, sent);
+    }
+
+    /** As above over chunks {@code [at[c], at[c + 1])}: an element's sum order is its chunk's. */
+    void reduceScatter(List<Integer> ring, float[] buf, int[] at, long s, int base,
+            List<Transport.Delivery> sent) {
         int n = ring.size();
         int pos = ring.indexOf(rank);
         int[] right = {ring.get((pos + 1) % n)};
@@ -238,15 +244,20 @@ final class Communicator {
         for (int step = 0; step < n - 1; step++) {
             int out = Math.floorMod(pos - step, n);
             int in = Math.floorMod(pos - step - 1, n);
-            sent.add(send(right, s, base + step, Chunks.encode(buf, lo(from, to, n, out),
-                    lo(from, to, n, out + 1))));
-            Chunks.addInto(buf, lo(from, to, n, in), take(s, base + step, left,
-                    lo(from, to, n, in + 1) - lo(from, to, n, in), "all-reduce"));
+            sent.add(send(right, s, base + step, Chunks.encode(buf, at[out], at[out + 1])));
+            Chunks.addInto(buf, at[in], take(s, base + step, left, at[in + 1] - at[in],
+                    "all-reduce"));
         }
     }
 
     /** The ring all-gather that follows {@link #reduceScatter} on the same ring and range. */
     void allGather(List<Integer> ring, float[] buf, int from, int to, long s, int base,
+            List<Transport.Delivery> sent) {
+        allGather(ring, buf, bounds(from, to, ring.size()), s, base, sent);
+    }
+
+    /** The ring all-gather over chunks given by their bounds, as {@link #reduceScatter}. */
+    void allGather(List<Integer> ring, float[] buf, int[] at, long s, int base,
             List<Transport.Delivery> sent) {
         int n = ring.size();
         int pos = ring.indexOf(rank);
@@ -255,11 +266,19 @@ final class Communicator {
         for (int step = 0; step < n - 1; step++) {
             int out = Math.floorMod(pos + 1 - step, n);
             int in = Math.floorMod(pos - step, n);
-            sent.add(send(right, s, base + step, Chunks.encode(buf, lo(from, to, n, out),
-                    lo(from, to, n, out + 1))));
-            Chunks.copyInto(buf, lo(from, to, n, in), take(s, base + step, left,
-                    lo(from, to, n, in + 1) - lo(from, to, n, in), "all-reduce"));
+            sent.add(send(right, s, base + step, Chunks.encode(buf, at[out], at[out + 1])));
+            Chunks.copyInto(buf, at[in], take(s, base + step, left, at[in + 1] - at[in],
+                    "all-reduce"));
         }
+    }
+
+    /** The bounds of {@code [from, to)} split in {@code n} chunks, {@code n + 1} of them. */
+    static int[] bounds(int from, int to, int n) {
+        int[] at = new int[n + 1];
+        for (int c = 0; c <= n; c++) {
+            at[c] = lo(from, to, n, c);
+        }
+        return at;
     }
 
     /** Returns rank 0's {@code data} on every rank; other ranks' {@code data} is ignored. */

@@ -45,14 +45,26 @@ public final class GradientReducer implements AutoCloseable {
         this.peers = peers;
         this.compressor = compressor;
         boolean overlap = bucketOffsets != null && bucketOffsets.length > 2
-                && !compressor.scheme().lossy() && peers.info().worldSize() > 1
-                && TransportKind.allDirect(peers.info().transport());
+                && !compressor.scheme().lossy() && canOverlap(peers);
         this.offsets = overlap ? bucketOffsets.clone() : null;
-        this.comm = overlap ? Executors.newSingleThreadExecutor(r -> {
+        this.comm = overlap ? commThread(peers) : null;
+    }
+
+    /**
+     * Whether buckets can overlap the backward in this rank's group: more than one rank, and
+     * direct links (Ray's calls need a task's thread).
+     */
+    static boolean canOverlap(CollectiveWorker peers) {
+        return peers.info().worldSize() > 1 && TransportKind.allDirect(peers.info().transport());
+    }
+
+    /** The communication thread that reduces buckets while the backward goes on. */
+    static ExecutorService commThread(CollectiveWorker peers) {
+        return Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "dml-overlap-" + peers.info().rank());
             t.setDaemon(true);
             return t;
-        }) : null;
+        });
     }
 
     /**
@@ -120,7 +132,8 @@ public final class GradientReducer implements AutoCloseable {
         sentBuckets.clear();
     }
 
-    private static float[] await(Future<float[]> f) {
+    /** Waits for a bucket's collective; a peer's failure comes out as its exception. */
+    static <T> T await(Future<T> f) {
         try {
             return f.get(); // bounded: every take in the all-reduce has the group's timeout
         } catch (InterruptedException e) {

@@ -10,8 +10,10 @@
  * scheme can make those bytes fewer ({@code --compress}), with the error feedback a {@link
  * dev.dml.ray.collective.GradientCompressor} keeps per worker. A data-parallel rank reduces its
  * gradients through a {@link dev.dml.ray.collective.GradientReducer} (DDP's reducer: the whole
- * array, or buckets whose all-reduces overlap the backward) and votes to stop with a {@link
- * dev.dml.ray.collective.StopVote}, a message of its own beside the gradients.
+ * array, or buckets whose all-reduces overlap the backward), or, sharding them as ZeRO-2,
+ * through {@link dev.dml.ray.collective.ShardedGradients} (each bucket reduce-scattered, its own
+ * chunk kept), and votes to stop with a {@link dev.dml.ray.collective.StopVote}, a message of
+ * its own beside the gradients.
  *
  * <p>Everything here runs in the Ray driver (a {@link dev.dml.ray.cluster.DriverTask}) or in
  * the actors, never in the kernel.

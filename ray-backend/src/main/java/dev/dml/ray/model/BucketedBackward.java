@@ -37,6 +37,17 @@ public final class BucketedBackward {
          * @param gradients its gradients, flat
          */
         void ready(int bucket, float[] gradients);
+
+        /**
+         * Whether a bucket's gradients are copied into an array for {@link #ready}, one per
+         * bucket and kept across steps; if not, {@link #ready} gets null and reads them from
+         * the model itself ({@link #gradients}), as ZeRO-2 does.
+         *
+         * @return true unless the sink reads the model
+         */
+        default boolean copies() {
+            return true;
+        }
     }
 
     private final ModelStage stage;
@@ -46,6 +57,7 @@ public final class BucketedBackward {
     private final int[] parameterCuts;
     /** Each bucket's flat offset, and the flat length last. */
     private final int[] offsets;
+    /** Each bucket's own array, made when first needed. */
     private final float[][] arrays;
 
     private BucketedBackward(ModelStage stage, List<Integer> layerCuts) {
@@ -69,9 +81,6 @@ public final class BucketedBackward {
             parameterCuts[b] = stage.buffers().parameterAt((int) flat);
         }
         arrays = new float[n][];
-        for (int b = 0; b < n; b++) {
-            arrays[b] = new float[offsets[b + 1] - offsets[b]];
-        }
     }
 
     /**
@@ -168,11 +177,39 @@ public final class BucketedBackward {
     }
 
     private void hand(int bucket, BucketSink sink) {
+        if (!sink.copies()) {
+            sink.ready(bucket, null);
+            return;
+        }
+        if (arrays[bucket] == null) {
+            arrays[bucket] = new float[offsets[bucket + 1] - offsets[bucket]];
+        }
         float[] a = arrays[bucket];
         long t = stage.clock().now();
         stage.buffers().copyGradients(parameterCuts[bucket], parameterCuts[bucket + 1],
                 FloatBuffer.wrap(a));
         stage.clock().lap(StepPhase.COPIES, t);
         sink.ready(bucket, a);
+    }
+
+    /**
+     * Views of a bucket's gradients as the model holds them now, by flat index: valid for
+     * this step.
+     *
+     * @param bucket the bucket, from the input side
+     * @return the views, from {@link #offset}{@code (bucket)} to the next bucket's
+     */
+    public FlatViews gradients(int bucket) {
+        return stage.buffers().views(parameterCuts[bucket], parameterCuts[bucket + 1], true);
+    }
+
+    /**
+     * Views of a bucket's parameters by flat index, to write the gathered ones in place.
+     *
+     * @param bucket the bucket, from the input side
+     * @return the views
+     */
+    public FlatViews parameters(int bucket) {
+        return stage.buffers().views(parameterCuts[bucket], parameterCuts[bucket + 1], false);
     }
 }

@@ -188,6 +188,18 @@ public final class ModelStage implements AutoCloseable {
     }
 
     /**
+     * Like {@link #trainBatch} but adds this batch's gradients to those the model holds, as
+     * PyTorch's backward does: {@link #zeroGradients} first to start a sum of batches.
+     *
+     * @return the batch's mean loss
+     */
+    public float addBatch(NDArray features, NDArray labels) {
+        requireWhole("addBatch");
+        ModelSpecChecks.requireBatch(spec, features, labels);
+        return training.trainBatch(features, labels, false);
+    }
+
+    /**
      * Computes the mean loss and the predictions of a batch without touching the gradients.
      *
      * @param input the features (first stage) or the previous stage's activation

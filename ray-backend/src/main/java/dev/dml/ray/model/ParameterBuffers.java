@@ -203,6 +203,25 @@ final class ParameterBuffers {
         }
     }
 
+    /**
+     * Views of the values, or the gradients, of parameters {@code [from, to)} (CPU tensors):
+     * a gradient's memory outlives the handle closed here, as its parameter holds it.
+     */
+    FlatViews views(int from, int to, boolean gradients) {
+        FloatBuffer[] v = new FloatBuffer[to - from];
+        for (int i = from; i < to; i++) {
+            NDArray a = params.get(i).getArray();
+            if (!gradients) {
+                v[i - from] = view(a);
+                continue;
+            }
+            try (NDArray g = a.getGradient()) {
+                v[i - from] = view(g);
+            }
+        }
+        return new FlatViews(v, java.util.Arrays.copyOfRange(offsets, from, to + 1));
+    }
+
     void copyGradients(FloatBuffer dst) {
         requireRoom(dst, "gradients");
         copyGradients(0, params.size(), dst);

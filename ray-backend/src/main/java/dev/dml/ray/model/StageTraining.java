@@ -40,12 +40,19 @@ final class StageTraining {
 
     /** Forward and backward of one batch through every block; its gradients replace the last. */
     float trainBatch(NDArray features, NDArray labels) {
+        return trainBatch(features, labels, true);
+    }
+
+    /** As {@link #trainBatch(NDArray, NDArray)}; {@code !replace} adds to the gradients held. */
+    float trainBatch(NDArray features, NDArray labels, boolean replace) {
         return GradMode.run(true, () -> {
             try (NDManager scope = network.manager().newSubManager()) {
                 features.tempAttach(scope);
                 labels.tempAttach(scope);
                 long t = clock.now();
-                params.zeroGradients();
+                if (replace) {
+                    params.zeroGradients();
+                }
                 NDArray out = network.forward(features);
                 clock.lap(StepPhase.FORWARD, t);
                 return backwardLoss(out, labels, scope, 1f);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dml.events.Recovery;
+import dev.dml.options.TrainOptions;
 import dev.dml.events.StepMetrics;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.Dml;
@@ -91,12 +92,21 @@ class RecoveryIT extends LocalClusterTests {
 
     private static TrainResult train(String name, Strategy strategy, int maxFailures,
             Saboteur saboteur, boolean shardOptimizer) {
-        TrainJob job = Dml.start(TrainSpec.builder().setTable(table)
+        return train(name, maxFailures, saboteur, spec(strategy).optShardOptimizer(
+                shardOptimizer));
+    }
+
+    private static TrainSpecBuilder spec(Strategy strategy) {
+        return TrainSpec.builder().setTable(table)
                 .setColumns(SyntheticFraud.selection()).setModel(model)
                 .optOptimizer(OptimizerSpec.adam(0.01f)).optEpochs(2).optBatchSize(BATCH)
-                .optWorkers(2).optCpusPerWorker(0.5).optStrategy(strategy).optReportEvery(5)
-                .optShardOptimizer(shardOptimizer).optMaxFailures(maxFailures)
-                .addListener(saboteur).optName(name).build(), driver);
+                .optWorkers(2).optCpusPerWorker(0.5).optStrategy(strategy).optReportEvery(5);
+    }
+
+    private static TrainResult train(String name, int maxFailures, Saboteur saboteur,
+            TrainSpecBuilder spec) {
+        TrainJob job = Dml.start(spec.optMaxFailures(maxFailures).addListener(saboteur)
+                .optName(name).build(), driver);
         TrainResult result = job.await(WAIT);
         saboteur.listedAtEnd = job.workers();
         return result;
@@ -154,6 +164,23 @@ class RecoveryIT extends LocalClusterTests {
                 new Saboteur(0, 0, null));
         Saboteur killer = new Saboteur(30, 1, ProcessHandle::destroyForcibly);
         TrainResult killed = train("killed-sharded", Strategy.data(), 3, killer, true);
+        assertRecovered(straight, killed, killer, false);
+        assertEquals(1, killed.failures());
+    }
+
+    /**
+     * With {@code --shard-gradients} (ZeRO-2, three buckets: one per layer) the killed worker's
+     * chunks of every bucket are gone too: the new group re-shards each bucket from the
+     * gathered snapshot, and the job ends with the unsharded job's parameters (same buckets).
+     */
+    @Test
+    void aKilledWorkerOfAJobShardingItsGradientsIsReplacedAndEndsWithTheUnshardedParameters() {
+        double buckets = 0.0001; // 25 floats: each layer is a bucket
+        TrainResult straight = train("straight-buckets", 3, new Saboteur(0, 0, null),
+                spec(Strategy.data()).opt(TrainOptions.BUCKET_MB, buckets));
+        Saboteur killer = new Saboteur(30, 1, ProcessHandle::destroyForcibly);
+        TrainResult killed = train("killed-zero2", 3, killer, spec(Strategy.data())
+                .opt(TrainOptions.BUCKET_MB, buckets).optShardGradients(true));
         assertRecovered(straight, killed, killer, false);
         assertEquals(1, killed.failures());
     }

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -171,12 +172,27 @@ class ShardOptimizerLocalTest {
         return states;
     }
 
+    /** A job of {@code epochs} epochs, sharded or not, with checkpoints every 5 steps in ck. */
+    interface Checkpointed {
+        TrainSpecBuilder job(int epochs, boolean shard, Path ck);
+    }
+
     @Test
     void checkpointsHoldTheUnshardedStateAndEachFormResumesTheOther() throws IOException {
+        assertCheckpointsUnshardedAndEachFormResumesTheOther(dir,
+                ShardOptimizerLocalTest::checkpointed);
+    }
+
+    /**
+     * The sharded job's checkpoints are the unsharded job's, byte for byte, and a job resumed
+     * from either form's checkpoint at step 10 ends where a straight run of the other does.
+     */
+    static void assertCheckpointsUnshardedAndEachFormResumesTheOther(Path dir,
+            Checkpointed checkpointed) throws IOException {
         Path sharded = dir.resolve("sharded");
         Path whole = dir.resolve("whole");
-        TrainLocalTest.run(checkpointed(1, true, sharded).build(), new FakeDriverContext());
-        TrainLocalTest.run(checkpointed(1, false, whole).build(), new FakeDriverContext());
+        TrainLocalTest.run(checkpointed.job(1, true, sharded).build(), new FakeDriverContext());
+        TrainLocalTest.run(checkpointed.job(1, false, whole).build(), new FakeDriverContext());
         List<byte[]> a = states(sharded);
         List<byte[]> b = states(whole);
         assertEquals(b.size(), a.size());
@@ -184,12 +200,12 @@ class ShardOptimizerLocalTest {
         for (int i = 0; i < a.size(); i++) {
             assertArrayEquals(b.get(i), a.get(i), "checkpoint " + i + ": the same bytes");
         }
-        float[] straight = TrainLocalTest.run(checkpointed(2, false, dir.resolve("straight"))
-                .build(), new FakeDriverContext()).parameters();
-        TrainResult fromSharded = TrainLocalTest.run(checkpointed(2, false, sharded)
+        float[] straight = TrainLocalTest.run(checkpointed.job(2, false,
+                dir.resolve("straight")).build(), new FakeDriverContext()).parameters();
+        TrainResult fromSharded = TrainLocalTest.run(checkpointed.job(2, false, sharded)
                 .optResume(true).build(), new FakeDriverContext());
-        TrainResult fromWhole = TrainLocalTest.run(checkpointed(2, true, whole).optResume(true)
-                .build(), new FakeDriverContext());
+        TrainResult fromWhole = TrainLocalTest.run(checkpointed.job(2, true, whole)
+                .optResume(true).build(), new FakeDriverContext());
         assertEquals(10, fromSharded.resumedFromStep());
         assertEquals(10, fromWhole.resumedFromStep());
         assertArrayEquals(straight, fromSharded.parameters(), "unsharded from a sharded state");
@@ -198,20 +214,29 @@ class ShardOptimizerLocalTest {
 
     @Test
     void aShardedJobThatGrowsEndsWithTheUnshardedJobsParameters() {
+        assertGrowsToTheUnshardedParameters("grows", (b, shard) -> b.optShardOptimizer(shard));
+    }
+
+    /**
+     * An elastic job of two workers that grows to four ({@link ElasticLocalTest}), unsharded
+     * and sharded by {@code shard}, ends with the same parameters either way.
+     */
+    static void assertGrowsToTheUnshardedParameters(String name,
+            BiFunction<TrainSpecBuilder, Boolean, TrainSpecBuilder> shard) {
         Table t = SyntheticFraud.generate(4 * 16 * 6, 9);
         float[][] ends = new float[2][];
-        for (boolean shard : new boolean[] {false, true}) {
+        for (boolean sharded : new boolean[] {false, true}) {
             AtomicInteger reads = new AtomicInteger();
             // two workers at the start; a node joins before the third call (ElasticLocalTest)
             WorkerRoom room = () -> reads.incrementAndGet() < 4 ? 2 : 4;
             FakeDriverContext ctx = new FakeDriverContext();
-            TrainResult r = ElasticLocalTest.run(ElasticLocalTest.job(t, "grows" + shard)
-                    .optWorkers(2, 4).optShardOptimizer(shard).build(), room, ctx);
+            TrainResult r = ElasticLocalTest.run(shard.apply(ElasticLocalTest.job(t, name
+                    + sharded).optWorkers(2, 4), sharded).build(), room, ctx);
             List<Resize> resizes = ctx.events(Resize.class);
             assertEquals(1, resizes.size(), "" + resizes);
             assertEquals(4, resizes.get(0).to());
             assertEquals(12, r.globalSteps());
-            ends[shard ? 1 : 0] = r.parameters();
+            ends[sharded ? 1 : 0] = r.parameters();
         }
         assertArrayEquals(ends[0], ends[1], "re-sharded over 4 ranks from the gathered state");
     }

@@ -244,29 +244,50 @@ public final class OptionRuleTable {
 
     /**
      * {@code --shard-optimizer} (ZeRO-1) splits the optimizer of data-parallel replicas over
-     * their synchronous ring: it needs peers, the ring's plain reduce-scatter (a compressed or
-     * bucketed all-reduce does not leave each rank a range of exact sums), and the host
-     * optimizer of CPU workers (a GPU's optimizer runs over whole parameters).
+     * their synchronous ring: it needs peers, the ring's plain reduce-scatter (a compressed
+     * all-reduce does not leave each rank a range of exact sums), and the host optimizer of CPU
+     * workers (a GPU's optimizer runs over whole parameters). {@code --shard-gradients} (ZeRO-2)
+     * needs the same, and reduce-scatters each bucket as the backward ends it, so it takes
+     * {@code --bucket-mb}, which ZeRO-1 alone refuses; its rules come first, so that a job that
+     * only set it hears of it. It implies the sharded optimizer: turning that off is refused.
      */
     private static void shard(List<Rule> r) {
-        Family x = new Family(r, Point.JOB, "shard-optimizer",
-                f -> f.options().get(TrainOptions.SHARD_OPTIMIZER),
-                f -> "{shard-optimizer} splits the optimizer of data-parallel workers, but ",
-                f -> "Leave {shard-optimizer} out, or ");
+        Family z2 = shardFamily(r, "shard-gradients", TrainOptions.SHARD_GRADIENTS,
+                "the gradients and the optimizer");
+        z2.add("shard-gradients-shard-optimizer", "shard-optimizer",
+                f -> f.options().isSet(TrainOptions.SHARD_OPTIMIZER)
+                        && !f.options().get(TrainOptions.SHARD_OPTIMIZER),
+                f -> "{shard-optimizer} is set to false, which keeps the optimizer whole,"
+                        + " while sharding the gradients shards it too",
+                f -> "leave {shard-optimizer} out");
+        Family z1 = shardFamily(r, "shard-optimizer", TrainOptions.SHARD_OPTIMIZER,
+                "the optimizer");
+        z1.add("shard-optimizer-bucket-mb", "bucket-mb", f -> bucketing(f)
+                        && !f.options().get(TrainOptions.SHARD_GRADIENTS),
+                f -> "{bucket-mb} all-reduces whole buckets during the backward, while the"
+                        + " sharded optimizer reduce-scatters the gradients after it",
+                f -> NO_BUCKETS + ", or add {shard-gradients} to reduce-scatter each bucket");
+    }
+
+    /** The rules ZeRO-1 and ZeRO-2 share, for the option that turns one on. */
+    private static Family shardFamily(List<Rule> r, String name, Option<Boolean> option,
+            String splits) {
+        Family x = new Family(r, Point.JOB, name, f -> f.options().get(option),
+                f -> "{" + name + "} splits " + splits + " of data-parallel workers, but ",
+                f -> "Leave {" + name + "} out, or ");
         x.staged("already splits the model over stages");
         x.oneWorker("one worker has no peer to split it with");
-        x.add("shard-optimizer-sync", "sync", f -> !f.options().get(TrainOptions.SYNC).isSync(),
+        x.add(name + "-sync", "sync", f -> !f.options().get(TrainOptions.SYNC).isSync(),
                 f -> "{sync=" + f.options().get(TrainOptions.SYNC) + "} updates through"
                         + " parameter servers, which hold the optimizer themselves",
                 f -> "leave {sync} out");
         x.compressing("{compress} sends the gradients compressed, not as the exact sums each"
                 + " worker's range needs");
-        x.bucketing("{bucket-mb} all-reduces whole buckets during the backward, while the"
-                + " sharded optimizer reduce-scatters the gradients after it");
-        x.add("shard-optimizer-gpus", "gpus-per-worker",
+        x.add(name + "-gpus", "gpus-per-worker",
                 f -> f.options().get(TrainOptions.GPUS_PER_WORKER) > 0,
                 f -> "GPU workers run the optimizer on their device over whole parameters",
                 f -> "leave {gpus-per-worker} out");
+        return x;
     }
 
     /**

@@ -16,7 +16,6 @@ import dev.dml.ray.data.ShardArrays;
 import dev.dml.events.WorkerInfo;
 import dev.dml.ray.model.BucketedBackward;
 import dev.dml.ray.model.ModelStage;
-import dev.dml.ray.model.OptimizerShard;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,10 +42,8 @@ import java.util.List;
  * each rank sends its {@link StopVote} (whether it got a pre-emption notice) and reads the
  * others' once its gradients are reduced, so that all stop after the same step.
  *
- * <p>With {@code --shard-optimizer} (ZeRO-1) the gradients are reduce-scattered instead: each
- * rank's {@link OptimizerShard} updates the range the ring left it, keeping optimizer state for
- * that range only, and an all-gather returns the parameters to every rank. The backward then
- * runs whole, without buckets.
+ * <p>With {@code --shard-optimizer} (ZeRO-1) or {@code --shard-gradients} (ZeRO-2) the
+ * gradients are reduce-scattered instead and the optimizer is sharded: see {@link ShardedStep}.
  */
 final class DataParallelStep implements StepStrategy {
 
@@ -70,13 +67,17 @@ final class DataParallelStep implements StepStrategy {
     private WorkerInfo reducerGroup;
     /** The model's backward in buckets, when the reducer overlaps them; else null. */
     private BucketedBackward buckets;
-    /** This rank's share of a sharded optimizer ({@code --shard-optimizer}); else null. */
-    private OptimizerShard shard;
+    /** The backward in buckets this run uses, and where it hands them; null for none. */
+    private BucketedBackward backward;
+    private BucketedBackward.BucketSink sink;
+    /** The update of a sharded optimizer ({@code --shard-optimizer}, ZeRO-1 or ZeRO-2). */
+    private final ShardedStep sharded;
     /** Steps completed over the job, as of the last step; read when a call failed midway. */
     private volatile long completed = -1;
 
     DataParallelStep(CollectiveWorker peers) {
         this.peers = peers;
+        this.sharded = new ShardedStep(peers);
     }
 
     /**
@@ -111,7 +112,7 @@ final class DataParallelStep implements StepStrategy {
     @Override
     public void close() {
         dropShards();
-        Closeables.closeAll(reducer, staging);
+        Closeables.closeAll(reducer, staging, sharded);
         reducer = null;
     }
 
@@ -162,12 +163,15 @@ final class DataParallelStep implements StepStrategy {
         int[][] order = readOrders(config, range.epoch, mine, peers.info().rank(), world);
         int batchSize = config.options().get(TrainOptions.BATCH_SIZE);
         int k = config.options().get(TrainOptions.ACCUMULATE);
-        boolean sharded = config.options().get(TrainOptions.SHARD_OPTIMIZER);
+        boolean shardOptimizer = config.options().get(TrainOptions.SHARD_OPTIMIZER);
+        boolean zero2 = config.options().get(TrainOptions.SHARD_GRADIENTS);
         // One batch per rank averages over the ranks; otherwise each rank sums its batches'
         // gradients and the sum over ranks is divided by all batches: the same mean either way.
         boolean severalPerRank = world != config.shards || k > 1;
         int batchesPerStep = config.shards * k;
         GradientReducer r = reducer(m, config, severalPerRank);
+        backward = !zero2 ? buckets : severalPerRank ? null : sharded.overlapping();
+        sink = zero2 ? sharded : reducer::bucketReady;
         // A momentum that runs before the all-reduce needs each rank's mean gradient, not a sum.
         boolean sumOfBatches = severalPerRank && !compressor.correctsMomentum();
         // Alone with its one shard, a rank's gradients already are the mean: no copies.
@@ -176,25 +180,30 @@ final class DataParallelStep implements StepStrategy {
         long[][] t = new long[4][range.count]; // compute, comm, bytes, inter-node bytes
         int done = 0;
         boolean stop = false;
-        if (gradients == null || gradients.length != n) {
-            gradients = new float[n];
+        if (!zero2 && (gradients == null || gradients.length != n)) {
+            gradients = new float[n]; // ZeRO-2 keeps none as long as the model
         }
         while (done < range.count && !stop) {
             int from = (range.first + done) * batchSize * k;
             long t0 = System.nanoTime();
             CollectiveStats before = peers.stats();
             try {
-                losses[done] = severalPerRank ? trainShards(m, mine, order, from, batchSize, k)
-                        : train(m, first, order[0], from, batchSize);
+                losses[done] = severalPerRank
+                        ? trainShards(m, mine, order, from, batchSize, k, zero2)
+                        : train(m, first, order[0], from, batchSize, false);
             } catch (RuntimeException e) {
                 r.abandon();
+                sharded.abandon();
                 throw e;
             }
             long t1 = System.nanoTime();
             long t2 = t1;
             StopVote vote = peers.voteToStop(peers.leaving());
-            if (sharded) {
-                t2 += shardedStep(m, sumOfBatches, batchesPerStep, severalPerRank);
+            if (zero2) {
+                t2 += sharded.zero2(m, sumOfBatches, batchesPerStep, severalPerRank);
+            } else if (shardOptimizer) {
+                t2 += sharded.zero1(m, gradients, sumOfBatches, batchesPerStep,
+                        severalPerRank);
             } else if (reduce) {
                 if (!severalPerRank && !r.overlaps()) {
                     m.copyGradients(FloatBuffer.wrap(gradients));
@@ -212,7 +221,7 @@ final class DataParallelStep implements StepStrategy {
             }
             stop = vote.anyStop();
             CollectiveStats after = peers.stats();
-            if (!sharded) {
+            if (!shardOptimizer) {
                 m.step();
             }
             // only the all-reduce the backward did not hide counts as communication
@@ -228,79 +237,39 @@ final class DataParallelStep implements StepStrategy {
                 Arrays.copyOf(t[3], done), 0);
     }
 
-    private static void scale(float[] a, int from, int to, float by) {
-        for (int i = from; i < to; i++) {
-            a[i] *= by;
-        }
-    }
-
     private static void scale(float[] a, int n, float by) {
-        scale(a, 0, n, by);
+        ShardedStep.scale(a, 0, n, by);
     }
 
     /**
-     * Shards the model's optimizer over this rank's group ({@code --shard-optimizer}), with
-     * fresh state: as the model is built, and before a state is restored into it (the group,
-     * and so the rank's range, may have changed).
+     * Shards the model's optimizer (and with {@code --shard-gradients} its gradients) over
+     * this rank's group, with fresh state: see {@link ShardedStep#shard}.
      */
-    void shardOptimizer(ModelStage m) {
-        int[] r = peers.shardRange(m.parameterCount());
-        shard = OptimizerShard.install(m, r[0], r[1], new OptimizerShard.Peers() {
-            @Override
-            public double sumOverRanks(double x) {
-                return peers.sumOverRanks(x);
-            }
-
-            @Override
-            public void allGather(float[] buf) {
-                peers.allGather(buf);
-            }
-        });
+    void shardOptimizer(ModelStage m, WorkerConfig config) {
+        sharded.shard(m, config);
     }
 
     /**
-     * One sharded update from the gradients in {@link #gradients}: reduce-scatter, this rank's
-     * range of the optimizer, all-gather of the parameters (the array is reused for them).
-     *
-     * @return the nanoseconds spent in the two collectives
+     * The bytes of gradient buffers this rank holds for its step: the flat array (the model's
+     * length) unsharded and with ZeRO-1, the owned chunks and a piece array with ZeRO-2.
      */
-    private long shardedStep(ModelStage m, boolean sumOfBatches, int batchesPerStep,
-            boolean severalPerRank) {
-        int n = m.parameterCount();
-        int[] r = peers.shardRange(n);
-        if (shard == null || !shard.covers(r[0], r[1])) {
-            throw new IllegalStateException("the optimizer shard does not cover this rank's"
-                    + " range [" + r[0] + ", " + r[1] + "): restore the state after the group"
-                    + " changes");
-        }
-        int world = peers.info().worldSize();
-        if (!severalPerRank) {
-            m.copyGradients(FloatBuffer.wrap(gradients));
-        } else if (!sumOfBatches) {
-            scale(gradients, n, (float) world / batchesPerStep);
-        }
-        long t0 = System.nanoTime();
-        peers.reduceScatter(gradients, sumOfBatches ? ReduceOp.SUM : ReduceOp.AVERAGE);
-        long comm = System.nanoTime() - t0;
-        if (sumOfBatches) {
-            scale(gradients, r[0], r[1], 1f / batchesPerStep);
-        }
-        shard.step(gradients);
-        t0 = System.nanoTime();
-        peers.allGather(gradients);
-        comm += System.nanoTime() - t0;
-        m.setParameters(gradients);
-        return comm;
+    long gradientBufferBytes() {
+        long z2 = sharded.bufferBytes();
+        return z2 >= 0 ? z2 : gradients == null ? 0 : (long) Float.BYTES * gradients.length;
     }
 
-    /** Trains one batch; with buckets, hands each to the reducer as its backward ends. */
+    /**
+     * Trains one batch; with buckets, hands each to the reducer as its backward ends; {@code
+     * add}: adds its gradients to those the model holds (no buckets then).
+     */
     private float train(ModelStage m, ShardArrays shard, int[] order, int from,
-            int batchSize) {
+            int batchSize, boolean add) {
         long t = m.clock().now();
         try (ShardArrays.Rows b = staging.rows(shard, order, from, from + batchSize)) {
             m.clock().lap(StepPhase.BATCH, t);
-            return buckets == null ? m.trainBatch(b.features(), b.labels())
-                    : buckets.trainBatch(b.features(), b.labels(), reducer::bucketReady);
+            return add ? m.addBatch(b.features(), b.labels())
+                    : backward == null ? m.trainBatch(b.features(), b.labels())
+                    : backward.trainBatch(b.features(), b.labels(), sink);
         }
     }
 
@@ -323,19 +292,28 @@ final class DataParallelStep implements StepStrategy {
 
     /**
      * Trains {@code k} batches of each shard from row {@code from} on; leaves the sum of their
-     * gradients in {@link #gradients} and returns their mean loss.
+     * gradients in {@link #gradients}, or with {@code inModel} (ZeRO-2) in the model's own
+     * gradients, and returns their mean loss.
      */
     private float trainShards(ModelStage m, List<ShardArrays> mine, int[][] order, int from,
-            int batchSize, int k) {
+            int batchSize, int k, boolean inModel) {
         int n = m.parameterCount();
-        if (one == null || one.length != n) {
-            one = new float[n];
+        if (inModel) {
+            m.zeroGradients();
+        } else {
+            if (one == null || one.length != n) {
+                one = new float[n];
+            }
+            Arrays.fill(gradients, 0f);
         }
-        Arrays.fill(gradients, 0f);
         double loss = 0;
         for (int j = 0; j < mine.size(); j++) {
             for (int b = 0; b < k; b++) {
-                loss += train(m, mine.get(j), order[j], from + b * batchSize, batchSize);
+                loss += train(m, mine.get(j), order[j], from + b * batchSize, batchSize,
+                        inModel);
+                if (inModel) {
+                    continue;
+                }
                 m.copyGradients(FloatBuffer.wrap(one));
                 for (int i = 0; i < n; i++) {
                     gradients[i] += one[i];

@@ -124,7 +124,7 @@ public class TrainWorker extends CollectiveWorker {
                     "The driver loads shards into first and last stages before init.");
         }
         if (cfg.options().get(TrainOptions.SHARD_OPTIMIZER)) {
-            sync().shardOptimizer(model);
+            sync().shardOptimizer(model, cfg);
         }
         recovery.enterJob();
         sampler.sample();
@@ -134,7 +134,7 @@ public class TrainWorker extends CollectiveWorker {
     /** Loads a {@link #saveState} state; returns a hash of the parameters, equal on replicas. */
     public long restore(byte[] state) {
         if (config.options().get(TrainOptions.SHARD_OPTIMIZER)) {
-            sync().shardOptimizer(model()); // this rank's range in the group it is in now
+            sync().shardOptimizer(model(), config); // this rank's ranges in its group now
         }
         model().loadState(state);
         lastEnd = -1; // a call sent ahead before this restore must not run on its state
@@ -238,6 +238,7 @@ public class TrainWorker extends CollectiveWorker {
         lastEnd = done.stopped() ? -1 : range.globalFirst + done.steps();
         return done.report(peers ? hash(m.parameters()) : 0,
                 sampler.sample().withOptimizerStateBytes(OptimizerShard.stateBytes(m))
+                        .withGradientBufferBytes(sync().gradientBufferBytes())
                         .withStepPhases(StepClock.perStep(clock, m.clock().totals(),
                                 done.steps())), leaving());
     }

@@ -62,6 +62,12 @@ class OptionRulesTest {
             sync-bucket-mb: --workers 2 --sync async --bucket-mb 25
             sync-accumulate: --workers 2 --sync async --accumulate 2
             sync-ps: --workers 2 --sync async --ps 3
+            shard-gradients-strategy: STAGED --shard-gradients true
+            shard-gradients-workers: --workers 1 --shard-gradients true
+            shard-gradients-sync: --workers 2 --sync async --shard-gradients true
+            shard-gradients-compress: --workers 2 --compress fp16 --shard-gradients true
+            shard-gradients-gpus: --workers 2 --gpus-per-worker 1 --shard-gradients true
+            shard-gradients-shard-optimizer: --workers 2 --shard-gradients yes --shard-optimizer no
             shard-optimizer-strategy: STAGED --shard-optimizer true
             shard-optimizer-workers: --workers 1 --shard-optimizer true
             shard-optimizer-sync: --workers 2 --sync async --shard-optimizer true
