@@ -227,6 +227,9 @@ public final class TrainSpecBuilder extends TrainingSettings
         opt(TrainOptions.MODEL, family.option());
         if (hiddenSizes.length > 0) {
             opt(TrainOptions.HIDDEN, Arrays.stream(hiddenSizes).boxed().toList());
+        } else {
+            // the family's default, not the sizes an earlier call gave another family
+            options = options.without(TrainOptions.HIDDEN);
         }
         this.modelSpec = null;
         this.block = null;

@@ -1,6 +1,7 @@
 package dev.dml.ray.train;
 
 import dev.dml.options.PipelineSchedule;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,6 +78,19 @@ class TrainSpecTest {
         assertEquals(750, s.trainTable().rowCount());
         assertEquals(250, s.validationTable().orElseThrow().rowCount());
         assertEquals(5, s.stepsPerEpoch()); // 250 rows per worker / 50
+    }
+
+    @Test
+    void aFamilyWithoutSizesGetsItsDefaultLayersNotAnEarlierCallsSizes() {
+        TrainSpecBuilder b = TrainSpec.builder().setTable(FRAUD)
+                .setColumns(SyntheticFraud.selection()).setModel(ModelSpec.Family.MLP, 1024, 1024)
+                .optEpochs(1);
+        assertArrayEquals(new int[] {1024, 1024}, b.build().model().hidden());
+        int[] defaults = TrainSpec.builder().setTable(FRAUD).setColumns(SyntheticFraud.selection())
+                .setModel(ModelSpec.Family.MLP).optEpochs(1).build().model().hidden();
+        assertArrayEquals(defaults, b.setModel(ModelSpec.Family.MLP).build().model().hidden());
+        assertArrayEquals(new int[] {16},
+                b.setModel(ModelSpec.Family.MLP, 16).build().model().hidden());
     }
 
     @Test
