@@ -69,9 +69,10 @@ public final class BatchStaging implements AutoCloseable {
     /** One shard's staged batch and views of the shard's own memory. */
     private static final class Staged implements AutoCloseable {
         /** A shard this staging gathers instead: too large for a buffer. */
-        static final Staged NONE = new Staged(null, null, null, 0, 0);
+        static final Staged NONE = new Staged(null);
 
         final ShardArrays shard;
+        /** The shard's own memory, and the bytes of one row of it. */
         final ByteBuffer features;
         final ByteBuffer labels;
         final int featureBytes;
@@ -82,27 +83,25 @@ public final class BatchStaging implements AutoCloseable {
         ByteBuffer stagedFeatures;
         ByteBuffer stagedLabels;
 
-        private Staged(ShardArrays shard, ByteBuffer features, ByteBuffer labels,
-                int featureBytes, int labelBytes) {
+        private Staged(ShardArrays shard) {
             this.shard = shard;
-            this.features = features;
-            this.labels = labels;
-            this.featureBytes = featureBytes;
-            this.labelBytes = labelBytes;
+            NDArray y = shard == null ? null : shard.labels();
+            features = shard == null ? null : shard.features().toByteBuffer(true);
+            labels = y == null ? null : y.toByteBuffer(true);
+            featureBytes = shard == null || shard.rows() == 0 ? 0
+                    : (int) (bytes(shard.features()) / shard.rows());
+            labelBytes = y == null ? 0 : y.getDataType().getNumOfBytes();
         }
 
         static Staged of(ShardArrays shard) {
             NDArray x = shard.features();
-            NDArray y = shard.labels();
-            long bytes = x.size() * x.getDataType().getNumOfBytes();
-            if (bytes >= Integer.MAX_VALUE || !x.getDevice().equals(ai.djl.Device.cpu())) {
-                return NONE;
-            }
-            int rows = shard.rows();
-            int fb = rows == 0 ? 0 : (int) (bytes / rows);
-            int lb = y == null ? 0 : y.getDataType().getNumOfBytes();
-            return new Staged(shard, x.toByteBuffer(true), y == null ? null
-                    : y.toByteBuffer(true), fb, lb);
+            boolean fits = bytes(x) < Integer.MAX_VALUE && x.getDevice().equals(
+                    ai.djl.Device.cpu());
+            return fits ? new Staged(shard) : NONE;
+        }
+
+        private static long bytes(NDArray a) {
+            return a.size() * a.getDataType().getNumOfBytes();
         }
 
         ShardArrays.Rows rows(int[] order, int from, int to) {
